@@ -1,0 +1,38 @@
+/**
+ * The JSON envelope every `/api` answer uses (ARCHITECTURE §5) and the stable machine error codes.
+ */
+
+export const ERROR_CODES = [
+  'VALIDATION_FAILED',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT',
+  'GONE',
+  'PAYLOAD_TOO_LARGE',
+  'RATE_LIMITED',
+  'STORAGE_FULL',
+  'STORAGE_UNAVAILABLE',
+  'INTERNAL',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface SuccessEnvelope<T> {
+  code: number;
+  message: string;
+  data: T;
+  success: true;
+}
+
+export interface ErrorEnvelope {
+  code: number;
+  message: string;
+  data: null;
+  success: false;
+  error: ErrorCode;
+  /** Field-level problems of a VALIDATION_FAILED answer: path → message. */
+  details?: Record<string, string>;
+}
+
+export type Envelope<T> = SuccessEnvelope<T> | ErrorEnvelope;

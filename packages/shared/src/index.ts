@@ -1,0 +1,4 @@
+export * from './api.ts';
+export * from './api-keys.ts';
+export * from './paths.ts';
+export * from './principal.ts';
