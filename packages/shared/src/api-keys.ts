@@ -32,13 +32,22 @@ export const customKeySchema = z
   .regex(CUSTOM_KEY_PATTERN, { message: 'custom_key_invalid' });
 
 /** `expires_at`: an ISO date, or `null` / `"never"` for a key that never expires. */
-export const expiresAtSchema = z.union([z.null(), z.literal('never'), z.iso.datetime({ offset: true })]);
+export const expiresAtSchema = z.union(
+  [z.null(), z.literal('never'), z.iso.datetime({ offset: true, error: 'invalid_expiry' })],
+  {
+    error: 'invalid_expiry',
+  },
+);
 
 /** Accepts the reference client's booleans and the 0/1 integers some clients send. */
 const flag = z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v) => v === true || v === 1);
 
 export const apiKeyCreateSchema = z.object({
-  name: z.string().trim().min(1, { message: 'name_required' }).max(API_KEY_NAME_MAX),
+  name: z
+    .string({ error: 'name_required' })
+    .trim()
+    .min(1, { message: 'name_required' })
+    .max(API_KEY_NAME_MAX),
   expires_at: expiresAtSchema.optional(),
   text_permission: flag.optional(),
   file_permission: flag.optional(),
@@ -48,7 +57,12 @@ export const apiKeyCreateSchema = z.object({
 });
 
 export const apiKeyUpdateSchema = z.object({
-  name: z.string().trim().min(1, { message: 'name_required' }).max(API_KEY_NAME_MAX).optional(),
+  name: z
+    .string({ error: 'name_required' })
+    .trim()
+    .min(1, { message: 'name_required' })
+    .max(API_KEY_NAME_MAX)
+    .optional(),
   expires_at: z.union([expiresAtSchema, z.literal('')]).optional(),
   text_permission: flag.optional(),
   file_permission: flag.optional(),

@@ -1,0 +1,104 @@
+/**
+ * Composes the HTTP app from its parts. `createApp(deps)` is what main.ts serves and what the
+ * integration tests call through `app.request()`.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import type { Logger } from 'pino';
+import type { Config } from './config/config.ts';
+import type { Db } from './db/database.ts';
+import { authenticate } from './http/auth.ts';
+import type { AppEnv } from './http/context.ts';
+import { renderError } from './http/envelope.ts';
+import { handleError, handleNotFound } from './http/error-handler.ts';
+import { payloadTooLarge } from './http/errors.ts';
+import { FailureRateLimiter } from './http/rate-limiter.ts';
+import { requestContext } from './http/request-context.ts';
+import { serveSpa } from './http/spa.ts';
+import type { Clock } from './lib/clock.ts';
+import { ApiKeysRepository } from './modules/api-keys/api-keys.repository.ts';
+import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
+import { ApiKeysService } from './modules/api-keys/api-keys.service.ts';
+import { AuthRepository } from './modules/auth/auth.repository.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { AuthService } from './modules/auth/auth.service.ts';
+import { systemRoutes } from './modules/system/system.routes.ts';
+
+export const DEFAULT_WEB_DIST = path.resolve(fileURLToPath(new URL('../../web/dist', import.meta.url)));
+const JSON_BODY_LIMIT = 1024 * 1024;
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  secretKey: string;
+  webDistDir?: string;
+}
+
+export function createApp(deps: AppDeps) {
+  const { config, db, clock, logger } = deps;
+  // Failed guesses: 10 per username and per client address in 15 minutes.
+  const loginLimiter = new FailureRateLimiter(clock, { maxFailures: 10, windowMs: 15 * 60_000 });
+  const auth = new AuthService(new AuthRepository(db.kysely), clock, loginLimiter, config.sessionTtlMs);
+  const apiKeys = new ApiKeysService(new ApiKeysRepository(db.kysely), clock, deps.secretKey);
+
+  const app = new Hono<AppEnv>();
+  app.onError(handleError);
+  app.use('*', requestContext(logger, config.trustProxyHops));
+  app.use(
+    '/api/*',
+    cors({
+      origin: config.corsOrigins === '*' ? '*' : config.corsOrigins,
+      allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+      allowHeaders: [
+        'Authorization',
+        'Content-Type',
+        'Accept-Language',
+        'X-Request-Id',
+        'Range',
+        'If-None-Match',
+        'If-Modified-Since',
+      ],
+      exposeHeaders: [
+        'ETag',
+        'Content-Disposition',
+        'Content-Range',
+        'Content-Length',
+        'X-Request-Id',
+        'Retry-After',
+      ],
+      maxAge: 86400,
+    }),
+  );
+  app.use('/api/*', async (c, next) => {
+    await next();
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Referrer-Policy', 'no-referrer');
+    if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
+  });
+  app.use(
+    '/api/*',
+    bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: (c) => renderError(c, payloadTooLarge('1 MiB')) }),
+  );
+  app.use(
+    '/api/*',
+    authenticate({ resolveSession: (t) => auth.resolveSession(t), resolveKey: (k) => apiKeys.resolveKey(k) }),
+  );
+
+  const api = new Hono<AppEnv>();
+  api.route('/', systemRoutes(db, clock));
+  api.route('/', authRoutes(auth));
+  api.route('/', apiKeysRoutes(apiKeys));
+  api.notFound(handleNotFound);
+  app.route('/api', api);
+  app.all('/api/*', handleNotFound);
+
+  app.use('*', serveSpa(deps.webDistDir ?? DEFAULT_WEB_DIST));
+  app.notFound(handleNotFound);
+
+  return { app, services: { auth, apiKeys } };
+}

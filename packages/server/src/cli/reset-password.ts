@@ -1,0 +1,40 @@
+/**
+ * `npm run admin:reset-password`: for an owner locked out. Sets a new admin password — ADMIN_PASSWORD
+ * if given, else a random one printed here — and revokes every session of that admin. Picks the
+ * admin named by ADMIN_USERNAME, else the first one. Uses the same DATA_DIR / DATABASE_URL as the server.
+ */
+import fs from 'node:fs';
+import { loadConfig } from '../config/config.ts';
+import { migrate, openDatabase } from '../db/database.ts';
+import { FailureRateLimiter } from '../http/rate-limiter.ts';
+import { systemClock } from '../lib/clock.ts';
+import { AuthRepository } from '../modules/auth/auth.repository.ts';
+import { AuthService } from '../modules/auth/auth.service.ts';
+
+const loaded = loadConfig(process.env);
+if (!loaded.ok) {
+  for (const line of loaded.errors) console.error(line);
+  process.exit(1);
+}
+const { config } = loaded;
+fs.mkdirSync(config.dataDir, { recursive: true });
+const db = openDatabase(config);
+await migrate(db);
+const auth = new AuthService(
+  new AuthRepository(db.kysely),
+  systemClock,
+  new FailureRateLimiter(systemClock, { maxFailures: 1, windowMs: 1 }),
+  config.sessionTtlMs,
+);
+const result = await auth.resetPassword(config.adminUsername, config.adminPassword);
+await db.close();
+if (!result) {
+  console.error(
+    config.adminUsername
+      ? `No administrator named "${config.adminUsername}".`
+      : 'There is no administrator yet: start the server once to create one.',
+  );
+  process.exit(1);
+}
+console.log(`Password reset for administrator "${result.username}"; every session was signed out.`);
+if (result.generated) console.log(`New password: ${result.password}`);

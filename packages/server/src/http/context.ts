@@ -1,0 +1,17 @@
+/** The per-request variables every handler can read. */
+import type { Principal } from '@cubby/shared';
+import type { Logger } from 'pino';
+import type { Lang } from './messages.ts';
+
+export interface AppEnv {
+  Variables: {
+    requestId: string;
+    log: Logger;
+    lang: Lang;
+    clientIp: string;
+    /** Who is calling; null when no valid credentials were sent. */
+    principal: Principal | null;
+    /** True when an Authorization header was sent but named no valid, unexpired credential. */
+    credentialsRejected: boolean;
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * Every message the API sends, in Chinese (the reference product's language, whose substrings some
+ * clients match on) and English. The request's Accept-Language picks one; Chinese is the default.
+ */
+
+export type Lang = 'zh' | 'en';
+
+const catalogue = {
+  'common.ok': ['成功', 'OK'],
+  'common.not_found_route': ['未找到请求的资源', 'The requested resource was not found'],
+  'common.internal': ['服务器内部错误', 'Internal server error'],
+  'common.invalid_json': ['请求体不是有效的 JSON', 'The request body is not valid JSON'],
+  'common.body_too_large': ['请求体过大（上限 {limit}）', 'The request body is too large (limit {limit})'],
+  'common.rate_limited': [
+    '尝试次数过多，请 {seconds} 秒后再试',
+    'Too many attempts, try again in {seconds} seconds',
+  ],
+  'common.validation': ['请求参数无效：{field}', 'Invalid input: {field}'],
+  'auth.required': ['需要认证访问', 'Authentication required'],
+  'auth.invalid_credentials_header': ['认证信息无效或已过期', 'The credentials are invalid or have expired'],
+  'auth.admin_required': ['需要管理员权限', 'Administrator permission required'],
+  'auth.permission_required': [
+    '需要以下权限之一: {permission}',
+    'This call needs the {permission} permission',
+  ],
+  'auth.admin_token_required': ['需要以下权限: admin', 'This call needs an admin token'],
+  'auth.apikey_required': ['需要 API 密钥认证', 'This call needs an API key'],
+  'auth.login_fields_required': ['用户名和密码不能为空', 'Username and password are required'],
+  'auth.invalid_login': ['用户名或密码错误', 'Wrong username or password'],
+  'auth.login_ok': ['登录成功', 'Logged in'],
+  'auth.logout_ok': ['登出成功', 'Logged out'],
+  'auth.token_valid': ['令牌有效', 'The token is valid'],
+  'auth.apikey_valid': ['API密钥验证成功', 'The API key is valid'],
+  'auth.current_password_wrong': ['当前密码错误', 'The current password is wrong'],
+  'auth.current_password_required': ['请输入当前密码', 'The current password is required'],
+  'auth.same_password': ['新密码不能与当前密码相同', 'The new password must differ from the current one'],
+  'auth.username_taken': ['用户名已存在', 'That username is already taken'],
+  'auth.nothing_to_change': ['未提供新密码或新用户名', 'Give a new password or a new username'],
+  'auth.password_too_short': ['新密码至少需要 8 个字符', 'The new password needs at least 8 characters'],
+  'auth.changed': ['信息更新成功，请重新登录', 'Account updated, please log in again'],
+  'apikeys.listed': ['获取成功', 'Loaded'],
+  'apikeys.created': ['API密钥创建成功', 'API key created'],
+  'apikeys.updated': ['API密钥已更新', 'API key updated'],
+  'apikeys.deleted': ['密钥已删除', 'API key deleted'],
+  'apikeys.not_found': ['密钥不存在', 'API key not found'],
+  'apikeys.name_taken': ['密钥名称已存在', 'An API key with that name already exists'],
+  'apikeys.key_taken': ['密钥已存在', 'That key is already in use'],
+  'apikeys.nothing_to_update': ['没有提供有效的更新字段', 'Nothing to update'],
+  'validation.name_required': ['密钥名称不能为空', 'The name is required'],
+  'validation.custom_key_invalid': [
+    '密钥只能包含字母、数字、横杠和下划线',
+    'The key may only contain letters, digits, hyphens and underscores',
+  ],
+  'validation.custom_key_too_short': [
+    '自定义密钥至少需要 16 个字符',
+    'A custom key needs at least 16 characters',
+  ],
+  'validation.custom_key_too_long': [
+    '自定义密钥最多 128 个字符',
+    'A custom key may have at most 128 characters',
+  ],
+  'validation.invalid_expiry': ['无效的过期时间', 'Invalid expiry time'],
+  'validation.invalid_path': ['路径无效', 'Invalid path'],
+  'system.health_ok': ['服务正常', 'Healthy'],
+  'system.health_db_down': ['数据库不可用', 'The database is unavailable'],
+  'system.version': ['获取版本信息成功', 'Version information'],
+} as const satisfies Record<string, readonly [string, string]>;
+
+export type MessageKey = keyof typeof catalogue;
+
+export function isMessageKey(key: string): key is MessageKey {
+  return Object.hasOwn(catalogue, key);
+}
+
+export function translate(key: MessageKey, lang: Lang, params: Record<string, string | number> = {}): string {
+  const template = catalogue[key][lang === 'zh' ? 0 : 1];
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? `{${name}}`));
+}
+
+/** Chinese unless the first language the client prefers is English. */
+export function pickLang(acceptLanguage: string | undefined): Lang {
+  const first = acceptLanguage?.split(',')[0]?.trim().toLowerCase() ?? '';
+  return first.startsWith('en') ? 'en' : 'zh';
+}

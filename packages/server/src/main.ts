@@ -1,0 +1,87 @@
+/**
+ * Entry point: read config once, open the database and run migrations, create the first admin,
+ * serve, and shut down cleanly on SIGTERM/SIGINT (stop accepting, finish in-flight requests, close DB).
+ */
+import fs from 'node:fs';
+import type { Server } from 'node:http';
+import { serve } from '@hono/node-server';
+import { createApp } from './app.ts';
+import { loadConfig } from './config/config.ts';
+import { resolveSecretKey } from './config/secret-key.ts';
+import { migrate, openDatabase } from './db/database.ts';
+import { systemClock } from './lib/clock.ts';
+import { createLogger } from './logger.ts';
+
+const loaded = loadConfig(process.env);
+if (!loaded.ok) {
+  for (const line of loaded.errors) console.error(line);
+  process.exit(1);
+}
+const config = loaded.config;
+const logger = createLogger(config.logLevel);
+
+fs.mkdirSync(config.dataDir, { recursive: true });
+const secretKey = resolveSecretKey(config.dataDir, config.secretKey);
+const db = openDatabase(config);
+try {
+  await migrate(db);
+} catch (error) {
+  console.error(`database error: ${(error as Error).message}`);
+  process.exit(1);
+}
+
+const { app, services } = createApp({ config, db, clock: systemClock, logger, secretKey });
+
+const initial = await services.auth.ensureInitialAdmin(config.adminUsername, config.adminPassword);
+if (initial?.generatedPassword) {
+  // Printed once, on purpose, to the console only; it is stored as an argon2id hash.
+  console.log(
+    [
+      '',
+      '  Cubby created the first administrator account:',
+      `    username: ${initial.username}`,
+      `    password: ${initial.generatedPassword}`,
+      '  Log in and change it under Admin → Settings. This is shown only once.',
+      '',
+    ].join('\n'),
+  );
+} else if (initial) {
+  logger.info(
+    { username: initial.username },
+    'created the first administrator from ADMIN_USERNAME/ADMIN_PASSWORD',
+  );
+}
+
+const purge = setInterval(() => {
+  services.auth.purgeExpiredSessions().catch((err: unknown) => logger.warn({ err }, 'session purge failed'));
+}, 3600_000);
+purge.unref();
+
+const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+  logger.info({ address: info.address, port: info.port, database: db.dialect }, 'listening');
+  console.log(
+    `Cubby is serving http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${info.port}`,
+  );
+});
+
+let stopping = false;
+function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'shutting down');
+  clearInterval(purge);
+  const force = setTimeout(() => {
+    logger.warn('in-flight requests did not finish in 10 s; closing anyway');
+    process.exit(1);
+  }, 10_000);
+  force.unref();
+  server.close(async () => {
+    await db.close();
+    logger.info('stopped');
+    process.exit(0);
+  });
+  // Idle keep-alive sockets would hold close() open; in-flight requests still finish.
+  (server as Server).closeIdleConnections?.();
+}
+process.on('SIGTERM', () => shutdown('SIGTERM'));
+process.on('SIGINT', () => shutdown('SIGINT'));

@@ -1,0 +1,9 @@
+/** The product's name and version, from the root package.json. */
+import { readFileSync } from 'node:fs';
+
+const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
+
+export const APP_NAME = 'cubby';
+export const APP_VERSION = pkg.version;

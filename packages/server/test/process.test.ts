@@ -1,0 +1,148 @@
+/**
+ * The real server process: first start prints the admin login once, the secret is kept with 0600
+ * permissions, SIGTERM lets an in-flight request finish, and the reset-password command works.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { RESET_PASSWORD, freePort, runScript, startServer, waitFor } from './support/server-process.ts';
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cubby-proc-'));
+  dirs.push(dir);
+  return dir;
+};
+after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+async function login(port: number, username: string, password: string) {
+  const res = await fetch(`http://127.0.0.1:${port}/api/admin/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  return res.status;
+}
+
+describe('server process', () => {
+  it('creates admin with a random password printed once, keeps a 0600 secret, and serves health', async () => {
+    const dataDir = tempDir();
+    const port = await freePort();
+    const env = { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' };
+    const first = startServer(env);
+    await waitFor(first, (out) => out.includes('Cubby is serving'));
+    const password = /password: (\S+)/.exec(first.stdout())?.[1];
+    assert.ok(password && password.length >= 16, first.stdout());
+    assert.equal((await fetch(`http://127.0.0.1:${port}/api/health`)).status, 200);
+    assert.equal(await login(port, 'admin', password), 200);
+    assert.equal(fs.statSync(path.join(dataDir, 'secret.key')).mode & 0o777, 0o600);
+    first.child.kill('SIGTERM');
+    assert.equal(await first.exited, 0);
+
+    const second = startServer(env);
+    await waitFor(second, (out) => out.includes('Cubby is serving'));
+    assert.ok(!second.stdout().includes('password:'), 'the password is printed only on first start');
+    assert.equal(await login(port, 'admin', password), 200);
+    second.child.kill('SIGTERM');
+    await second.exited;
+  });
+
+  it('uses ADMIN_USERNAME/ADMIN_PASSWORD on first start and never prints them', async () => {
+    const port = await freePort();
+    const proc = startServer({
+      DATA_DIR: tempDir(),
+      PORT: String(port),
+      ADMIN_USERNAME: 'owner',
+      ADMIN_PASSWORD: 'from-the-environment',
+    });
+    await waitFor(proc, (out) => out.includes('Cubby is serving'));
+    assert.equal(await login(port, 'owner', 'from-the-environment'), 200);
+    proc.child.kill('SIGTERM');
+    await proc.exited;
+    assert.ok(!proc.stdout().includes('from-the-environment'));
+    assert.ok(!proc.stderr().includes('from-the-environment'));
+  });
+
+  it('on SIGTERM stops accepting but finishes the request in flight, then exits 0', async () => {
+    const port = await freePort();
+    const proc = startServer({
+      DATA_DIR: tempDir(),
+      PORT: String(port),
+      ADMIN_PASSWORD: 'in-flight-password',
+      LOG_LEVEL: 'info',
+    });
+    await waitFor(proc, (out) => out.includes('Cubby is serving'));
+    const body = JSON.stringify({ username: 'admin', password: 'in-flight-password' });
+    const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/api/admin/login',
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (d) => (text += d));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        },
+      );
+      req.on('error', reject);
+      // half the body now, the rest after the signal
+      req.write(body.slice(0, 10));
+      setTimeout(() => {
+        proc.child.kill('SIGTERM');
+        waitFor(proc, (out) => out.includes('shutting down'))
+          .then(() => req.end(body.slice(10)))
+          .catch(reject);
+      }, 200);
+    });
+    const { status, text } = await answer;
+    assert.equal(status, 200, text);
+    assert.ok(JSON.parse(text).data.token);
+    assert.equal(await proc.exited, 0);
+    await assert.rejects(fetch(`http://127.0.0.1:${port}/api/health`), 'no longer accepting');
+  });
+
+  it('npm run admin:reset-password sets a new password (given or printed) and revokes sessions', async () => {
+    const dataDir = tempDir();
+    const port = await freePort();
+    const server = startServer({
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      ADMIN_PASSWORD: 'forgotten-password',
+    });
+    await waitFor(server, (out) => out.includes('Cubby is serving'));
+    const res = await fetch(`http://127.0.0.1:${port}/api/admin/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: 'forgotten-password' }),
+    });
+    const token = ((await res.json()) as { data: { token: string } }).data.token;
+
+    const printed = runScript(RESET_PASSWORD, { DATA_DIR: dataDir });
+    assert.equal(await printed.exited, 0, printed.stderr());
+    const newPassword = /New password: (\S+)/.exec(printed.stdout())?.[1];
+    assert.ok(newPassword);
+    assert.equal(await login(port, 'admin', 'forgotten-password'), 401);
+    assert.equal(await login(port, 'admin', newPassword), 200);
+    const check = await fetch(`http://127.0.0.1:${port}/api/test/admin-token`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    assert.equal(check.status, 401, 'old sessions are revoked');
+
+    const given = runScript(RESET_PASSWORD, { DATA_DIR: dataDir, ADMIN_PASSWORD: 'chosen-by-owner' });
+    assert.equal(await given.exited, 0);
+    assert.ok(!given.stdout().includes('chosen-by-owner'));
+    assert.equal(await login(port, 'admin', 'chosen-by-owner'), 200);
+
+    const nobody = runScript(RESET_PASSWORD, { DATA_DIR: dataDir, ADMIN_USERNAME: 'nobody' });
+    assert.equal(await nobody.exited, 1);
+    server.child.kill('SIGTERM');
+    await server.exited;
+  });
+});

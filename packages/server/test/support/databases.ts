@@ -1,0 +1,56 @@
+/**
+ * The databases every integration suite runs on: a SQLite file in a temp dir and a fresh
+ * PostgreSQL database (created per suite on the server named by DATABASE_URL, dropped afterwards).
+ * When DATABASE_URL is missing the PostgreSQL tier fails loudly, never skips.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { type Db, type Dialect, migrate, openDatabase } from '../../src/db/database.ts';
+
+export const DIALECTS: Dialect[] = ['sqlite', 'postgres'];
+
+export interface TestDatabase {
+  db: Db;
+  dataDir: string;
+  /** Removes the temp dir and, on PostgreSQL, the database. */
+  destroy(): Promise<void>;
+}
+
+const PG_MISSING =
+  'DATABASE_URL is not set, so the PostgreSQL tier cannot run. Run the suite with `npm test` (it starts a ' +
+  'throwaway PostgreSQL; install it with `apt-get install postgresql`) or point DATABASE_URL at a server.';
+
+export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cubby-test-'));
+  const ready = async (db: Db, dropDatabase?: () => Promise<void>): Promise<TestDatabase> => {
+    await migrate(db);
+    return {
+      db,
+      dataDir,
+      destroy: async () => {
+        await db.close();
+        await dropDatabase?.();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  };
+  if (dialect === 'sqlite') return ready(openDatabase({ dataDir }));
+  const adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl) throw new Error(PG_MISSING);
+  const name = `cubby_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return ready(openDatabase({ dataDir, databaseUrl: url.toString() }), async () => {
+    const cleanup = new pg.Client({ connectionString: adminUrl });
+    await cleanup.connect();
+    await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await cleanup.end();
+  });
+}

@@ -1,0 +1,116 @@
+/** The HTTP core: health, version, the envelope and error model, request ids, logs, CORS. */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { DIALECTS } from './support/databases.ts';
+import { bearer, createTestApp, type TestApp } from './support/test-app.ts';
+
+for (const dialect of DIALECTS) {
+  describe(`HTTP core (${dialect})`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await createTestApp(dialect);
+    });
+    after(() => t.close());
+
+    it('GET /api/health checks the database and answers ok', async () => {
+      const { status, body } = await t.json('/api/health');
+      assert.equal(status, 200);
+      assert.equal(body.status, 'ok');
+      assert.equal(body.success, true);
+      assert.equal(body.data.database, 'ok');
+      assert.ok(!Number.isNaN(Date.parse(body.timestamp)));
+    });
+
+    it('GET /api/version names the version and the database', async () => {
+      const { status, body } = await t.json('/api/version');
+      assert.equal(status, 200);
+      assert.match(body.data.version, /^\d+\.\d+\.\d+/);
+      assert.equal(body.data.storage, dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL');
+    });
+
+    it('answers an unknown /api route with a 404 envelope', async () => {
+      for (const method of ['GET', 'POST', 'DELETE']) {
+        const { status, body } = await t.json('/api/no/such/route', { method });
+        assert.equal(status, 404);
+        assert.deepEqual(
+          { code: body.code, success: body.success, error: body.error, data: body.data },
+          { code: 404, success: false, error: 'NOT_FOUND', data: null },
+        );
+      }
+    });
+
+    it('answers 413 to a body over the limit', async () => {
+      const big = JSON.stringify({ username: 'x'.repeat(1024 * 1024 + 10), password: 'y' });
+      const res = await t.json('/api/admin/login', {
+        method: 'POST',
+        body: big,
+        headers: { 'Content-Type': 'application/json' },
+      });
+      assert.equal(res.status, 413);
+      assert.equal(res.body.error, 'PAYLOAD_TOO_LARGE');
+    });
+
+    it('puts a request id in the X-Request-Id header and on the log line, and keeps a sane incoming one', async () => {
+      const res = await t.request('/api/health');
+      const id = res.headers.get('x-request-id');
+      assert.match(id ?? '', /^[0-9a-f-]{36}$/);
+      assert.ok(t.logLines.some((line) => JSON.parse(line).reqId === id));
+      const mine = await t.request('/api/health', { headers: { 'X-Request-Id': 'trace-42' } });
+      assert.equal(mine.headers.get('x-request-id'), 'trace-42');
+      const evil = await t.request('/api/health', { headers: { 'X-Request-Id': 'a b\tc<script>' } });
+      assert.notEqual(evil.headers.get('x-request-id'), 'a b\tc<script>');
+    });
+
+    it('logs the path without its query string and never a header', async () => {
+      await t.request('/api/raw/abc?password=hunter2-secret', {
+        headers: { Authorization: 'Bearer bearer-secret-xyz', Cookie: 'sid=cookie-secret' },
+      });
+      const joined = t.logLines.join('\n');
+      assert.ok(joined.includes('/api/raw/abc'));
+      for (const secret of ['hunter2-secret', 'bearer-secret-xyz', 'cookie-secret', 'password=']) {
+        assert.ok(!joined.includes(secret), `log contains ${secret}`);
+      }
+    });
+
+    it('answers CORS preflights and exposes the headers clients read', async () => {
+      const res = await t.request('/api/admin/api-keys', {
+        method: 'OPTIONS',
+        headers: {
+          Origin: 'http://elsewhere.example',
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'authorization,content-type',
+        },
+      });
+      assert.equal(res.status, 204);
+      assert.equal(res.headers.get('access-control-allow-origin'), '*');
+      assert.match(res.headers.get('access-control-allow-headers') ?? '', /authorization/i);
+      assert.equal(res.headers.get('access-control-allow-credentials'), null);
+      const get = await t.request('/api/health', { headers: { Origin: 'http://elsewhere.example' } });
+      assert.match(get.headers.get('access-control-expose-headers') ?? '', /X-Request-Id/i);
+    });
+
+    it('marks API answers nosniff, no-referrer and not cacheable', async () => {
+      const res = await t.request('/api/version');
+      assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+      assert.equal(res.headers.get('referrer-policy'), 'no-referrer');
+      assert.equal(res.headers.get('cache-control'), 'no-store');
+    });
+
+    it('answers an unexpected failure with a generic 500; the details go only to the log', async () => {
+      const broken = await createTestApp(dialect);
+      const token = await broken.adminToken();
+      await broken.database.db.close(); // every query now throws
+      const res = await broken.json('/api/admin/api-keys', { headers: bearer(token) });
+      assert.equal(res.status, 500);
+      assert.equal(res.body.error, 'INTERNAL');
+      assert.equal(res.body.message, '服务器内部错误');
+      assert.ok(!JSON.stringify(res.body).includes('stack'));
+      const errorLine = broken.logLines.map((l) => JSON.parse(l)).find((l) => l.level === 50);
+      assert.ok(errorLine?.err?.stack, 'the stack is logged');
+      assert.equal(errorLine.reqId, res.res.headers.get('x-request-id'));
+      const health = await broken.json('/api/health');
+      assert.equal(health.status, 503, 'health reports the database down');
+      await broken.close().catch(() => undefined);
+    });
+  });
+}

@@ -1,0 +1,144 @@
+#!/usr/bin/env node
+// `npm test`: every tier — unit and integration (node:test, on SQLite and PostgreSQL) and the browser
+// tests (Playwright with the system Chromium against the built app). Starts a throwaway PostgreSQL
+// when DATABASE_URL is not given. Ends with one line "N passed, N failed" summed from the reports.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const only = process.argv.slice(2); // optional tier names: unit, e2e
+const wants = (tier) => only.length === 0 || only.includes(tier);
+const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'cubby-reports-'));
+const totals = { passed: 0, failed: 0 };
+const problems = [];
+const cleanups = [];
+
+function run(cmd, args, env = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+function freePort() {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function findTests(dir, pattern) {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && pattern.test(e.name) && !e.parentPath.includes('node_modules'))
+    .map((e) => path.relative(root, path.join(e.parentPath, e.name)))
+    .sort();
+}
+
+async function ensurePostgres() {
+  if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
+  const port = await freePort();
+  const started = spawnSync('bash', [path.join(root, '.ci/start-pg.sh')], {
+    env: { ...process.env, PGPORT: String(port) },
+    encoding: 'utf8',
+  });
+  if (started.status !== 0) {
+    problems.push(
+      `PostgreSQL tier: could not start a throwaway PostgreSQL.\n${started.stderr.trim()}\n` +
+        'Install it with `apt-get install postgresql`, or set DATABASE_URL=postgres://… to a server.',
+    );
+    return undefined;
+  }
+  const dir = started.stdout.trim();
+  cleanups.push(() => spawnSync('bash', [path.join(root, '.ci/stop-pg.sh'), dir]));
+  return `postgres://postgres@127.0.0.1:${port}/postgres`;
+}
+
+async function unitAndIntegration() {
+  const files = [
+    ...findTests(path.join(root, 'packages/shared/src'), /\.test\.ts$/),
+    ...findTests(path.join(root, 'packages/server/test'), /\.test\.ts$/),
+    ...findTests(path.join(root, 'packages/web/src'), /\.test\.ts$/),
+  ];
+  const databaseUrl = await ensurePostgres();
+  const tap = path.join(reports, 'node.tap');
+  const code = await run(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--test',
+      '--test-concurrency=2',
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=tap',
+      `--test-reporter-destination=${tap}`,
+      ...files,
+    ],
+    // Without PostgreSQL the suites' postgres tier fails with a message saying how to install it.
+    databaseUrl ? { DATABASE_URL: databaseUrl } : { DATABASE_URL: '' },
+  );
+  const text = fs.existsSync(tap) ? fs.readFileSync(tap, 'utf8') : '';
+  const count = (name) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+  totals.passed += count('pass');
+  totals.failed += count('fail') + count('cancelled');
+  if (code !== 0 && count('fail') + count('cancelled') === 0) {
+    problems.push(`node:test exited ${code} without reporting a failure`);
+    totals.failed += 1;
+  }
+}
+
+async function browser() {
+  const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!fs.existsSync(chromium)) {
+    problems.push(
+      `Browser tier: Chromium not found at ${chromium}. Install it with ` +
+        '`apt-get install --no-install-recommends chromium` or set CHROMIUM_PATH.',
+    );
+    totals.failed += 1;
+    return;
+  }
+  const config = path.join(root, 'e2e/playwright.config.ts');
+  if (!fs.existsSync(config)) return;
+  const built = await run('npm', ['run', 'build', '-w', '@cubby/web']);
+  if (built !== 0) {
+    problems.push('Browser tier: the web build failed');
+    totals.failed += 1;
+    return;
+  }
+  const json = path.join(reports, 'e2e.json');
+  const code = await run('npx', ['playwright', 'test', '-c', config], {
+    CUBBY_SKIP_BUILD: '1',
+    PLAYWRIGHT_JSON_OUTPUT_FILE: json,
+  });
+  const stats = fs.existsSync(json) ? JSON.parse(fs.readFileSync(json, 'utf8')).stats : undefined;
+  if (!stats) {
+    problems.push(`Playwright exited ${code} without a report`);
+    totals.failed += 1;
+    return;
+  }
+  totals.passed += stats.expected + stats.flaky;
+  totals.failed += stats.unexpected;
+  if (code !== 0 && stats.unexpected === 0) {
+    problems.push(`Playwright exited ${code}`);
+    totals.failed += 1;
+  }
+}
+
+try {
+  if (wants('unit')) await unitAndIntegration();
+  if (wants('e2e')) await browser();
+} finally {
+  for (const cleanup of cleanups) cleanup();
+  fs.rmSync(reports, { recursive: true, force: true });
+}
+for (const problem of problems) console.error(`\n${problem}`);
+console.log(`\n${totals.passed} passed, ${totals.failed} failed`);
+process.exit(totals.failed > 0 || problems.length > 0 ? 1 : 0);
