@@ -8,6 +8,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import type { Logger } from 'pino';
+import { PASTE_MAX_BYTES } from '@cubby/shared';
 import type { Config } from './config/config.ts';
 import type { Db } from './db/database.ts';
 import { authenticate } from './http/auth.ts';
@@ -25,10 +26,16 @@ import { ApiKeysService } from './modules/api-keys/api-keys.service.ts';
 import { AuthRepository } from './modules/auth/auth.repository.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
+import { PastesRepository } from './modules/pastes/pastes.repository.ts';
+import { pastesRoutes } from './modules/pastes/pastes.routes.ts';
+import { PastesService } from './modules/pastes/pastes.service.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 
 export const DEFAULT_WEB_DIST = path.resolve(fileURLToPath(new URL('../../web/dist', import.meta.url)));
 const JSON_BODY_LIMIT = 1024 * 1024;
+// JSON escaping can double a paste's size (\uXXXX), so its routes take twice the content limit.
+const PASTE_BODY_LIMIT = 2 * PASTE_MAX_BYTES + 64 * 1024;
+const PASTE_BODY_ROUTES = /^\/api\/(paste|admin\/pastes\/[^/]+|user\/pastes\/[^/]+)$/;
 
 export interface AppDeps {
   config: Config;
@@ -45,6 +52,9 @@ export function createApp(deps: AppDeps) {
   const loginLimiter = new FailureRateLimiter(clock, { maxFailures: 10, windowMs: 15 * 60_000 });
   const auth = new AuthService(new AuthRepository(db.kysely), clock, loginLimiter, config.sessionTtlMs);
   const apiKeys = new ApiKeysService(new ApiKeysRepository(db.kysely), clock, deps.secretKey);
+  // Share-password guesses: 5 per share and per client address in a minute.
+  const sharePasswordLimiter = new FailureRateLimiter(clock, { maxFailures: 5, windowMs: 60_000 });
+  const pastes = new PastesService(new PastesRepository(db.kysely), clock, sharePasswordLimiter);
 
   const app = new Hono<AppEnv>();
   app.onError(handleError);
@@ -80,10 +90,15 @@ export function createApp(deps: AppDeps) {
     c.header('Referrer-Policy', 'no-referrer');
     if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
   });
-  app.use(
-    '/api/*',
-    bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: (c) => renderError(c, payloadTooLarge('1 MiB')) }),
-  );
+  const jsonLimit = bodyLimit({
+    maxSize: JSON_BODY_LIMIT,
+    onError: (c) => renderError(c, payloadTooLarge('1 MiB')),
+  });
+  const pasteLimit = bodyLimit({
+    maxSize: PASTE_BODY_LIMIT,
+    onError: (c) => renderError(c, payloadTooLarge('10 MiB')),
+  });
+  app.use('/api/*', (c, next) => (PASTE_BODY_ROUTES.test(c.req.path) ? pasteLimit : jsonLimit)(c, next));
   app.use(
     '/api/*',
     authenticate({ resolveSession: (t) => auth.resolveSession(t), resolveKey: (k) => apiKeys.resolveKey(k) }),
@@ -93,6 +108,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', systemRoutes(db, clock));
   api.route('/', authRoutes(auth));
   api.route('/', apiKeysRoutes(apiKeys));
+  api.route('/', pastesRoutes(pastes));
   api.notFound(handleNotFound);
   app.route('/api', api);
   app.all('/api/*', handleNotFound);
@@ -100,5 +116,5 @@ export function createApp(deps: AppDeps) {
   app.use('*', serveSpa(deps.webDistDir ?? DEFAULT_WEB_DIST));
   app.notFound(handleNotFound);
 
-  return { app, services: { auth, apiKeys } };
+  return { app, services: { auth, apiKeys, pastes } };
 }

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
+import { startJobs } from './jobs.ts';
 import { loadConfig } from './config/config.ts';
 import { resolveSecretKey } from './config/secret-key.ts';
 import { migrate, openDatabase } from './db/database.ts';
@@ -52,10 +53,10 @@ if (initial?.generatedPassword) {
   );
 }
 
-const purge = setInterval(() => {
-  services.auth.purgeExpiredSessions().catch((err: unknown) => logger.warn({ err }, 'session purge failed'));
-}, 3600_000);
-purge.unref();
+const jobs = startJobs(logger, [
+  { name: 'purge expired sessions', everyMs: 3600_000, run: () => services.auth.purgeExpiredSessions() },
+  { name: 'purge expired and used-up pastes', everyMs: 5 * 60_000, run: () => services.pastes.purge() },
+]);
 
 const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
   logger.info({ address: info.address, port: info.port, database: db.dialect }, 'listening');
@@ -69,7 +70,7 @@ function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, 'shutting down');
-  clearInterval(purge);
+  jobs.stop();
   const force = setTimeout(() => {
     logger.warn('in-flight requests did not finish in 10 s; closing anyway');
     process.exit(1);

@@ -63,7 +63,7 @@ for (const dialect of DIALECTS) {
             .join('\n');
         } else {
           const parts: string[] = [];
-          for (const table of ['admins', 'admin_sessions', 'api_keys', 'settings'] as const) {
+          for (const table of ['admins', 'admin_sessions', 'api_keys', 'settings', 'pastes'] as const) {
             parts.push(JSON.stringify(await t.database.db.kysely.selectFrom(table).selectAll().execute()));
           }
           stored = parts.join('\n');

@@ -2,3 +2,4 @@ export * from './api.ts';
 export * from './api-keys.ts';
 export * from './paths.ts';
 export * from './principal.ts';
+export * from './shares.ts';

@@ -8,6 +8,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 import * as m0001 from './migrations/0001-initial.ts';
+import * as m0002 from './migrations/0002-pastes.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -32,7 +33,7 @@ export function openDatabase(options: { databaseUrl?: string; dataDir: string })
   return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
 }
 
-const migrations = { '0001-initial': m0001 };
+const migrations = { '0001-initial': m0001, '0002-pastes': m0002 };
 
 /** Brings the schema up to date; throws with the failing migration's error. */
 export async function migrate(db: Db): Promise<void> {

@@ -3,8 +3,6 @@
  * Times are ISO-8601 UTC strings on both SQLite and PostgreSQL (they sort and compare as text);
  * booleans are integers 0/1.
  */
-import type { Generated } from 'kysely';
-
 export interface AdminsTable {
   id: string;
   username: string;
@@ -41,12 +39,25 @@ export interface SettingsTable {
   updated_at: string;
 }
 
+export interface PastesTable {
+  id: string;
+  slug: string;
+  content: string;
+  format: 'markdown' | 'text';
+  remark: string | null;
+  password_hash: string | null;
+  expires_at: string | null;
+  max_views: number;
+  views: number;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   admins: AdminsTable;
   admin_sessions: AdminSessionsTable;
   api_keys: ApiKeysTable;
   settings: SettingsTable;
+  pastes: PastesTable;
 }
-
-// Kept so later tables with generated columns import the helper from one place.
-export type { Generated };

@@ -23,6 +23,30 @@ export function ok<T>(
   return c.json(body, status);
 }
 
+/**
+ * A success envelope with extra top-level fields, for answers whose clients read fields beside
+ * `data` (CloudPaste's pagination, its un-enveloped paste answers). Message parameters optional.
+ */
+export function okWith<T>(
+  c: Context<AppEnv>,
+  messageKey: MessageKey,
+  data: T,
+  extra: object,
+  status: ContentfulStatusCode = 200,
+  params: Record<string, string | number> = {},
+): Response {
+  return c.json(
+    {
+      ...extra,
+      code: status,
+      message: translate(messageKey, c.get('lang') ?? 'zh', params),
+      data,
+      success: true,
+    },
+    status,
+  );
+}
+
 export function renderError(c: Context<AppEnv>, error: AppError): Response {
   const lang = c.get('lang') ?? 'zh';
   const body: ErrorEnvelope = {

@@ -1,0 +1,133 @@
+/** SQL for text shares, including the one-statement view count. */
+import { type Kysely, type Updateable, sql } from 'kysely';
+import type { Database, PastesTable } from '../../db/schema.ts';
+
+export interface PasteListRow extends PastesTable {
+  key_name: string | null;
+}
+
+/** Escapes LIKE wildcards so a search for "50%" finds "50%". */
+function likePattern(search: string): string {
+  return `%${search.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+}
+
+export class PastesRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  findBySlug(slug: string): Promise<PastesTable | undefined> {
+    return this.db.selectFrom('pastes').selectAll().where('slug', '=', slug).executeTakeFirst();
+  }
+
+  findByIdOrSlug(idOrSlug: string): Promise<PastesTable | undefined> {
+    return this.db
+      .selectFrom('pastes')
+      .selectAll()
+      .where((eb) => eb.or([eb('id', '=', idOrSlug), eb('slug', '=', idOrSlug)]))
+      .orderBy(sql`case when id = ${idOrSlug} then 0 else 1 end`)
+      .executeTakeFirst();
+  }
+
+  async slugExists(slug: string): Promise<boolean> {
+    return (
+      (await this.db.selectFrom('pastes').select('id').where('slug', '=', slug).executeTakeFirst()) !==
+      undefined
+    );
+  }
+
+  async insert(row: PastesTable): Promise<void> {
+    await this.db.insertInto('pastes').values(row).execute();
+  }
+
+  async update(id: string, changes: Updateable<PastesTable>): Promise<void> {
+    await this.db.updateTable('pastes').set(changes).where('id', '=', id).execute();
+  }
+
+  /**
+   * Counts one view in a single statement and returns the row as it is after the count — or
+   * nothing when the paste is gone, expired or used up. Under any concurrency exactly
+   * `max_views` callers get a row.
+   */
+  countView(id: string, now: string): Promise<PastesTable | undefined> {
+    return this.db
+      .updateTable('pastes')
+      .set((eb) => ({ views: eb('views', '+', 1) }))
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+      .where((eb) => eb.or([eb('max_views', '=', 0), eb('views', '<', eb.ref('max_views'))]))
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** Erases the text of a used-up paste; the row stays so readers learn it was used up. */
+  async eraseContent(id: string): Promise<void> {
+    await this.db.updateTable('pastes').set({ content: '' }).where('id', '=', id).execute();
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('pastes').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async deleteMany(ids: string[], createdBy?: string): Promise<number> {
+    if (ids.length === 0) return 0;
+    let query = this.db.deleteFrom('pastes').where('id', 'in', ids);
+    if (createdBy !== undefined) query = query.where('created_by', '=', createdBy);
+    const result = await query.executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /** Removes pastes past their expiry or their last allowed view. */
+  async deleteExpiredAndUsedUp(now: string): Promise<number> {
+    const result = await this.db
+      .deleteFrom('pastes')
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('expires_at', 'is not', null), eb('expires_at', '<=', now)]),
+          eb.and([eb('max_views', '>', 0), eb('views', '>=', eb.ref('max_views'))]),
+        ]),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async list(options: {
+    offset: number;
+    limit: number;
+    search?: string;
+    createdBy?: string;
+  }): Promise<{ rows: PasteListRow[]; total: number }> {
+    let base = this.db.selectFrom('pastes');
+    if (options.createdBy !== undefined) base = base.where('pastes.created_by', '=', options.createdBy);
+    if (options.search) {
+      const pattern = likePattern(options.search);
+      base = base.where(
+        (eb) =>
+          sql<boolean>`(lower(${eb.ref('pastes.slug')}) like ${pattern} escape '\\' or lower(coalesce(${eb.ref('pastes.remark')}, '')) like ${pattern} escape '\\' or lower(${eb.ref('pastes.content')}) like ${pattern} escape '\\')`,
+      );
+    }
+    const totalRow = await base
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
+    const rows = await base
+      .leftJoin('api_keys', (join) => join.on(sql`pastes.created_by`, '=', sql`'apikey:' || api_keys.id`))
+      .selectAll('pastes')
+      .select('api_keys.name as key_name')
+      .orderBy('pastes.created_at', 'desc')
+      .orderBy('pastes.id')
+      .limit(options.limit)
+      .offset(options.offset)
+      .execute();
+    return { rows, total: Number(totalRow.n) };
+  }
+
+  keyName(createdBy: string | null): Promise<string | null> {
+    const id = createdBy?.startsWith('apikey:') ? createdBy.slice('apikey:'.length) : null;
+    if (!id) return Promise.resolve(null);
+    return this.db
+      .selectFrom('api_keys')
+      .select('name')
+      .where('id', '=', id)
+      .executeTakeFirst()
+      .then((row) => row?.name ?? null);
+  }
+}

@@ -1,0 +1,278 @@
+/**
+ * Text shares: create, read with password and view counting, manage.
+ *
+ * Which reads count a view: the public view (GET, or POST with the password) and the raw text.
+ * HEAD requests, the metadata answer of a protected paste, and management reads (admin or owner)
+ * do not. The view that uses up the last allowed view still gets the content, which is erased right
+ * after; the paste then answers 410 ("used up") once and is deleted, like an expired one. The
+ * periodic purge deletes whatever nobody asked for again.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  PASTE_MAX_BYTES,
+  creatorId,
+  isCreator,
+  type PasteDetail,
+  type PasteSummary,
+  type PasteView,
+  type Principal,
+  type pasteCreateSchema,
+  type pasteUpdateSchema,
+} from '@cubby/shared';
+import type { z } from 'zod';
+import { isUniqueViolation } from '../../db/errors.ts';
+import type { PastesTable } from '../../db/schema.ts';
+import {
+  AppError,
+  badRequest,
+  conflict,
+  gone,
+  notFound,
+  rateLimited,
+  unauthenticated,
+} from '../../http/errors.ts';
+import type { FailureRateLimiter } from '../../http/rate-limiter.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { hashPassword, randomString, verifyPassword } from '../../lib/crypto.ts';
+import type { PasteListRow, PastesRepository } from './pastes.repository.ts';
+
+const SLUG_LENGTH = 6;
+const SLUG_ATTEMPTS = 10;
+const PREVIEW_CHARS = 200;
+
+type PasteState = 'active' | 'expired' | 'used_up';
+
+export interface OpenOptions {
+  /** The password the reader gave, if any. */
+  password?: string;
+  clientIp: string;
+  /** False for HEAD: answer as a read would, but count nothing. */
+  count: boolean;
+}
+
+export class PastesService {
+  constructor(
+    private readonly repo: PastesRepository,
+    private readonly clock: Clock,
+    private readonly passwordLimiter: FailureRateLimiter,
+  ) {}
+
+  async create(principal: Principal, input: z.output<typeof pasteCreateSchema>) {
+    this.checkSize(input.content);
+    const now = this.clock.now().toISOString();
+    const row: PastesTable = {
+      id: randomUUID(),
+      slug: input.slug || (await this.randomSlug()),
+      content: input.content,
+      format: input.format ?? 'markdown',
+      remark: input.remark || null,
+      password_hash: input.password ? await hashPassword(input.password) : null,
+      expires_at: this.futureExpiry(input.expiresAt),
+      max_views: input.maxViews ?? 0,
+      views: 0,
+      created_by: creatorId(principal),
+      created_at: now,
+      updated_at: now,
+    };
+    if (input.slug && (await this.repo.slugExists(input.slug))) throw conflict('pastes.slug_taken');
+    try {
+      await this.repo.insert(row);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict('pastes.slug_taken');
+      throw error;
+    }
+    return {
+      id: row.id,
+      slug: row.slug,
+      format: row.format,
+      remark: row.remark,
+      expiresAt: row.expires_at,
+      maxViews: row.max_views,
+      hasPassword: row.password_hash !== null,
+      createdAt: row.created_at,
+    };
+  }
+
+  /**
+   * A reader opens a paste. Without the password a protected paste answers its metadata only
+   * (`requiresPassword`), which counts nothing.
+   */
+  async open(slug: string, options: OpenOptions): Promise<PasteView> {
+    const row = await this.repo.findBySlug(slug);
+    if (!row) throw notFound('pastes.not_found');
+    await this.refuseIfGone(row);
+
+    if (row.password_hash) {
+      if (options.password === undefined) return { ...this.view(row), requiresPassword: true };
+      await this.checkPassword(row, options.password, options.clientIp);
+    }
+    if (!options.count) return { ...this.view(row), content: row.content };
+
+    const counted = await this.repo.countView(row.id, this.clock.now().toISOString());
+    if (!counted) {
+      // Someone else took the last view, or it expired, between our read and our count.
+      await this.refuseIfGone({ ...row, views: Math.max(row.views, row.max_views) });
+      throw notFound('pastes.not_found');
+    }
+    if (counted.max_views > 0 && counted.views >= counted.max_views) await this.repo.eraseContent(counted.id);
+    return { ...this.view(counted), content: counted.content };
+  }
+
+  async list(
+    principal: Principal,
+    options: { offset: number; limit: number; search?: string; own: boolean },
+  ) {
+    const { rows, total } = await this.repo.list({
+      offset: options.offset,
+      limit: options.limit,
+      search: options.search?.trim() || undefined,
+      createdBy: options.own ? creatorId(principal) : undefined,
+    });
+    return { items: rows.map((r) => this.summary(r)), total };
+  }
+
+  async get(principal: Principal, idOrSlug: string): Promise<PasteDetail> {
+    const row = await this.owned(principal, idOrSlug);
+    return {
+      ...this.summary({ ...row, key_name: await this.repo.keyName(row.created_by) }),
+      content: row.content,
+    };
+  }
+
+  async update(principal: Principal, idOrSlug: string, input: z.output<typeof pasteUpdateSchema>) {
+    const row = await this.owned(principal, idOrSlug);
+    const changes: Partial<PastesTable> = {};
+    if (input.content !== undefined) {
+      this.checkSize(input.content);
+      changes.content = input.content;
+    }
+    if (input.format !== undefined) changes.format = input.format;
+    if (input.remark !== undefined) changes.remark = input.remark || null;
+    if (input.expiresAt !== undefined) changes.expires_at = this.futureExpiry(input.expiresAt);
+    if (input.maxViews !== undefined) {
+      changes.max_views = input.maxViews;
+      // A new limit the paste has already reached would use it up at once: start counting again.
+      if (input.maxViews > 0 && row.views >= input.maxViews) changes.views = 0;
+    }
+    if (input.password) changes.password_hash = await hashPassword(input.password);
+    else if (input.clearPassword) changes.password_hash = null;
+    if (input.newSlug !== undefined && input.newSlug !== row.slug) {
+      if (input.newSlug && (await this.repo.slugExists(input.newSlug))) throw conflict('pastes.slug_taken');
+      changes.slug = input.newSlug || (await this.randomSlug());
+    }
+    changes.updated_at = this.clock.now().toISOString();
+    try {
+      await this.repo.update(row.id, changes);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict('pastes.slug_taken');
+      throw error;
+    }
+    return this.get(principal, row.id);
+  }
+
+  async delete(principal: Principal, idOrSlug: string): Promise<void> {
+    const row = await this.owned(principal, idOrSlug);
+    await this.repo.delete(row.id);
+  }
+
+  /** Deletes the given pastes; a key only ever touches its own. */
+  batchDelete(principal: Principal, ids: string[]): Promise<number> {
+    return this.repo.deleteMany(ids, principal.type === 'admin' ? undefined : creatorId(principal));
+  }
+
+  /** Removes expired and used-up pastes; the periodic job and the admin's "clear expired" call this. */
+  purge(): Promise<number> {
+    return this.repo.deleteExpiredAndUsedUp(this.clock.now().toISOString());
+  }
+
+  private async owned(principal: Principal, idOrSlug: string): Promise<PastesTable> {
+    const row = await this.repo.findByIdOrSlug(idOrSlug);
+    if (!row || !isCreator(principal, row.created_by)) throw notFound('pastes.not_found_or_forbidden');
+    return row;
+  }
+
+  private state(row: PastesTable): PasteState {
+    if (row.expires_at !== null && row.expires_at <= this.clock.now().toISOString()) return 'expired';
+    if (row.max_views > 0 && row.views >= row.max_views) return 'used_up';
+    return 'active';
+  }
+
+  private async refuseIfGone(row: PastesTable): Promise<void> {
+    const state = this.state(row);
+    if (state === 'active') return;
+    await this.repo.delete(row.id);
+    throw gone(state === 'expired' ? 'pastes.expired' : 'pastes.used_up');
+  }
+
+  private async checkPassword(row: PastesTable, password: string, clientIp: string): Promise<void> {
+    if (password === '') throw badRequest('pastes.password_required');
+    const keys = [`paste-password:${row.id}`, `paste-password-ip:${clientIp}`];
+    const wait = this.passwordLimiter.retryAfter(keys);
+    if (wait > 0) throw rateLimited(wait);
+    if (!(await verifyPassword(row.password_hash!, password))) {
+      this.passwordLimiter.recordFailure(keys);
+      throw unauthenticated('pastes.wrong_password');
+    }
+  }
+
+  private view(row: PastesTable): PasteView {
+    return {
+      slug: row.slug,
+      format: row.format,
+      remark: row.remark,
+      hasPassword: row.password_hash !== null,
+      expiresAt: row.expires_at,
+      maxViews: row.max_views,
+      views: row.views,
+      remainingViews: row.max_views > 0 ? Math.max(0, row.max_views - row.views) : null,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      created_by: row.created_by,
+    };
+  }
+
+  private summary(row: PasteListRow): PasteSummary {
+    return {
+      id: row.id,
+      slug: row.slug,
+      remark: row.remark,
+      format: row.format,
+      has_password: row.password_hash !== null,
+      expires_at: row.expires_at,
+      max_views: row.max_views,
+      views: row.views,
+      view_count: row.views,
+      status: this.state(row),
+      content_preview:
+        row.content.length > PREVIEW_CHARS ? row.content.slice(0, PREVIEW_CHARS) + '...' : row.content,
+      size: Buffer.byteLength(row.content),
+      created_by: row.created_by,
+      key_name: row.key_name,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    };
+  }
+
+  private checkSize(content: string): void {
+    if (Buffer.byteLength(content) > PASTE_MAX_BYTES) {
+      throw new AppError(413, 'PAYLOAD_TOO_LARGE', 'pastes.content_too_large', { limit: '5 MiB' });
+    }
+  }
+
+  private futureExpiry(value: string | null | undefined): string | null {
+    if (!value) return null;
+    const date = new Date(value);
+    if (date <= this.clock.now())
+      throw badRequest('common.validation', { expiresAt: 'validation.invalid_expiry' });
+    return date.toISOString();
+  }
+
+  private async randomSlug(): Promise<string> {
+    for (let attempt = 0; attempt < SLUG_ATTEMPTS; attempt++) {
+      // After a few collisions, lengthen the slug rather than keep guessing in a crowded space.
+      const slug = randomString(SLUG_LENGTH + Math.floor(attempt / 3));
+      if (!(await this.repo.slugExists(slug))) return slug;
+    }
+    throw new AppError(500, 'INTERNAL', 'pastes.slug_exhausted');
+  }
+}
