@@ -29,8 +29,33 @@ export function openDatabase(options: { databaseUrl?: string; dataDir: string })
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
   file.pragma('synchronous = NORMAL');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
   return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+}
+
+/**
+ * Kysely prepares every query afresh; on SQLite preparing costs about as much as running a small
+ * query. The app sends a bounded set of SQL texts, so each prepared statement is kept and reused.
+ */
+function withStatementCache(file: SQLite.Database): SQLite.Database {
+  const cache = new Map<string, SQLite.Statement>();
+  return new Proxy(file, {
+    get(target, property, receiver) {
+      if (property !== 'prepare') {
+        const value = Reflect.get(target, property, receiver) as unknown;
+        return typeof value === 'function' ? value.bind(target) : value;
+      }
+      return (source: string) => {
+        let statement = cache.get(source);
+        if (!statement) {
+          statement = target.prepare(source);
+          if (cache.size >= 500) cache.delete(cache.keys().next().value!);
+          cache.set(source, statement);
+        }
+        return statement;
+      };
+    },
+  });
 }
 
 const migrations = { '0001-initial': m0001, '0002-pastes': m0002 };

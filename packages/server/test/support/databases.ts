@@ -50,7 +50,17 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
   return ready(openDatabase({ dataDir, databaseUrl: url.toString() }), async () => {
     const cleanup = new pg.Client({ connectionString: adminUrl });
     await cleanup.connect();
-    await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    // pg's pool.end() resolves before its sessions are gone; forcing them closed would make the
+    // closing clients throw. Wait for them instead (55006: database in use).
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await cleanup.query(`DROP DATABASE IF EXISTS ${name}`);
+        break;
+      } catch (error) {
+        if ((error as { code?: string }).code !== '55006' || attempt >= 100) throw error;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
     await cleanup.end();
   });
 }

@@ -44,18 +44,23 @@ export class PastesRepository {
 
   /**
    * Counts one view in a single statement and returns the row as it is after the count — or
-   * nothing when the paste is gone, expired or used up. Under any concurrency exactly
-   * `max_views` callers get a row.
+   * nothing when the paste is gone, expired or used up (or, with `unprotectedOnly`, protected).
+   * Under any concurrency exactly `max_views` callers get a row.
    */
-  countView(id: string, now: string): Promise<PastesTable | undefined> {
-    return this.db
+  countView(
+    target: { id: string } | { slug: string; unprotectedOnly: true },
+    now: string,
+  ): Promise<PastesTable | undefined> {
+    let query = this.db
       .updateTable('pastes')
       .set((eb) => ({ views: eb('views', '+', 1) }))
-      .where('id', '=', id)
       .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
-      .where((eb) => eb.or([eb('max_views', '=', 0), eb('views', '<', eb.ref('max_views'))]))
-      .returningAll()
-      .executeTakeFirst();
+      .where((eb) => eb.or([eb('max_views', '=', 0), eb('views', '<', eb.ref('max_views'))]));
+    query =
+      'id' in target
+        ? query.where('id', '=', target.id)
+        : query.where('slug', '=', target.slug).where('password_hash', 'is', null);
+    return query.returningAll().executeTakeFirst();
   }
 
   /** Erases the text of a used-up paste; the row stays so readers learn it was used up. */

@@ -98,6 +98,14 @@ export class PastesService {
    * (`requiresPassword`), which counts nothing.
    */
   async open(slug: string, options: OpenOptions): Promise<PasteView> {
+    if (options.count && options.password === undefined) {
+      // The common case in one statement: an unprotected, live paste.
+      const counted = await this.repo.countView(
+        { slug, unprotectedOnly: true },
+        this.clock.now().toISOString(),
+      );
+      if (counted) return this.delivered(counted);
+    }
     const row = await this.repo.findBySlug(slug);
     if (!row) throw notFound('pastes.not_found');
     await this.refuseIfGone(row);
@@ -108,12 +116,17 @@ export class PastesService {
     }
     if (!options.count) return { ...this.view(row), content: row.content };
 
-    const counted = await this.repo.countView(row.id, this.clock.now().toISOString());
+    const counted = await this.repo.countView({ id: row.id }, this.clock.now().toISOString());
     if (!counted) {
       // Someone else took the last view, or it expired, between our read and our count.
       await this.refuseIfGone({ ...row, views: Math.max(row.views, row.max_views) });
       throw notFound('pastes.not_found');
     }
+    return this.delivered(counted);
+  }
+
+  /** The answer to a counted view; the last allowed view erases the text behind it. */
+  private async delivered(counted: PastesTable): Promise<PasteView> {
     if (counted.max_views > 0 && counted.views >= counted.max_views) await this.repo.eraseContent(counted.id);
     return { ...this.view(counted), content: counted.content };
   }

@@ -1,0 +1,123 @@
+/**
+ * Shared pieces of the benchmarks: start the real server on a temp DATA_DIR, run autocannon,
+ * describe the machine, and write a section of bench/RESULTS.md.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface BenchServer {
+  base: string;
+  child: ChildProcess;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+export const ADMIN_PASSWORD = 'bench-admin-password';
+
+export async function startServer(env: Record<string, string> = {}): Promise<BenchServer> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cubby-bench-'));
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(REPO_ROOT, 'packages/server/src/main.ts')],
+    {
+      cwd: REPO_ROOT,
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        ADMIN_PASSWORD,
+        LOG_LEVEL: 'info',
+        ...env,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    if (
+      await fetch(`${base}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    base,
+    child,
+    dataDir,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function adminToken(base: string): Promise<string> {
+  const res = await fetch(`${base}/api/admin/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+  });
+  return ((await res.json()) as { data: { token: string } }).data.token;
+}
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+export async function load(options: autocannon.Options): Promise<LoadResult> {
+  const result = await autocannon({ connections: 32, duration: 10, ...options });
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+}
+
+export function machine(): string {
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  return `${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}`;
+}
+
+/** Replaces (or appends) the section headed `## title` in bench/RESULTS.md. */
+export function writeSection(title: string, body: string): void {
+  const file = path.join(REPO_ROOT, 'bench/RESULTS.md');
+  const current = fs.existsSync(file)
+    ? fs.readFileSync(file, 'utf8')
+    : '# Benchmark results\n\nWritten by `npm run bench`. Figures from one run on the machine named in each section.\n';
+  const heading = `## ${title}`;
+  const start = current.indexOf(heading);
+  const section = `${heading}\n\n${body.trim()}\n`;
+  if (start === -1) {
+    fs.writeFileSync(file, `${current.trimEnd()}\n\n${section}`);
+    return;
+  }
+  const next = current.indexOf('\n## ', start + heading.length);
+  fs.writeFileSync(file, current.slice(0, start) + section + (next === -1 ? '' : current.slice(next)));
+}
