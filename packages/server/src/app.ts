@@ -19,7 +19,8 @@ import { payloadTooLarge } from './http/errors.ts';
 import { FailureRateLimiter } from './http/rate-limiter.ts';
 import { requestContext } from './http/request-context.ts';
 import { serveSpa } from './http/spa.ts';
-import type { Clock } from './lib/clock.ts';
+import { AdjustableClock, type Clock } from './lib/clock.ts';
+import { testHookRoutes } from './http/test-hooks.ts';
 import { ApiKeysRepository } from './modules/api-keys/api-keys.repository.ts';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { ApiKeysService } from './modules/api-keys/api-keys.service.ts';
@@ -109,6 +110,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', authRoutes(auth));
   api.route('/', apiKeysRoutes(apiKeys));
   api.route('/', pastesRoutes(pastes));
+  if (config.testHooks && clock instanceof AdjustableClock) api.route('/', testHookRoutes(clock));
   api.notFound(handleNotFound);
   app.route('/api', api);
   app.all('/api/*', handleNotFound);

@@ -10,7 +10,7 @@ import { startJobs } from './jobs.ts';
 import { loadConfig } from './config/config.ts';
 import { resolveSecretKey } from './config/secret-key.ts';
 import { migrate, openDatabase } from './db/database.ts';
-import { systemClock } from './lib/clock.ts';
+import { AdjustableClock, systemClock } from './lib/clock.ts';
 import { createLogger } from './logger.ts';
 
 const loaded = loadConfig(process.env);
@@ -31,7 +31,10 @@ try {
   process.exit(1);
 }
 
-const { app, services } = createApp({ config, db, clock: systemClock, logger, secretKey });
+const clock = config.testHooks ? new AdjustableClock() : systemClock;
+if (config.testHooks)
+  logger.warn('CUBBY_TEST_HOOKS is on: the clock can be moved through the API; never use this in production');
+const { app, services } = createApp({ config, db, clock, logger, secretKey });
 
 const initial = await services.auth.ensureInitialAdmin(config.adminUsername, config.adminPassword);
 if (initial?.generatedPassword) {

@@ -39,6 +39,11 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    it('has no test hooks unless CUBBY_TEST_HOOKS is set', async () => {
+      const res = await t.json('/api/__test__/clock', { method: 'POST', json: { advanceMs: 1000 } });
+      assert.equal(res.status, 404);
+    });
+
     it('answers 413 to a body over the limit', async () => {
       const big = JSON.stringify({ username: 'x'.repeat(1024 * 1024 + 10), password: 'y' });
       const res = await t.json('/api/admin/login', {

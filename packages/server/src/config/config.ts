@@ -49,6 +49,10 @@ const envSchema = z.object({
     .max(24 * 365)
     .default(24),
   CORS_ORIGINS: z.string().trim().default('*'),
+  CUBBY_TEST_HOOKS: z
+    .string()
+    .optional()
+    .transform((v) => v === '1' || v === 'true'),
 });
 
 export interface Config {
@@ -64,6 +68,8 @@ export interface Config {
   adminPassword: string | undefined;
   sessionTtlMs: number;
   corsOrigins: '*' | string[];
+  /** Browser tests only: exposes POST /api/__test__/clock to move the server's clock forward. */
+  testHooks: boolean;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -105,6 +111,7 @@ export function loadConfig(env: Record<string, string | undefined>): ConfigResul
           : e.CORS_ORIGINS.split(',')
               .map((o) => o.trim())
               .filter(Boolean),
+      testHooks: e.CUBBY_TEST_HOOKS,
     },
   };
 }

@@ -1,0 +1,20 @@
+/**
+ * Browser-test hooks, mounted only when CUBBY_TEST_HOOKS=1: `POST /api/__test__/clock {advanceMs}`
+ * moves the server's clock forward so expiry is tested without waiting.
+ */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AdjustableClock } from '../lib/clock.ts';
+import type { AppEnv } from './context.ts';
+import { ok } from './envelope.ts';
+import { readJson } from './validate.ts';
+
+export function testHookRoutes(clock: AdjustableClock) {
+  const app = new Hono<AppEnv>();
+  app.post('/__test__/clock', async (c) => {
+    const { advanceMs } = await readJson(c, z.object({ advanceMs: z.number().int().min(0) }));
+    clock.advance(advanceMs);
+    return ok(c, 'common.ok', { now: clock.now().toISOString() });
+  });
+  return app;
+}
