@@ -30,6 +30,9 @@ import { AuthService } from './modules/auth/auth.service.ts';
 import { PastesRepository } from './modules/pastes/pastes.repository.ts';
 import { pastesRoutes } from './modules/pastes/pastes.routes.ts';
 import { PastesService } from './modules/pastes/pastes.service.ts';
+import { SettingsRepository } from './modules/settings/settings.repository.ts';
+import { settingsRoutes } from './modules/settings/settings.routes.ts';
+import { SettingsService } from './modules/settings/settings.service.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 
 export const DEFAULT_WEB_DIST = path.resolve(fileURLToPath(new URL('../../web/dist', import.meta.url)));
@@ -55,6 +58,7 @@ export function createApp(deps: AppDeps) {
   const apiKeys = new ApiKeysService(new ApiKeysRepository(db.kysely), clock, deps.secretKey);
   // Share-password guesses: 5 per share and per client address in a minute.
   const sharePasswordLimiter = new FailureRateLimiter(clock, { maxFailures: 5, windowMs: 60_000 });
+  const settings = new SettingsService(new SettingsRepository(db.kysely), clock);
   const pastes = new PastesService(new PastesRepository(db.kysely), clock, sharePasswordLimiter);
 
   const app = new Hono<AppEnv>();
@@ -110,6 +114,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', authRoutes(auth));
   api.route('/', apiKeysRoutes(apiKeys));
   api.route('/', pastesRoutes(pastes));
+  api.route('/', settingsRoutes(settings));
   if (config.testHooks && clock instanceof AdjustableClock) api.route('/', testHookRoutes(clock));
   api.notFound(handleNotFound);
   app.route('/api', api);
@@ -118,5 +123,5 @@ export function createApp(deps: AppDeps) {
   app.use('*', serveSpa(deps.webDistDir ?? DEFAULT_WEB_DIST));
   app.notFound(handleNotFound);
 
-  return { app, services: { auth, apiKeys, pastes } };
+  return { app, services: { auth, apiKeys, pastes, settings } };
 }

@@ -92,6 +92,23 @@ const catalogue = {
   ],
   'validation.max_views_invalid': ['可打开次数不能为负数', 'Max views must be a whole number of at least 0'],
   'validation.remark_too_long': ['备注最多 500 个字符', 'The remark may have at most 500 characters'],
+  'settings.loaded': ['获取系统设置成功', 'Settings loaded'],
+  'settings.updated': ['系统设置更新成功', 'Settings saved'],
+  'settings.nothing_to_update': ['没有提供要更新的设置', 'Nothing to update'],
+  'settings.max_upload_size': ['获取最大上传大小成功', 'Largest upload size'],
+  'validation.max_upload_size_invalid': [
+    '最大上传大小必须大于 0',
+    'The largest upload size must be greater than 0',
+  ],
+  'validation.max_upload_size_range': [
+    '最大上传大小必须在 1 KB 到 1 TB 之间',
+    'The largest upload size must be between 1 KB and 1 TB',
+  ],
+  'validation.size_unit_invalid': ['单位必须是 KB、MB 或 GB', 'The unit must be KB, MB or GB'],
+  'validation.webdav_upload_mode_invalid': [
+    'WebDAV上传模式无效，有效值为: auto, proxy, multipart, direct',
+    'Invalid WebDAV upload mode; use auto, proxy, multipart or direct',
+  ],
   'system.health_ok': ['服务正常', 'Healthy'],
   'system.health_db_down': ['数据库不可用', 'The database is unavailable'],
   'system.version': ['获取版本信息成功', 'Version information'],

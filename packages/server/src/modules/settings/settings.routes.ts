@@ -1,0 +1,36 @@
+/** /api/system/max-upload-size (anyone) and /api/admin/system-settings (admin). */
+import { systemSettingsUpdateSchema } from '@cubby/shared';
+import { Hono } from 'hono';
+import { requireAdmin } from '../../http/auth.ts';
+import type { AppEnv } from '../../http/context.ts';
+import { ok } from '../../http/envelope.ts';
+import { badRequest } from '../../http/errors.ts';
+import { readJson } from '../../http/validate.ts';
+import type { SettingsService } from './settings.service.ts';
+
+export function settingsRoutes(settings: SettingsService) {
+  const app = new Hono<AppEnv>();
+
+  app.get('/system/max-upload-size', async (c) => {
+    const bytes = await settings.maxUploadBytes();
+    return ok(c, 'settings.max_upload_size', {
+      max_upload_size: Math.round((bytes / 1024 ** 2) * 1000) / 1000,
+      max_upload_bytes: bytes,
+    });
+  });
+
+  app.get('/admin/system-settings', requireAdmin, async (c) =>
+    ok(c, 'settings.loaded', await settings.list()),
+  );
+
+  app.put('/admin/system-settings', requireAdmin, async (c) => {
+    const input = await readJson(c, systemSettingsUpdateSchema);
+    if (input.max_upload_size === undefined && input.webdav_upload_mode === undefined) {
+      throw badRequest('settings.nothing_to_update');
+    }
+    await settings.update(input);
+    return ok(c, 'settings.updated', await settings.list());
+  });
+
+  return app;
+}

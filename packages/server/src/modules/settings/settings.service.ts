@@ -1,0 +1,78 @@
+/**
+ * System settings: the largest upload (bytes; every upload path enforces it) and the WebDAV upload
+ * mode. Answers in CloudPaste's shape too: `max_upload_size` in MB.
+ */
+import {
+  DEFAULT_MAX_UPLOAD_BYTES,
+  WEBDAV_UPLOAD_MODES,
+  toBytes,
+  type systemSettingsUpdateSchema,
+} from '@cubby/shared';
+import type { z } from 'zod';
+import type { Clock } from '../../lib/clock.ts';
+import type { SettingsRepository } from './settings.repository.ts';
+
+const MAX_UPLOAD_KEY = 'max_upload_bytes';
+const WEBDAV_MODE_KEY = 'webdav_upload_mode';
+const MB = 1024 ** 2;
+
+export type WebdavUploadMode = (typeof WEBDAV_UPLOAD_MODES)[number];
+
+export class SettingsService {
+  constructor(
+    private readonly repo: SettingsRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async maxUploadBytes(): Promise<number> {
+    const stored = Number(await this.repo.get(MAX_UPLOAD_KEY));
+    return Number.isSafeInteger(stored) && stored > 0 ? stored : DEFAULT_MAX_UPLOAD_BYTES;
+  }
+
+  async webdavUploadMode(): Promise<WebdavUploadMode> {
+    const stored = await this.repo.get(WEBDAV_MODE_KEY);
+    return (WEBDAV_UPLOAD_MODES as readonly string[]).includes(stored ?? '')
+      ? (stored as WebdavUploadMode)
+      : 'auto';
+  }
+
+  /** The settings as a list of rows (CloudPaste's shape), computed values included. */
+  async list() {
+    const rows = await this.repo.all();
+    const updated = (key: string) => rows.find((r) => r.key === key)?.updated_at ?? null;
+    const bytes = await this.maxUploadBytes();
+    return [
+      {
+        key: 'max_upload_size',
+        value: String(Math.round((bytes / MB) * 1000) / 1000),
+        description: 'Largest upload, in MB',
+        updated_at: updated(MAX_UPLOAD_KEY),
+      },
+      {
+        key: MAX_UPLOAD_KEY,
+        value: String(bytes),
+        description: 'Largest upload, in bytes',
+        updated_at: updated(MAX_UPLOAD_KEY),
+      },
+      {
+        key: WEBDAV_MODE_KEY,
+        value: await this.webdavUploadMode(),
+        description: 'How WebDAV uploads reach storage',
+        updated_at: updated(WEBDAV_MODE_KEY),
+      },
+    ];
+  }
+
+  async update(input: z.output<typeof systemSettingsUpdateSchema>): Promise<void> {
+    const now = this.clock.now().toISOString();
+    if (input.max_upload_size !== undefined) {
+      await this.repo.set(
+        MAX_UPLOAD_KEY,
+        String(toBytes(input.max_upload_size, input.max_upload_size_unit ?? 'MB')),
+        now,
+      );
+    }
+    if (input.webdav_upload_mode !== undefined)
+      await this.repo.set(WEBDAV_MODE_KEY, input.webdav_upload_mode, now);
+  }
+}

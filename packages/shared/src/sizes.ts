@@ -1,0 +1,58 @@
+/**
+ * Byte sizes as people enter them (a number and KB / MB / GB, binary units as storage tools use)
+ * and as the app shows them.
+ */
+import { z } from 'zod';
+
+export const SIZE_UNITS = ['KB', 'MB', 'GB'] as const;
+export type SizeUnit = (typeof SIZE_UNITS)[number];
+const FACTOR: Record<SizeUnit, number> = { KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 };
+
+/** The upload limit when none is set: 100 MB, as CloudPaste. */
+export const DEFAULT_MAX_UPLOAD_BYTES = 100 * 1024 ** 2;
+/** The largest upload limit that can be set: 1 TB. */
+export const MAX_UPLOAD_LIMIT_BYTES = 1024 ** 4;
+
+export function toBytes(value: number, unit: SizeUnit): number {
+  return Math.round(value * FACTOR[unit]);
+}
+
+/** The largest unit in which `bytes` is a whole number ≥ 1 (or MB with decimals), for forms. */
+export function toUnit(bytes: number): { value: number; unit: SizeUnit } {
+  for (const unit of ['GB', 'MB', 'KB'] as const) {
+    if (bytes >= FACTOR[unit] && bytes % FACTOR[unit] === 0) return { value: bytes / FACTOR[unit], unit };
+  }
+  return { value: Math.round((bytes / FACTOR.KB) * 100) / 100, unit: 'KB' };
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1024;
+  let i = 0;
+  while (value >= 1024 && i < units.length - 1) {
+    value /= 1024;
+    i++;
+  }
+  return `${value >= 100 ? Math.round(value) : Math.round(value * 10) / 10} ${units[i]}`;
+}
+
+export const WEBDAV_UPLOAD_MODES = ['auto', 'proxy', 'multipart', 'direct'] as const;
+
+export const systemSettingsUpdateSchema = z
+  .object({
+    /** In `max_upload_size_unit` (MB when absent, as CloudPaste clients send). */
+    max_upload_size: z
+      .number({ error: 'max_upload_size_invalid' })
+      .positive({ message: 'max_upload_size_invalid' })
+      .optional(),
+    max_upload_size_unit: z.enum(SIZE_UNITS, { error: 'size_unit_invalid' }).optional(),
+    webdav_upload_mode: z.enum(WEBDAV_UPLOAD_MODES, { error: 'webdav_upload_mode_invalid' }).optional(),
+  })
+  .refine(
+    (s) =>
+      s.max_upload_size === undefined ||
+      (toBytes(s.max_upload_size, s.max_upload_size_unit ?? 'MB') >= 1024 &&
+        toBytes(s.max_upload_size, s.max_upload_size_unit ?? 'MB') <= MAX_UPLOAD_LIMIT_BYTES),
+    { message: 'max_upload_size_range', path: ['max_upload_size'] },
+  );
