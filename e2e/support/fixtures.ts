@@ -1,0 +1,174 @@
+/**
+ * Test fixtures: `api` talks to the server under test directly (admin login, key creation), and
+ * `seed` puts values into localStorage before the app starts, once per tab.
+ */
+import { randomUUID } from 'node:crypto';
+import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, BASE_URL } from './env.ts';
+
+export interface KeyOptions {
+  name?: string;
+  text?: boolean;
+  file?: boolean;
+  mount?: boolean;
+  basicPath?: string;
+  expiresAt?: string | null;
+}
+
+export interface CreatedKey {
+  id: string;
+  name: string;
+  key: string;
+}
+
+export class Api {
+  private token: string | null = null;
+
+  constructor(private readonly request: APIRequestContext) {}
+
+  /** Logs in through the API and returns a fresh admin session token. */
+  async login(username = ADMIN_USERNAME, password = ADMIN_PASSWORD): Promise<string> {
+    const response = await this.request.post(`${BASE_URL}/api/admin/login`, { data: { username, password } });
+    expect(response.status(), await response.text()).toBe(200);
+    const body = (await response.json()) as { data: { token: string } };
+    return body.data.token;
+  }
+
+  /** One admin token per test, for setup calls. */
+  async adminToken(): Promise<string> {
+    this.token ??= await this.login();
+    return this.token;
+  }
+
+  async createKey(options: KeyOptions = {}): Promise<CreatedKey> {
+    const name = options.name ?? uniqueName('key');
+    const response = await this.request.post(`${BASE_URL}/api/admin/api-keys`, {
+      headers: { Authorization: `Bearer ${await this.adminToken()}` },
+      data: {
+        name,
+        expires_at: options.expiresAt === undefined ? 'never' : options.expiresAt,
+        text_permission: options.text ?? false,
+        file_permission: options.file ?? false,
+        mount_permission: options.mount ?? false,
+        basic_path: options.basicPath ?? '/',
+      },
+    });
+    expect(response.status(), await response.text()).toBeLessThan(300);
+    const body = (await response.json()) as { data: { id: string; key: string; name: string } };
+    return { id: body.data.id, name: body.data.name, key: body.data.key };
+  }
+
+  async deleteKey(id: string): Promise<void> {
+    await this.request.delete(`${BASE_URL}/api/admin/api-keys/${id}`, {
+      headers: { Authorization: `Bearer ${await this.adminToken()}` },
+    });
+  }
+
+  async listKeys(): Promise<Record<string, unknown>[]> {
+    const response = await this.request.get(`${BASE_URL}/api/admin/api-keys`, {
+      headers: { Authorization: `Bearer ${await this.adminToken()}` },
+    });
+    return ((await response.json()) as { data: Record<string, unknown>[] }).data;
+  }
+
+  /** Revokes an admin token on the server, as another tab or an operator would. */
+  async revoke(token: string): Promise<void> {
+    const response = await this.request.post(`${BASE_URL}/api/admin/logout`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(response.status()).toBe(200);
+  }
+
+  async adminTokenStatus(token: string): Promise<number> {
+    const response = await this.request.get(`${BASE_URL}/api/test/admin-token`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    return response.status();
+  }
+}
+
+export function uniqueName(prefix: string): string {
+  return `${prefix}-${randomUUID().slice(0, 8)}`;
+}
+
+/**
+ * Sets localStorage entries before the app's first script runs, only on the tab's first load,
+ * so the app's own later changes (logout, language switch) survive reloads.
+ */
+export async function seedStorage(page: Page, entries: Record<string, string>): Promise<void> {
+  const marker = `__e2e_seeded_${randomUUID()}`;
+  await page.addInitScript(
+    ({ values, flag }) => {
+      if (sessionStorage.getItem(flag) === '1') return;
+      for (const [key, value] of Object.entries(values)) localStorage.setItem(key, value);
+      sessionStorage.setItem(flag, '1');
+    },
+    { values: entries, flag: marker },
+  );
+}
+
+/** Records the auth events the app dispatches on `window`, readable with {@link readAuthEvents}. */
+export async function recordAuthEvents(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const store: { type: string; detail: unknown }[] = [];
+    (window as unknown as { __authEvents: typeof store }).__authEvents = store;
+    for (const type of ['auth-state-changed', 'admin-token-expired', 'api-key-invalid']) {
+      window.addEventListener(type, (event) => store.push({ type, detail: (event as CustomEvent).detail }));
+    }
+  });
+}
+
+export async function readAuthEvents(
+  page: Page,
+): Promise<{ type: string; detail: Record<string, unknown> }[]> {
+  return page.evaluate(
+    () =>
+      (window as unknown as { __authEvents: { type: string; detail: Record<string, unknown> }[] })
+        .__authEvents,
+  );
+}
+
+export async function storageValue(page: Page, key: string): Promise<string | null> {
+  return page.evaluate((name) => localStorage.getItem(name), key);
+}
+
+/** Signs in through the admin login form (English UI). */
+export async function loginAsAdminWithForm(page: Page, username = ADMIN_USERNAME, password = ADMIN_PASSWORD) {
+  await page.getByRole('tab', { name: 'Admin account' }).click();
+  await page.getByRole('textbox', { name: 'Username' }).fill(username);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Signs in through the API key login form (English UI). */
+export async function loginWithKeyForm(page: Page, key: string) {
+  await page.getByRole('tab', { name: 'API key' }).click();
+  await page.getByRole('textbox', { name: 'API key', exact: true }).fill(key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+export const test = base.extend<{ api: Api; seedAdmin: () => Promise<string>; failOnPageError: void }>({
+  /** Any uncaught exception in the app fails the test. */
+  failOnPageError: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      await use();
+      expect(errors, 'uncaught errors in the page').toEqual([]);
+    },
+    { auto: true },
+  ],
+  api: async ({ request }, use) => {
+    await use(new Api(request));
+  },
+  /** Puts a fresh admin token into localStorage for the page's first load; returns it. */
+  seedAdmin: async ({ api, page }, use) => {
+    await use(async () => {
+      const token = await api.login();
+      await seedStorage(page, { admin_token: token });
+      return token;
+    });
+  },
+});
+
+export { expect };

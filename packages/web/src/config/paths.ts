@@ -1,0 +1,52 @@
+/**
+ * Every client route in one place (spec §2). Components link with `paths.x.getHref(...)` and the
+ * router registers `paths.x.path`, so a route changes in one line.
+ */
+
+export const ADMIN_MODULES = [
+  'dashboard',
+  'text-management',
+  'file-management',
+  'storage-config',
+  'mount-management',
+  'key-management',
+  'settings',
+] as const;
+export type AdminModuleId = (typeof ADMIN_MODULES)[number];
+export const DEFAULT_ADMIN_MODULE: AdminModuleId = 'dashboard';
+
+export function isAdminModule(value: string | undefined): value is AdminModuleId {
+  return (ADMIN_MODULES as readonly string[]).includes(value ?? '');
+}
+
+const MOUNT_EXPLORER = '/mount-explorer';
+
+/** Encodes each segment of a storage path for use in a URL (`/照片/a b` → `/%E7%85%A7%E7%89%87/a%20b`). */
+function encodePath(path: string): string {
+  return path
+    .split('/')
+    .filter((segment) => segment !== '')
+    .map(encodeURIComponent)
+    .map((segment) => `/${segment}`)
+    .join('');
+}
+
+export const paths = {
+  home: { path: '/', getHref: () => '/' },
+  upload: { path: '/upload', getHref: () => '/upload' },
+  admin: {
+    path: '/admin',
+    getHref: (module?: AdminModuleId) => (module ? `/admin/${module}` : '/admin'),
+  },
+  adminModule: { path: '/admin/:module' },
+  paste: { path: '/paste/:slug', getHref: (slug: string) => `/paste/${encodeURIComponent(slug)}` },
+  file: { path: '/file/:slug', getHref: (slug: string) => `/file/${encodeURIComponent(slug)}` },
+  mountExplorer: {
+    path: MOUNT_EXPLORER,
+    /** Splat route for `/mount-explorer/<path…>`. */
+    splatPath: `${MOUNT_EXPLORER}/*`,
+    getHref: (storagePath = '/') => `${MOUNT_EXPLORER}${encodePath(storagePath)}`,
+    /** The storage path a `/mount-explorer…` pathname points at (still percent-encoded). */
+    pathFromPathname: (pathname: string) => pathname.slice(MOUNT_EXPLORER.length) || '/',
+  },
+} as const;

@@ -1,0 +1,83 @@
+/**
+ * The modules of the admin area (spec §2, §6) and who may use each: an admin uses all of them; an
+ * API key only text management (needs `text`) and file management (needs `file`). Each module's
+ * screen is a lazy chunk, loaded when first opened.
+ */
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { Permissions } from '@cubby/shared';
+import type { AdminModuleId } from '../../config/paths.ts';
+
+export type ModuleRequirement = 'admin' | keyof Pick<Permissions, 'text' | 'file'>;
+
+export interface AdminModule {
+  id: AdminModuleId;
+  titleKey:
+    | 'admin.modules.dashboard'
+    | 'admin.modules.textManagement'
+    | 'admin.modules.fileManagement'
+    | 'admin.modules.storageConfig'
+    | 'admin.modules.mountManagement'
+    | 'admin.modules.keyManagement'
+    | 'admin.modules.settings';
+  requires: ModuleRequirement;
+  Component: LazyExoticComponent<ComponentType>;
+}
+
+export const ADMIN_MODULE_LIST: readonly AdminModule[] = [
+  {
+    id: 'dashboard',
+    titleKey: 'admin.modules.dashboard',
+    requires: 'admin',
+    Component: lazy(() => import('./dashboard/dashboard-module.tsx')),
+  },
+  {
+    id: 'text-management',
+    titleKey: 'admin.modules.textManagement',
+    requires: 'text',
+    Component: lazy(() => import('./text-management/text-management-module.tsx')),
+  },
+  {
+    id: 'file-management',
+    titleKey: 'admin.modules.fileManagement',
+    requires: 'file',
+    Component: lazy(() => import('./file-management/file-management-module.tsx')),
+  },
+  {
+    id: 'storage-config',
+    titleKey: 'admin.modules.storageConfig',
+    requires: 'admin',
+    Component: lazy(() => import('./storage-config/storage-config-module.tsx')),
+  },
+  {
+    id: 'mount-management',
+    titleKey: 'admin.modules.mountManagement',
+    requires: 'admin',
+    Component: lazy(() => import('./mount-management/mount-management-module.tsx')),
+  },
+  {
+    id: 'key-management',
+    titleKey: 'admin.modules.keyManagement',
+    requires: 'admin',
+    Component: lazy(() => import('./key-management/components/key-management-module.tsx')),
+  },
+  {
+    id: 'settings',
+    titleKey: 'admin.modules.settings',
+    requires: 'admin',
+    Component: lazy(() => import('./settings/components/settings-module.tsx')),
+  },
+];
+
+export function findModule(id: string | undefined): AdminModule | undefined {
+  return ADMIN_MODULE_LIST.find((module) => module.id === id);
+}
+
+/** Whether a principal may open a module. */
+export function canUseModule(
+  module: AdminModule,
+  principal: { authType: 'none' | 'admin' | 'apikey'; permissions: Permissions },
+): boolean {
+  if (principal.authType === 'admin') return true;
+  if (principal.authType !== 'apikey' || module.requires === 'admin') return false;
+  return principal.permissions[module.requires];
+}

@@ -1,0 +1,57 @@
+/** Admin module "key-management" (spec §2, §5): list, create, edit and delete API keys. */
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ApiKeyView } from '@cubby/shared';
+import { Alert } from '../../../../components/alert.tsx';
+import { Button } from '../../../../components/button.tsx';
+import { Card } from '../../../../components/card.tsx';
+import { PlusIcon } from '../../../../components/icons.tsx';
+import { PageLoading } from '../../../../components/spinner.tsx';
+import { useApiKeys } from '../api/get-api-keys.ts';
+import { CreateKeyDialog } from './create-key-dialog.tsx';
+import { DeleteKeyDialog } from './delete-key-dialog.tsx';
+import { EditKeyDialog } from './edit-key-dialog.tsx';
+import { KeyList } from './key-list.tsx';
+
+export default function KeyManagementModule() {
+  const { t } = useTranslation();
+  const keys = useApiKeys();
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<ApiKeyView | null>(null);
+  const [deleting, setDeleting] = useState<ApiKeyView | null>(null);
+
+  return (
+    <Card
+      as="h1"
+      title={t('admin.modules.keyManagement')}
+      description={t('admin.descriptions.keyManagement')}
+      actions={
+        <Button onClick={() => setCreating(true)} data-testid="create-key">
+          <PlusIcon className="size-4" />
+          {t('keys.create.open')}
+        </Button>
+      }
+    >
+      {keys.isPending ? (
+        <PageLoading />
+      ) : keys.isError ? (
+        <Alert tone="error">
+          <p>{keys.error.message}</p>
+          <Button variant="secondary" size="sm" className="mt-2" onClick={() => void keys.refetch()}>
+            {t('common.retry')}
+          </Button>
+        </Alert>
+      ) : keys.data.length === 0 ? (
+        <div className="rounded-lg border border-dashed border-border-strong/60 px-4 py-10 text-center">
+          <p className="font-medium text-fg">{t('keys.empty.title')}</p>
+          <p className="mt-1 text-sm text-fg-muted">{t('keys.empty.description')}</p>
+        </div>
+      ) : (
+        <KeyList keys={keys.data} now={keys.dataUpdatedAt} onEdit={setEditing} onDelete={setDeleting} />
+      )}
+      <CreateKeyDialog open={creating} onOpenChange={setCreating} />
+      {editing && <EditKeyDialog key={editing.id} apiKey={editing} onClose={() => setEditing(null)} />}
+      {deleting && <DeleteKeyDialog key={deleting.id} apiKey={deleting} onClose={() => setDeleting(null)} />}
+    </Card>
+  );
+}

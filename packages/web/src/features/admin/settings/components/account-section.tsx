@@ -1,0 +1,114 @@
+/**
+ * Admin account settings: change the username and/or password. The current password is required;
+ * after a successful change every session ends, so the admin is signed out and asked to log in
+ * again.
+ */
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Alert } from '../../../../components/alert.tsx';
+import { Button } from '../../../../components/button.tsx';
+import { Card } from '../../../../components/card.tsx';
+import { TextField } from '../../../../components/form-field.tsx';
+import { Spinner } from '../../../../components/spinner.tsx';
+import { isApiError } from '../../../../lib/api/index.ts';
+import { useAuthStore } from '../../../auth/index.ts';
+import { useChangePassword } from '../api/change-password.ts';
+import { validateAccountForm, type AccountFormErrors, type AccountFormValues } from '../account-form.ts';
+
+const EMPTY: AccountFormValues = {
+  currentPassword: '',
+  newUsername: '',
+  newPassword: '',
+  confirmPassword: '',
+};
+
+export function AccountSection() {
+  const { t } = useTranslation();
+  const [values, setValues] = useState(EMPTY);
+  const [errors, setErrors] = useState<AccountFormErrors>({});
+  const [serverError, setServerError] = useState<string | null>(null);
+  const change = useChangePassword();
+
+  const set = (field: keyof AccountFormValues) => (event: React.ChangeEvent<HTMLInputElement>) => {
+    setValues((current) => ({ ...current, [field]: event.target.value }));
+    setErrors((current) => ({ ...current, [field]: undefined, form: undefined }));
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setServerError(null);
+    const found = validateAccountForm(values);
+    setErrors(found);
+    if (Object.values(found).some(Boolean)) return;
+    change.mutate(
+      {
+        currentPassword: values.currentPassword,
+        ...(values.newUsername.trim() ? { newUsername: values.newUsername.trim() } : {}),
+        ...(values.newPassword ? { newPassword: values.newPassword } : {}),
+      },
+      {
+        onSuccess: () => {
+          setValues(EMPTY);
+          void useAuthStore.getState().logout('account-updated');
+        },
+        onError: (error) => setServerError(isApiError(error) ? error.message : t('errors.unexpected')),
+      },
+    );
+  };
+
+  const text = (field: keyof AccountFormErrors) => (errors[field] ? t(errors[field]) : null);
+  return (
+    <Card title={t('settings.account.title')} description={t('settings.account.description')}>
+      <form onSubmit={onSubmit} noValidate className="max-w-md space-y-4">
+        <TextField
+          label={t('settings.account.currentPassword')}
+          type="password"
+          name="currentPassword"
+          autoComplete="current-password"
+          required
+          value={values.currentPassword}
+          error={text('currentPassword')}
+          onChange={set('currentPassword')}
+        />
+        <TextField
+          label={t('settings.account.newUsername')}
+          name="newUsername"
+          autoComplete="username"
+          hint={t('settings.account.newUsernameHint')}
+          value={values.newUsername}
+          error={text('newUsername')}
+          onChange={set('newUsername')}
+        />
+        <TextField
+          label={t('settings.account.newPassword')}
+          type="password"
+          name="newPassword"
+          autoComplete="new-password"
+          hint={t('settings.account.newPasswordHint')}
+          value={values.newPassword}
+          error={text('newPassword')}
+          onChange={set('newPassword')}
+        />
+        <TextField
+          label={t('settings.account.confirmPassword')}
+          type="password"
+          name="confirmPassword"
+          autoComplete="new-password"
+          value={values.confirmPassword}
+          error={text('confirmPassword')}
+          onChange={set('confirmPassword')}
+        />
+        {errors.form && <Alert tone="error">{t(errors.form)}</Alert>}
+        {serverError && (
+          <Alert tone="error" testId="account-error">
+            {serverError}
+          </Alert>
+        )}
+        <Button type="submit" disabled={change.isPending}>
+          {change.isPending && <Spinner className="size-4 text-accent-fg" />}
+          {t('settings.account.submit')}
+        </Button>
+      </form>
+    </Card>
+  );
+}

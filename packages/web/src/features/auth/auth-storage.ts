@@ -1,0 +1,91 @@
+/**
+ * The stored credentials (spec §3 "Local browser storage keys"): `admin_token`, `api_key`,
+ * `api_key_permissions` (JSON) and `api_key_info` (JSON). Reading is defensive: a malformed value
+ * counts as absent.
+ */
+import type { Permissions } from '@cubby/shared';
+
+export const STORAGE_KEYS = {
+  adminToken: 'admin_token',
+  apiKey: 'api_key',
+  apiKeyPermissions: 'api_key_permissions',
+  apiKeyInfo: 'api_key_info',
+} as const;
+
+export interface ApiKeyInfo {
+  id: string;
+  name: string;
+  basic_path: string;
+}
+
+export const NO_PERMISSIONS: Permissions = { text: false, file: false, mount: false };
+
+function read(key: string): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function readJson(key: string): unknown {
+  const raw = read(key);
+  if (!raw) return null;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+export function toPermissions(value: unknown): Permissions {
+  const v = (value && typeof value === 'object' ? value : {}) as Record<string, unknown>;
+  return { text: v.text === true, file: v.file === true, mount: v.mount === true };
+}
+
+export function toApiKeyInfo(value: unknown): ApiKeyInfo | null {
+  if (!value || typeof value !== 'object') return null;
+  const v = value as Record<string, unknown>;
+  if (typeof v.id !== 'string' && typeof v.id !== 'number') return null;
+  return {
+    id: String(v.id),
+    name: typeof v.name === 'string' ? v.name : '',
+    basic_path: typeof v.basic_path === 'string' && v.basic_path !== '' ? v.basic_path : '/',
+  };
+}
+
+export interface StoredCredentials {
+  adminToken: string | null;
+  apiKey: string | null;
+  apiKeyPermissions: Permissions;
+  apiKeyInfo: ApiKeyInfo | null;
+}
+
+export function readStoredCredentials(): StoredCredentials {
+  return {
+    adminToken: read(STORAGE_KEYS.adminToken) || null,
+    apiKey: read(STORAGE_KEYS.apiKey) || null,
+    apiKeyPermissions: toPermissions(readJson(STORAGE_KEYS.apiKeyPermissions)),
+    apiKeyInfo: toApiKeyInfo(readJson(STORAGE_KEYS.apiKeyInfo)),
+  };
+}
+
+export function storeAdminToken(token: string): void {
+  clearStoredCredentials();
+  localStorage.setItem(STORAGE_KEYS.adminToken, token);
+}
+
+export function storeApiKey(key: string, permissions: Permissions, info: ApiKeyInfo): void {
+  clearStoredCredentials();
+  localStorage.setItem(STORAGE_KEYS.apiKey, key);
+  localStorage.setItem(STORAGE_KEYS.apiKeyPermissions, JSON.stringify(permissions));
+  localStorage.setItem(STORAGE_KEYS.apiKeyInfo, JSON.stringify(info));
+}
+
+export function clearStoredCredentials(): void {
+  try {
+    for (const key of Object.values(STORAGE_KEYS)) localStorage.removeItem(key);
+  } catch {
+    // Storage unavailable: nothing was stored either.
+  }
+}

@@ -1,0 +1,328 @@
+/**
+ * Who is signed in (spec §3 "Auth state", §4 "Auth"; API-REFERENCE §8.3 with its bugs fixed).
+ *
+ * - Two ways in: an admin account (session token) or an API key (permissions text/file/mount and a
+ *   base path). The state is mirrored in localStorage; at start a stored admin token wins over a
+ *   stored key, and stored credentials are revalidated with the server.
+ * - Revalidation is due when the last check is older than five minutes.
+ * - Logout, or a failed revalidation, clears state and storage and emits `auth-state-changed`
+ *   plus `admin-token-expired` (admin) or `api-key-invalid` (key). An admin logout also revokes the
+ *   token on the server (errors ignored).
+ * - A failed key login restores the previous key and type, then logs out.
+ */
+import { create } from 'zustand';
+import { isPathWithin, type Permissions } from '@cubby/shared';
+import { ApiError, isApiError, registerAuthBridge, type Credential } from '../../lib/api/index.ts';
+import { i18n } from '../../lib/i18n/index.ts';
+import { showToast } from '../../components/toast/toast-store.ts';
+import { adminLogin as requestAdminLogin } from './api/admin-login.ts';
+import { adminLogout as requestAdminLogout } from './api/admin-logout.ts';
+import { verifyAdminToken } from './api/verify-admin-token.ts';
+import { verifyApiKey } from './api/verify-api-key.ts';
+import {
+  NO_PERMISSIONS,
+  STORAGE_KEYS,
+  clearStoredCredentials,
+  readStoredCredentials,
+  storeAdminToken,
+  storeApiKey,
+  toApiKeyInfo,
+  toPermissions,
+  type ApiKeyInfo,
+} from './auth-storage.ts';
+import { emitAuthChange, emitSessionEnded } from './auth-events.ts';
+
+export type AuthType = 'none' | 'admin' | 'apikey';
+export type PermissionName = keyof Permissions;
+export type { ApiKeyInfo };
+
+export interface UserInfo {
+  id: string;
+  /** Empty for an admin restored from storage (the username is not stored). */
+  name: string;
+  type: 'admin' | 'apikey';
+  basicPath: string;
+}
+
+/** Why the user was signed out, shown on the login form. */
+export type AuthNotice = 'admin-session-expired' | 'api-key-invalid' | 'account-updated';
+export type LogoutReason = 'user' | 'login-failed' | 'validation-failed' | AuthNotice;
+
+/** Revalidate the login when the last check is older than this (spec §9). */
+export const REVALIDATE_AFTER_MS = 300_000;
+
+interface AuthData {
+  isAuthenticated: boolean;
+  authType: AuthType;
+  adminToken: string | null;
+  apiKey: string | null;
+  apiKeyInfo: ApiKeyInfo | null;
+  apiKeyPermissions: Permissions;
+  userInfo: UserInfo | null;
+  lastValidated: number | null;
+  notice: AuthNotice | null;
+}
+
+interface AuthActions {
+  adminLogin(username: string, password: string): Promise<void>;
+  apiKeyLogin(key: string): Promise<void>;
+  logout(reason?: LogoutReason): Promise<void>;
+  /** Checks the stored credential with the server; false when the user ended up signed out. */
+  validate(): Promise<boolean>;
+  needsRevalidation(): boolean;
+  hasPermission(permission: PermissionName): boolean;
+  hasAnyPermission(): boolean;
+  hasPathPermission(path: string): boolean;
+  clearNotice(): void;
+}
+
+export type AuthState = AuthData & AuthActions;
+
+const SIGNED_OUT: Omit<AuthData, 'notice'> = {
+  isAuthenticated: false,
+  authType: 'none',
+  adminToken: null,
+  apiKey: null,
+  apiKeyInfo: null,
+  apiKeyPermissions: NO_PERMISSIONS,
+  userInfo: null,
+  lastValidated: null,
+};
+
+const ADMIN_USER: UserInfo = { id: 'admin', name: '', type: 'admin', basicPath: '/' };
+
+function keyUser(info: ApiKeyInfo): UserInfo {
+  return { id: info.id, name: info.name, type: 'apikey', basicPath: info.basic_path };
+}
+
+/** Initial state from storage: a stored admin token wins over a stored key. */
+function restoreFromStorage(): Omit<AuthData, 'notice'> {
+  const stored = readStoredCredentials();
+  if (stored.adminToken) {
+    return {
+      ...SIGNED_OUT,
+      isAuthenticated: true,
+      authType: 'admin',
+      adminToken: stored.adminToken,
+      userInfo: ADMIN_USER,
+    };
+  }
+  if (stored.apiKey && stored.apiKeyInfo) {
+    return {
+      ...SIGNED_OUT,
+      isAuthenticated: true,
+      authType: 'apikey',
+      apiKey: stored.apiKey,
+      apiKeyInfo: stored.apiKeyInfo,
+      apiKeyPermissions: stored.apiKeyPermissions,
+      userInfo: keyUser(stored.apiKeyInfo),
+    };
+  }
+  return SIGNED_OUT;
+}
+
+function credentialOf(state: Pick<AuthData, 'authType' | 'adminToken' | 'apiKey'>): Credential | null {
+  if (state.authType === 'admin' && state.adminToken) return { type: 'admin', token: state.adminToken };
+  if (state.authType === 'apikey' && state.apiKey) return { type: 'apikey', key: state.apiKey };
+  return null;
+}
+
+function sameCredential(a: Credential | null, b: Credential | null): boolean {
+  if (!a || !b || a.type !== b.type) return false;
+  return a.type === 'admin' ? a.token === (b as typeof a).token : a.key === (b as typeof a).key;
+}
+
+const tr = (key: 'auth.apiKeyVerificationFailed' | 'auth.tokenMissing') => String(i18n.t(key));
+
+/** A verified key answer must be a success with data (spec §5). */
+function parseKeyCheck(envelope: { success?: unknown; data: unknown }) {
+  const data = envelope.data as { permissions?: unknown; key_info?: unknown } | null;
+  const info = data ? toApiKeyInfo(data.key_info) : null;
+  if (envelope.success !== true || !data || !info) {
+    throw new ApiError(tr('auth.apiKeyVerificationFailed'), { status: 200, code: 'BAD_RESPONSE' });
+  }
+  return { permissions: toPermissions(data.permissions), info };
+}
+
+let validation: { credential: Credential; promise: Promise<boolean> } | null = null;
+
+export const useAuthStore = create<AuthState>()((set, get) => ({
+  ...restoreFromStorage(),
+  notice: null,
+
+  async adminLogin(username, password) {
+    const result = await requestAdminLogin(username, password);
+    const token = result?.token;
+    if (typeof token !== 'string' || token === '') {
+      throw new ApiError(tr('auth.tokenMissing'), { status: 200, code: 'BAD_RESPONSE' });
+    }
+    storeAdminToken(token);
+    set({
+      ...SIGNED_OUT,
+      isAuthenticated: true,
+      authType: 'admin',
+      adminToken: token,
+      userInfo: { ...ADMIN_USER, name: result?.username ?? username },
+      lastValidated: Date.now(),
+      notice: null,
+    });
+    emitAuthChange({ type: 'admin-login', isAuthenticated: true });
+  },
+
+  async apiKeyLogin(key) {
+    const previous = { authType: get().authType, apiKey: get().apiKey };
+    set({ authType: 'apikey', apiKey: key });
+    try {
+      const { permissions, info } = parseKeyCheck(await verifyApiKey(key, { handleUnauthorized: false }));
+      storeApiKey(key, permissions, info);
+      set({
+        ...SIGNED_OUT,
+        isAuthenticated: true,
+        authType: 'apikey',
+        apiKey: key,
+        apiKeyInfo: info,
+        apiKeyPermissions: permissions,
+        userInfo: keyUser(info),
+        lastValidated: Date.now(),
+        notice: null,
+      });
+      emitAuthChange({ type: 'apikey-login', isAuthenticated: true });
+    } catch (error) {
+      set(previous);
+      await get().logout('login-failed');
+      // A network problem keeps its own message; any answer from the server means "not verified".
+      if (isApiError(error) && error.isTransport) throw error;
+      throw new ApiError(tr('auth.apiKeyVerificationFailed'), {
+        status: isApiError(error) ? error.status : 0,
+        code: isApiError(error) ? error.code : 'BAD_RESPONSE',
+      });
+    }
+  },
+
+  async logout(reason = 'user') {
+    const state = get();
+    const previousType = state.authType;
+    const token = state.authType === 'admin' ? state.adminToken : null;
+    validation = null;
+    clearStoredCredentials();
+    const notice: AuthNotice | null =
+      reason === 'admin-session-expired' || reason === 'api-key-invalid' || reason === 'account-updated'
+        ? reason
+        : null;
+    set({ ...SIGNED_OUT, notice });
+    if (notice === 'admin-session-expired' || notice === 'api-key-invalid') {
+      showToast(String(i18n.t(noticeMessageKey(notice))), 'warning');
+    }
+    emitAuthChange({ type: 'logout', isAuthenticated: false, previousType, reason });
+    emitSessionEnded(previousType, reason);
+    if (token) {
+      try {
+        await requestAdminLogout(token);
+      } catch {
+        // The token may already be revoked or expired; the local session is gone either way.
+      }
+    }
+  },
+
+  validate() {
+    const credential = credentialOf(get());
+    if (!credential) return Promise.resolve(false);
+    if (validation && sameCredential(validation.credential, credential)) return validation.promise;
+    const promise = (async () => {
+      try {
+        if (credential.type === 'admin') {
+          await verifyAdminToken(credential.token);
+          if (sameCredential(credentialOf(get()), credential)) set({ lastValidated: Date.now() });
+        } else {
+          const { permissions, info } = parseKeyCheck(await verifyApiKey(credential.key));
+          if (sameCredential(credentialOf(get()), credential)) {
+            storeApiKey(credential.key, permissions, info);
+            set({
+              apiKeyPermissions: permissions,
+              apiKeyInfo: info,
+              userInfo: keyUser(info),
+              lastValidated: Date.now(),
+            });
+          }
+        }
+        return true;
+      } catch (error) {
+        // Offline or timed out: the credential was not rejected, so keep it and try again later.
+        if (isApiError(error) && error.isTransport) return get().isAuthenticated;
+        if (sameCredential(credentialOf(get()), credential)) {
+          await get().logout(credential.type === 'admin' ? 'admin-session-expired' : 'api-key-invalid');
+        }
+        return false;
+      } finally {
+        if (validation && sameCredential(validation.credential, credential)) validation = null;
+      }
+    })();
+    validation = { credential, promise };
+    return promise;
+  },
+
+  needsRevalidation() {
+    const { isAuthenticated, lastValidated } = get();
+    return isAuthenticated && (lastValidated === null || Date.now() - lastValidated > REVALIDATE_AFTER_MS);
+  },
+
+  hasPermission(permission) {
+    const state = get();
+    if (state.authType === 'admin') return true;
+    return state.authType === 'apikey' && state.apiKeyPermissions[permission];
+  },
+
+  hasAnyPermission() {
+    const { hasPermission } = get();
+    return hasPermission('text') || hasPermission('file') || hasPermission('mount');
+  },
+
+  hasPathPermission(path) {
+    const state = get();
+    if (state.authType === 'admin') return true;
+    if (state.authType !== 'apikey' || !state.apiKeyInfo) return false;
+    return isPathWithin(state.apiKeyInfo.basic_path, path);
+  },
+
+  clearNotice() {
+    set({ notice: null });
+  },
+}));
+
+const noticeMessages = {
+  'admin-session-expired': 'errors.adminSessionExpired',
+  'api-key-invalid': 'errors.apiKeyInvalid',
+  'account-updated': 'settings.account.updated',
+} as const;
+
+/** The translation key explaining a notice. */
+export function noticeMessageKey(notice: AuthNotice) {
+  return noticeMessages[notice];
+}
+
+let started = false;
+
+/**
+ * Connects the auth state to the API client and to other tabs, then revalidates stored
+ * credentials. Called once at start.
+ */
+export function startAuth(): void {
+  if (started) return;
+  started = true;
+  registerAuthBridge({
+    getCredential: () => credentialOf(useAuthStore.getState()),
+    onCredentialRejected(credential) {
+      const state = useAuthStore.getState();
+      if (!sameCredential(credentialOf(state), credential)) return;
+      void state.logout(credential.type === 'admin' ? 'admin-session-expired' : 'api-key-invalid');
+    },
+  });
+  // Another tab signed in or out: follow it without calling the server.
+  window.addEventListener('storage', (event) => {
+    if (event.key !== null && !(Object.values(STORAGE_KEYS) as string[]).includes(event.key)) return;
+    const restored = restoreFromStorage();
+    if (sameCredential(credentialOf(restored), credentialOf(useAuthStore.getState()))) return;
+    useAuthStore.setState({ ...restored, notice: null });
+  });
+  if (useAuthStore.getState().isAuthenticated) void useAuthStore.getState().validate();
+}

@@ -1,0 +1,19 @@
+/** Public surface of the auth feature. */
+export {
+  useAuthStore,
+  startAuth,
+  noticeMessageKey,
+  REVALIDATE_AFTER_MS,
+  type AuthState,
+  type AuthType,
+  type AuthNotice,
+  type PermissionName,
+  type UserInfo,
+} from './auth-store.ts';
+export {
+  AUTH_STATE_CHANGED,
+  ADMIN_TOKEN_EXPIRED,
+  API_KEY_INVALID,
+  type AuthChangeDetail,
+} from './auth-events.ts';
+export { LoginForm } from './components/login-form.tsx';

@@ -1,0 +1,31 @@
+/**
+ * The one error type every API call throws. `status` is the HTTP status (0 when no answer came
+ * back), `code` the envelope's machine code (`UNAUTHENTICATED`, `CONFLICT`, …) or a client-side
+ * one (`NETWORK`, `TIMEOUT`, `CANCELLED`, `BAD_RESPONSE`), and `message` is ready to show, in the
+ * current UI language.
+ */
+
+export type ClientErrorCode = 'NETWORK' | 'TIMEOUT' | 'CANCELLED' | 'BAD_RESPONSE';
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly status: number;
+  readonly code: string;
+  readonly details: Record<string, string> | undefined;
+
+  constructor(message: string, options: { status: number; code: string; details?: Record<string, string> }) {
+    super(message);
+    this.status = options.status;
+    this.code = options.code;
+    this.details = options.details;
+  }
+
+  /** True when the request never got an answer (offline, timed out or cancelled). */
+  get isTransport(): boolean {
+    return this.status === 0;
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}

@@ -1,0 +1,187 @@
+/**
+ * The API client's answer handling and error catalogue (spec §8), with `fetch` replaced by a stub.
+ * Outside a browser the UI language is the fallback, Chinese, so messages are the zh-CN texts.
+ */
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, test } from 'node:test';
+import zhCN from '../../locales/zh-CN.json' with { type: 'json' };
+import { ApiError } from './api-error.ts';
+import { api, registerAuthBridge, sendRequest, type Credential } from './client.ts';
+
+type Handler = (url: string, init: RequestInit) => Response | Promise<Response>;
+const realFetch = globalThis.fetch;
+let rejected: Credential[] = [];
+let current: Credential | null = null;
+let requests: { url: string; init: RequestInit }[] = [];
+
+function stub(handler: Handler) {
+  globalThis.fetch = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    requests.push({ url: String(input), init });
+    return handler(String(input), init);
+  }) as typeof fetch;
+}
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+async function failure(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof ApiError, `expected ApiError, got ${String(error)}`);
+    return error;
+  }
+  assert.fail('expected the call to fail');
+}
+
+beforeEach(() => {
+  rejected = [];
+  requests = [];
+  current = null;
+  registerAuthBridge({
+    getCredential: () => current,
+    onCredentialRejected: (credential) => rejected.push(credential),
+  });
+});
+
+afterEach(() => {
+  globalThis.fetch = realFetch;
+});
+
+test('sends the credential and the UI language, and returns data of a success envelope', async () => {
+  current = { type: 'apikey', key: 'k-123' };
+  stub(() => json(200, { code: 200, message: 'ok', data: { a: 1 }, success: true }));
+  assert.deepEqual(await api.get('/test/api-key'), { a: 1 });
+  const headers = new Headers(requests[0]!.init.headers);
+  assert.equal(requests[0]!.url, '/api/test/api-key');
+  assert.equal(headers.get('authorization'), 'ApiKey k-123');
+  assert.equal(headers.get('accept-language'), 'zh-CN');
+
+  current = { type: 'admin', token: 't-1' };
+  await api.post('/x', { b: 2 });
+  const post = requests[1]!;
+  assert.equal(new Headers(post.init.headers).get('authorization'), 'Bearer t-1');
+  assert.equal(new Headers(post.init.headers).get('content-type'), 'application/json');
+  assert.equal(post.init.body, '{"b":2}');
+});
+
+test('a body code other than 200/201/202 is an error even on HTTP 200', async () => {
+  stub(() =>
+    json(200, { code: 400, message: '坏请求', data: null, success: false, error: 'VALIDATION_FAILED' }),
+  );
+  const error = await failure(api.get('/x'));
+  assert.equal(error.message, '坏请求');
+  assert.equal(error.code, 'VALIDATION_FAILED');
+  stub(() => json(200, { code: 500, data: null }));
+  assert.equal((await failure(api.get('/x'))).message, zhCN.errors.requestFailed);
+  stub(() => json(200, { code: 202, message: 'accepted', data: 1 }));
+  assert.equal(await api.get('/x'), 1);
+});
+
+test('401 with an admin token ends the session with "admin session expired"', async () => {
+  current = { type: 'admin', token: 't' };
+  stub(() =>
+    json(401, { code: 401, message: '需要认证', data: null, success: false, error: 'UNAUTHENTICATED' }),
+  );
+  const error = await failure(api.get('/admin/api-keys'));
+  assert.equal(error.status, 401);
+  assert.equal(error.message, zhCN.errors.adminSessionExpired);
+  assert.deepEqual(rejected, [current]);
+});
+
+test('401 with an API key ends the session, except an access message on file or upload endpoints', async () => {
+  current = { type: 'apikey', key: 'k' };
+  stub(() =>
+    json(401, { code: 401, message: '需要认证访问', data: null, success: false, error: 'UNAUTHENTICATED' }),
+  );
+  assert.equal((await failure(api.get('/user/pastes'))).message, zhCN.errors.apiKeyInvalid);
+  assert.equal(rejected.length, 1);
+
+  stub(() =>
+    json(401, {
+      code: 401,
+      message: '未授权访问此文件',
+      data: null,
+      success: false,
+      error: 'UNAUTHENTICATED',
+    }),
+  );
+  assert.equal((await failure(api.get('/user/files/42'))).message, '未授权访问此文件');
+  assert.equal((await failure(api.post('/upload', {}))).message, '未授权访问此文件');
+  assert.equal(rejected.length, 1);
+});
+
+test('401 on password checks, change-password and login reports without logging out', async () => {
+  current = { type: 'admin', token: 't' };
+  stub(() => json(401, { code: 401, message: '', data: null, success: false, error: 'UNAUTHENTICATED' }));
+  assert.equal((await failure(api.post('/paste/abc', { password: 'x' }))).message, zhCN.errors.wrongPassword);
+  assert.equal(
+    (await failure(api.post('/public/files/abc/verify', { password: 'x' }))).message,
+    zhCN.errors.wrongPassword,
+  );
+  assert.equal(
+    (await failure(api.post('/admin/change-password', {}))).message,
+    zhCN.errors.verificationFailed,
+  );
+  stub(() =>
+    json(401, { code: 401, message: '当前密码错误', data: null, success: false, error: 'UNAUTHENTICATED' }),
+  );
+  assert.equal((await failure(api.post('/admin/change-password', {}))).message, '当前密码错误');
+  assert.deepEqual(rejected, []);
+});
+
+test('401 without credentials asks to log in; handleUnauthorized=false never ends a session', async () => {
+  stub(() => json(401, { code: 401, message: 'x', data: null, success: false, error: 'UNAUTHENTICATED' }));
+  assert.equal((await failure(api.get('/user/pastes'))).message, zhCN.errors.unauthorized);
+  current = { type: 'admin', token: 't' };
+  await failure(api.get('/test/admin-token', { handleUnauthorized: false }));
+  assert.deepEqual(rejected, []);
+});
+
+test('409 and other HTTP errors use the server message, else the catalogue', async () => {
+  stub(() => json(409, { code: 409, message: '', data: null, success: false, error: 'CONFLICT' }));
+  const conflict = await failure(api.post('/paste', {}));
+  assert.equal(conflict.message, zhCN.errors.conflict);
+  assert.equal(conflict.code, 'CONFLICT');
+  stub(() => json(409, { code: 409, message: '名称已存在', data: null, success: false, error: 'CONFLICT' }));
+  assert.equal((await failure(api.post('/admin/api-keys', {}))).message, '名称已存在');
+  stub(() => new Response('oops', { status: 502 }));
+  const http = await failure(api.get('/x'));
+  assert.equal(http.message, zhCN.errors.http.replace('{{status}}', '502'));
+  assert.equal(http.status, 502);
+  stub(() =>
+    json(400, {
+      code: 400,
+      message: '无效',
+      data: null,
+      success: false,
+      error: 'VALIDATION_FAILED',
+      details: { name: '必填' },
+    }),
+  );
+  assert.deepEqual((await failure(api.post('/x', {}))).details, { name: '必填' });
+});
+
+test('network failure, timeout and cancellation each have their message', async () => {
+  stub(() => Promise.reject(new TypeError('Failed to fetch')));
+  const network = await failure(api.get('/x'));
+  assert.equal(network.code, 'NETWORK');
+  assert.equal(network.message, zhCN.errors.network);
+  assert.equal(network.isTransport, true);
+
+  const hang: Handler = (_url, init) =>
+    new Promise((_resolve, reject) =>
+      init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+    );
+  stub(hang);
+  const timeout = await failure(sendRequest('/x', { timeoutMs: 20 }));
+  assert.equal(timeout.code, 'TIMEOUT');
+  assert.equal(timeout.message, zhCN.errors.timeout);
+
+  const controller = new AbortController();
+  const pending = sendRequest('/x', { signal: controller.signal });
+  controller.abort();
+  const cancelled = await failure(pending);
+  assert.equal(cancelled.code, 'CANCELLED');
+  assert.equal(cancelled.message, zhCN.errors.cancelled);
+});

@@ -1,0 +1,18 @@
+/** Public surface of the API client. */
+export { ApiError, isApiError } from './api-error.ts';
+export {
+  api,
+  apiRequest,
+  sendRequest,
+  registerAuthBridge,
+  type AuthBridge,
+  type Credential,
+  type RequestOptions,
+} from './client.ts';
+export {
+  API_BASE_STORAGE_KEY,
+  getApiBaseUrl,
+  getBackendOverride,
+  normalizeBackendUrl,
+  setBackendOverride,
+} from './base-url.ts';
