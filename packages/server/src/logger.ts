@@ -5,6 +5,9 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 
 export function createLogger(level: string, destination?: DestinationStream): Logger {
+  // Buffered asynchronous writes to stdout: one write per few KB of log instead of one per
+  // request line. main.ts flushes on shutdown.
+  destination ??= pino.destination({ dest: 1, sync: false, minLength: 4096 });
   return pino(
     {
       level,

@@ -73,16 +73,17 @@ function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, 'shutting down');
+  logger.flush();
   jobs.stop();
   const force = setTimeout(() => {
     logger.warn('in-flight requests did not finish in 10 s; closing anyway');
-    process.exit(1);
+    logger.flush(() => process.exit(1));
   }, 10_000);
   force.unref();
   server.close(async () => {
     await db.close();
     logger.info('stopped');
-    process.exit(0);
+    logger.flush(() => process.exit(0));
   });
   // Idle keep-alive sockets would hold close() open; in-flight requests still finish.
   (server as Server).closeIdleConnections?.();
