@@ -3,7 +3,7 @@
  * UPDATE … RETURNING) and POST /api/paste, at 32 connections, against the real server on SQLite;
  * and a bare node:http server answering the same bytes, as the ceiling on this machine.
  */
-import http from 'node:http';
+import { spawn } from 'node:child_process';
 import {
   type LoadResult,
   adminToken,
@@ -16,17 +16,20 @@ import {
 
 const SEEDED = 200;
 
-async function bareServer(
-  body: string,
-  contentType: string,
-): Promise<{ url: string; close(): Promise<void> }> {
+/** A bare node:http server, in its own process like ours, answering `body` to every request. */
+async function bareServer(body: string, contentType: string) {
   const port = await freePort();
-  const server = http.createServer((_req, res) => {
-    res.writeHead(200, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) });
-    res.end(body);
-  });
-  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => server.close(() => r())) };
+  const headers = JSON.stringify({ 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) });
+  const source =
+    `require('node:http').createServer((q, s) => { s.writeHead(200, ${headers}); s.end(${JSON.stringify(body)}); })` +
+    `.listen(${port}, '127.0.0.1', () => console.log('up'));`;
+  const child = spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise((r) => child.stdout.once('data', r));
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    pid: child.pid!,
+    close: () => new Promise((r) => (child.once('exit', r), child.kill())),
+  };
 }
 
 export async function benchPastes(): Promise<void> {
@@ -48,26 +51,30 @@ export async function benchPastes(): Promise<void> {
       slugs.map((slug) => ({ method: 'GET' as const, path: `${prefix}${slug}` }));
 
     // warm up
+    const pid = server.child.pid!;
     await load({ url: server.base, requests: requests('/api/paste/'), duration: 3 });
-    const view = await load({ url: server.base, requests: requests('/api/paste/') });
-    const raw = await load({ url: server.base, requests: requests('/api/raw/') });
-    const create = await load({
-      url: `${server.base}/api/paste`,
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
-      body: JSON.stringify({ content, remark: 'bench' }),
-    });
+    const view = await load({ url: server.base, requests: requests('/api/paste/') }, pid);
+    const raw = await load({ url: server.base, requests: requests('/api/raw/') }, pid);
+    const create = await load(
+      {
+        url: `${server.base}/api/paste`,
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+        body: JSON.stringify({ content, remark: 'bench' }),
+      },
+      pid,
+    );
 
     const sample = await fetch(`${server.base}/api/paste/${slugs[0]}`);
     const bare = await bareServer(await sample.text(), 'application/json');
-    const ceiling = await load({ url: bare.url });
+    const ceiling = await load({ url: bare.url }, bare.pid);
     await bare.close();
 
     const row = (name: string, r: LoadResult) =>
-      `| ${name} | ${r.rps.toLocaleString('en')} | ${r.p50} | ${r.p99} | ${r.errors + r.non2xx} | ${(r.rps / ceiling.rps).toFixed(2)} |`;
+      `| ${name} | ${r.rps.toLocaleString('en')} | ${r.p50} | ${r.p99} | ${r.errors + r.non2xx} | ${(r.rps / ceiling.rps).toFixed(2)} | ${r.cpuUs} | ${Math.round(1e6 / r.cpuUs!).toLocaleString('en')} |`;
     const table = [
-      '| request | req/s | p50 ms | p99 ms | errors + non-2xx | fraction of bare node:http |',
-      '|---|---|---|---|---|---|',
+      '| request | req/s | p50 ms | p99 ms | errors + non-2xx | fraction of bare node:http | server CPU µs/req | req/s per server core (1e6 / CPU µs) |',
+      '|---|---|---|---|---|---|---|---|',
       row('GET /api/paste/:slug (counts a view)', view),
       row('GET /api/raw/:slug (counts a view)', raw),
       row('POST /api/paste', create),
@@ -79,7 +86,9 @@ export async function benchPastes(): Promise<void> {
       `Run ${new Date().toISOString().slice(0, 10)} on ${machine()}.\n\n` +
         `Real server (\`packages/server/src/main.ts\`), SQLite in a temp DATA_DIR, access log on (info), ` +
         `${SEEDED} seeded Markdown pastes of ${Buffer.byteLength(content)} bytes, autocannon with 32 connections ` +
-        `for 10 s per row, load generator on the same 2 cores. Target: ≥ 8,000 paste reads/s.\n\n${table}`,
+        `for 10 s per row, load generator on the same 2 cores. Target: ≥ 8,000 paste reads/s. ` +
+        `The server's CPU time per request (from /proc) does not depend on what else the machine is doing, ` +
+        `so its last column is the steadier figure when the machine is busy.\n\n${table}`,
     );
   } finally {
     await server.stop();

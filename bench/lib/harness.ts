@@ -81,7 +81,16 @@ export async function adminToken(base: string): Promise<string> {
   return ((await res.json()) as { data: { token: string } }).data.token;
 }
 
+/** CPU time (user + system) a process has used so far, in microseconds (Linux /proc). */
+export function cpuMicros(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime
+  return (ticks * 1e6) / 100; // USER_HZ is 100 on Linux
+}
+
 export interface LoadResult {
+  /** Server CPU per request, µs: stable when the machine is busy, unlike req/s. */
+  cpuUs?: number;
   rps: number;
   p50: number;
   p99: number;
@@ -89,9 +98,12 @@ export interface LoadResult {
   non2xx: number;
 }
 
-export async function load(options: autocannon.Options): Promise<LoadResult> {
+export async function load(options: autocannon.Options, serverPid?: number): Promise<LoadResult> {
+  const cpuBefore = serverPid ? cpuMicros(serverPid) : 0;
   const result = await autocannon({ connections: 32, duration: 10, ...options });
+  const total = result.requests.total;
   return {
+    cpuUs: serverPid && total ? Math.round((cpuMicros(serverPid) - cpuBefore) / total) : undefined,
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,

@@ -103,7 +103,11 @@ export function createApp(deps: AppDeps) {
     maxSize: PASTE_BODY_LIMIT,
     onError: (c) => renderError(c, payloadTooLarge('10 MiB')),
   });
-  app.use('/api/*', (c, next) => (PASTE_BODY_ROUTES.test(c.req.path) ? pasteLimit : jsonLimit)(c, next));
+  app.use('/api/*', (c, next) => {
+    // GET and HEAD carry no body; skipping them also spares building a full web Request per read.
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    return (PASTE_BODY_ROUTES.test(c.req.path) ? pasteLimit : jsonLimit)(c, next);
+  });
   app.use(
     '/api/*',
     authenticate({ resolveSession: (t) => auth.resolveSession(t), resolveKey: (k) => apiKeys.resolveKey(k) }),

@@ -51,16 +51,16 @@ export class PastesRepository {
     target: { id: string } | { slug: string; unprotectedOnly: true },
     now: string,
   ): Promise<PastesTable | undefined> {
-    let query = this.db
-      .updateTable('pastes')
-      .set((eb) => ({ views: eb('views', '+', 1) }))
-      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
-      .where((eb) => eb.or([eb('max_views', '=', 0), eb('views', '<', eb.ref('max_views'))]));
-    query =
-      'id' in target
-        ? query.where('id', '=', target.id)
-        : query.where('slug', '=', target.slug).where('password_hash', 'is', null);
-    return query.returningAll().executeTakeFirst();
+    // The hottest statement of the app, written as SQL: the query builder costs more than the query.
+    const match =
+      'id' in target ? sql`id = ${target.id}` : sql`slug = ${target.slug} and password_hash is null`;
+    return sql<PastesTable>`update pastes set views = views + 1
+      where ${match}
+        and (expires_at is null or expires_at > ${now})
+        and (max_views = 0 or views < max_views)
+      returning *`
+      .execute(this.db)
+      .then((result) => result.rows[0]);
   }
 
   /** Erases the text of a used-up paste; the row stays so readers learn it was used up. */
