@@ -69,15 +69,22 @@ export async function measurePasteViewJs(
     const page = await context.newPage();
     // When the content first appears, by the page's own clock (a request started after that, such
     // as the lazy highlighter, is not "before it shows content").
-    await page.addInitScript(() => {
-      const mark = () => {
-        if (!document.querySelector('[data-testid="paste-content"]')) return false;
-        (window as unknown as { __contentAt: number }).__contentAt = performance.now();
-        return true;
-      };
-      const observer = new MutationObserver(() => mark() && observer.disconnect());
-      observer.observe(document, { childList: true, subtree: true });
-    });
+    // The moment the content enters the document, taken synchronously on insertion: effects that
+    // React runs in the same task (the lazy highlighter's import) come after it. A string, not a
+    // function, because a runner that rewrites functions (tsx keeps names with a helper) would
+    // break a script that runs in the page.
+    await page.addInitScript(`{
+      for (const name of ['appendChild', 'insertBefore']) {
+        const original = Node.prototype[name];
+        Node.prototype[name] = function (...args) {
+          const result = original.apply(this, args);
+          if (window.__contentAt === undefined && document.querySelector('[data-testid="paste-content"]')) {
+            window.__contentAt = performance.now();
+          }
+          return result;
+        };
+      }
+    }`);
     const bodies = new Map<string, Promise<Buffer>>();
     page.on('response', (response) => {
       if (/\.m?js(?:\?|$)/.test(response.url())) bodies.set(response.url(), response.body());

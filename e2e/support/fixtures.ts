@@ -85,6 +85,80 @@ export class Api {
     });
     return response.status();
   }
+
+  /** Creates a paste through the API as the admin, or as `key` when given; returns the answer's data. */
+  async createPaste(input: PasteInput, key?: CreatedKey): Promise<CreatedPasteData> {
+    const authorization = key ? `ApiKey ${key.key}` : `Bearer ${await this.adminToken()}`;
+    const response = await this.request.post(`${BASE_URL}/api/paste`, {
+      headers: { Authorization: authorization },
+      data: input,
+    });
+    expect(response.status(), await response.text()).toBe(201);
+    return ((await response.json()) as { data: CreatedPasteData }).data;
+  }
+
+  /** Whether a paste exists, without counting a view (HEAD). */
+  async pasteStatus(slug: string): Promise<number> {
+    return (await this.request.head(`${BASE_URL}/api/paste/${encodeURIComponent(slug)}`)).status();
+  }
+
+  /** Reads a paste as a visitor would (counts a view); returns the HTTP status. */
+  async readPaste(slug: string): Promise<number> {
+    return (await this.request.get(`${BASE_URL}/api/paste/${encodeURIComponent(slug)}`)).status();
+  }
+
+  /** A paste's management record (counts no view). */
+  async pasteDetail(
+    slug: string,
+  ): Promise<{ views: number; slug: string; content: string; remark: string | null }> {
+    const response = await this.request.get(`${BASE_URL}/api/admin/pastes/${encodeURIComponent(slug)}`, {
+      headers: { Authorization: `Bearer ${await this.adminToken()}` },
+    });
+    expect(response.status(), await response.text()).toBe(200);
+    return (
+      (await response.json()) as {
+        data: { views: number; slug: string; content: string; remark: string | null };
+      }
+    ).data;
+  }
+
+  /** Moves the server's clock forward (CUBBY_TEST_HOOKS); returns the server's new "now". */
+  async advanceClock(advanceMs: number): Promise<Date> {
+    const response = await this.request.post(`${BASE_URL}/api/__test__/clock`, { data: { advanceMs } });
+    expect(response.status(), await response.text()).toBe(200);
+    return new Date(((await response.json()) as { data: { now: string } }).data.now);
+  }
+}
+
+export interface PasteInput {
+  content: string;
+  /** Omitted: a random suffix. */
+  format?: 'markdown' | 'text';
+  slug?: string;
+  remark?: string;
+  password?: string;
+  expiresAt?: string | null;
+  maxViews?: number;
+}
+
+export interface CreatedPasteData {
+  id: string;
+  slug: string;
+  hasPassword: boolean;
+}
+
+/** Puts an API key's credentials into localStorage for the page's first load. */
+export async function seedApiKey(
+  page: Page,
+  key: CreatedKey,
+  permissions: { text: boolean; file: boolean; mount: boolean },
+  basicPath = '/',
+): Promise<void> {
+  await seedStorage(page, {
+    api_key: key.key,
+    api_key_permissions: JSON.stringify(permissions),
+    api_key_info: JSON.stringify({ id: key.id, name: key.name, basic_path: basicPath }),
+  });
 }
 
 export function uniqueName(prefix: string): string {

@@ -14,8 +14,77 @@ export interface Screen {
   name: string;
   as: Principal;
   path: string;
+  /** Data the screen needs, made through the API first; may return the path to open instead. */
+  prepare?: (api: Api) => Promise<string | void>;
   /** Interaction after the page is ready (open a dialog, submit an empty form…). */
   action?: (page: Page) => Promise<void>;
+}
+
+/** A Markdown paste that shows most of what the renderer does (headings for an outline, a table,
+ * a task list, code, math and a diagram). */
+const SHOWCASE = `# Release notes
+
+Cubby renders **Markdown** with [links](https://example.com), \`inline code\` and lists.
+
+## Tasks
+
+- [x] Tables and task lists
+- [ ] Diagrams and math
+
+## Table
+
+| Feature | Status |
+| --- | --- |
+| Editor | Done |
+| Preview | Done |
+
+## Code
+
+\`\`\`ts
+export function greet(name: string): string {
+  return \`Hello, \${name}!\`;
+}
+\`\`\`
+
+## Math and a diagram
+
+Euler: $e^{i\\pi} + 1 = 0$
+
+\`\`\`mermaid
+graph LR
+  Write --> Share --> Read
+\`\`\`
+`;
+
+/** Creates a paste with a fixed slug once per server (a second call finds it taken). */
+async function ensurePaste(api: Api, input: Parameters<Api['createPaste']>[0] & { slug: string }) {
+  const status = await api.pasteStatus(input.slug);
+  if (status === 404) await api.createPaste(input);
+}
+
+async function seedPasteList(api: Api) {
+  await ensurePaste(api, { slug: 'screens-showcase', content: SHOWCASE, remark: 'Release notes' });
+  await ensurePaste(api, {
+    slug: 'screens-plain',
+    content: 'Plain text\n  keeps   its spacing\nand wraps long lines.',
+    format: 'text',
+    remark: 'Plain text note',
+    maxViews: 100000,
+  });
+  await ensurePaste(api, {
+    slug: 'screens-secret',
+    content: 'secret',
+    password: 'pw',
+    remark: 'Protected note',
+  });
+}
+
+async function openPasteRowDialog(page: Page, testId: string, dialogTestId: string) {
+  await page.getByTestId('paste-search').fill('screens-showcase');
+  await expect(page.getByTestId('paste-row')).toHaveCount(1);
+  await page.getByTestId('paste-row').first().getByTestId(testId).click();
+  await expect(page.getByTestId(dialogTestId)).toBeVisible();
+  await expect(page.getByTestId(dialogTestId).locator('[role=status] svg.animate-spin')).toHaveCount(0);
 }
 
 const h1 = (page: Page) => page.getByRole('heading', { level: 1 }).first();
@@ -27,8 +96,88 @@ async function openCreateDialog(page: Page) {
 
 export const SCREENS: Screen[] = [
   { name: 'home', as: 'visitor', path: '/' },
+  {
+    name: 'home-editor-split',
+    as: 'admin',
+    path: '/',
+    action: async (page) => {
+      await page.getByTestId('paste-editor').locator('.cm-content').click();
+      await page.keyboard.insertText(
+        '# Meeting notes\n\n- [x] **Agenda**\n- [ ] Actions\n\n| a | b |\n| - | - |\n| 1 | 2 |\n',
+      );
+      await page.getByTestId('mode-split').click();
+      await expect(page.getByTestId('paste-preview').locator('table')).toBeVisible();
+    },
+  },
+  {
+    name: 'home-errors',
+    as: 'admin',
+    path: '/',
+    action: async (page) => {
+      await page.locator('input[name=slug]').fill('not valid!');
+      await page.locator('input[name=maxViews]').fill('-1');
+      await page.locator('select[name=expiry]').selectOption('custom');
+      await page.getByTestId('create-paste').click();
+      await expect(page.locator('[aria-invalid=true]')).toHaveCount(3);
+    },
+  },
+  {
+    name: 'home-created',
+    as: 'admin',
+    path: '/',
+    action: async (page) => {
+      await page.getByTestId('paste-editor').locator('.cm-content').click();
+      await page.keyboard.insertText('# Shared from the screenshot run');
+      await page.locator('input[name=password]').fill('pw');
+      await page.locator('input[name=maxViews]').fill('3');
+      await page.getByTestId('create-paste').click();
+      await expect(page.getByTestId('qr-code')).toBeVisible();
+    },
+  },
+  {
+    name: 'paste-view-markdown',
+    as: 'visitor',
+    path: '/paste/screens-showcase',
+    prepare: seedPasteList,
+    action: async (page) => {
+      await expect(page.locator('.mermaid-block[data-rendered] svg')).toBeVisible();
+      await expect(page.locator('.katex').first()).toBeVisible();
+    },
+  },
+  { name: 'paste-view-text', as: 'visitor', path: '/paste/screens-plain', prepare: seedPasteList },
+  { name: 'paste-password', as: 'visitor', path: '/paste/screens-secret', prepare: seedPasteList },
+  {
+    name: 'paste-used-up',
+    as: 'visitor',
+    path: '/paste/used-up',
+    prepare: async (api) => {
+      const { slug } = await api.createPaste({ content: 'once', maxViews: 1 });
+      await api.readPaste(slug);
+      return `/paste/${slug}`;
+    },
+  },
+  {
+    name: 'paste-edit-dialog',
+    as: 'admin',
+    path: '/paste/screens-showcase',
+    prepare: seedPasteList,
+    action: async (page) => {
+      await page.getByTestId('edit-paste').click();
+      await expect(page.getByTestId('edit-paste-dialog').locator('textarea')).toBeVisible();
+    },
+  },
+  {
+    name: 'paste-qr',
+    as: 'visitor',
+    path: '/paste/screens-plain',
+    prepare: seedPasteList,
+    action: async (page) => {
+      await page.getByTestId('toggle-qr').click();
+      await expect(page.getByTestId('qr-code')).toBeVisible();
+    },
+  },
   { name: 'upload', as: 'visitor', path: '/upload' },
-  { name: 'paste-view', as: 'visitor', path: '/paste/demo-slug' },
+  { name: 'paste-not-found', as: 'visitor', path: '/paste/demo-slug' },
   { name: 'file-view', as: 'visitor', path: '/file/demo-file' },
   { name: 'mount-explorer', as: 'visitor', path: '/mount-explorer/docs/reports?preview=summary.pdf' },
   { name: 'login-admin', as: 'visitor', path: '/admin' },
@@ -55,7 +204,32 @@ export const SCREENS: Screen[] = [
     },
   },
   { name: 'admin-dashboard', as: 'admin', path: '/admin/dashboard' },
-  { name: 'admin-text-management', as: 'admin', path: '/admin/text-management' },
+  { name: 'admin-text-management', as: 'admin', path: '/admin/text-management', prepare: seedPasteList },
+  {
+    name: 'text-preview-dialog',
+    as: 'admin',
+    path: '/admin/text-management',
+    prepare: seedPasteList,
+    action: (page) => openPasteRowDialog(page, 'preview-paste', 'preview-paste-dialog'),
+  },
+  {
+    name: 'text-edit-dialog',
+    as: 'admin',
+    path: '/admin/text-management',
+    prepare: seedPasteList,
+    action: (page) => openPasteRowDialog(page, 'edit-paste', 'edit-paste-dialog'),
+  },
+  {
+    name: 'text-delete-dialog',
+    as: 'admin',
+    path: '/admin/text-management',
+    prepare: seedPasteList,
+    action: async (page) => {
+      await page.getByTestId('paste-row').first().getByRole('checkbox').check();
+      await page.getByTestId('batch-delete').click();
+      await expect(page.getByTestId('confirm-dialog')).toBeVisible();
+    },
+  },
   { name: 'admin-file-management', as: 'admin', path: '/admin/file-management' },
   { name: 'admin-storage-config', as: 'admin', path: '/admin/storage-config' },
   { name: 'admin-mount-management', as: 'admin', path: '/admin/mount-management' },
@@ -195,10 +369,21 @@ export function screenSession(
   };
 }
 
-/** Opens a screen and waits until it has settled (heading shown, no loading indicator). */
-export async function showScreen(page: Page, screen: Screen): Promise<void> {
-  await page.goto(screen.path);
+/**
+ * Opens a screen and waits until it has settled (heading shown, no loading indicator); returns the
+ * path it opened.
+ */
+export async function showScreen(
+  page: Page,
+  screen: Screen,
+  api?: Api,
+  toUrl: (path: string) => string = (path) => path,
+): Promise<string> {
+  const prepared = screen.prepare && api ? await screen.prepare(api) : undefined;
+  const path = prepared ?? screen.path;
+  await page.goto(toUrl(path));
   await expect(h1(page)).toBeVisible();
   await expect(page.locator('main [role=status] svg.animate-spin')).toHaveCount(0);
   if (screen.action) await screen.action(page);
+  return path;
 }

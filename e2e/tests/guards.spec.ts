@@ -1,21 +1,13 @@
 /**
  * Route guards (spec §2 "Route guard", §5 path permission, §6 roles).
  */
-import type { Page } from '@playwright/test';
-import { expect, loginAsAdminWithForm, seedStorage, test, type CreatedKey } from '../support/fixtures.ts';
-
-async function seedKey(
-  page: Page,
-  key: CreatedKey,
-  permissions: { text: boolean; file: boolean; mount: boolean },
-  basicPath: string,
-) {
-  await seedStorage(page, {
-    api_key: key.key,
-    api_key_permissions: JSON.stringify(permissions),
-    api_key_info: JSON.stringify({ id: key.id, name: key.name, basic_path: basicPath }),
-  });
-}
+import {
+  expect,
+  loginAsAdminWithForm,
+  seedApiKey as seedKey,
+  test,
+  type CreatedKey,
+} from '../support/fixtures.ts';
 
 test('an API key without any permission is sent home from the admin area and the explorer', async ({
   page,

@@ -12,7 +12,12 @@ const PUBLIC_ROUTES = [
     heading: 'Create a text share',
   },
   { path: '/upload', title: 'File upload - Cubby', zhTitle: '文件上传 - Cubby', heading: 'Upload files' },
-  { path: '/paste/abc123', title: 'View paste - Cubby', zhTitle: '查看文本 - Cubby', heading: 'Shared text' },
+  {
+    path: '/paste/abc123',
+    title: 'View paste - Cubby',
+    zhTitle: '查看文本 - Cubby',
+    heading: 'Text share not found',
+  },
   {
     path: '/file/xyz789',
     title: 'File preview - Cubby',

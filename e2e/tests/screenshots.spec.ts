@@ -27,7 +27,7 @@ for (const width of WIDTHS) {
         try {
           for (const screen of SCREENS) {
             const page = await session.pageFor(screen.as);
-            await showScreen(page, screen);
+            await showScreen(page, screen, api);
             await expect(page.locator('html')).toHaveAttribute('lang', language);
             if (theme === 'dark') await expect(page.locator('html')).toHaveClass(/\bdark\b/);
             else await expect(page.locator('html')).not.toHaveClass(/\bdark\b/);

@@ -1,9 +1,9 @@
 /**
- * The client routes (spec §2). Admin screens are lazy chunks; every unknown path redirects home.
+ * The client routes (spec §2). Every screen is a lazy chunk (Home holds the editor, which the
+ * paste view must not load); every unknown path redirects home.
  */
 import { lazy } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
-import HomePage from '../features/home/home-page.tsx';
 import { paths } from '../config/paths.ts';
 import { PageLoading } from '../components/spinner.tsx';
 import { adminRevalidationLoader } from './guards/admin-revalidation.ts';
@@ -11,6 +11,7 @@ import { ManagementAccessGuard, MountExplorerGuard } from './guards/access-guard
 import { AppLayout } from './layout/app-layout.tsx';
 import { RouteError } from './route-error.tsx';
 
+const HomePage = lazy(() => import('../features/home/home-page.tsx'));
 const UploadPage = lazy(() => import('../features/upload/upload-page.tsx'));
 const AdminPage = lazy(() => import('../features/admin/admin-page.tsx'));
 const PasteViewPage = lazy(() => import('../features/paste-view/paste-view-page.tsx'));

@@ -17,6 +17,8 @@ export interface DialogProps {
   /** When true, clicks outside and Escape do not close it (e.g. while showing a secret once). */
   modalLock?: boolean;
   testId?: string;
+  /** A wider dialog, for forms with a text area or a preview. */
+  wide?: boolean;
 }
 
 export function Dialog({
@@ -28,6 +30,7 @@ export function Dialog({
   role = 'dialog',
   modalLock = false,
   testId,
+  wide = false,
 }: DialogProps) {
   const { t } = useTranslation();
   return (
@@ -40,7 +43,7 @@ export function Dialog({
           onInteractOutside={modalLock ? (event) => event.preventDefault() : undefined}
           onEscapeKeyDown={modalLock ? (event) => event.preventDefault() : undefined}
           {...(description ? {} : { 'aria-describedby': undefined })}
-          className="fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 flex-col rounded-xl border border-border bg-surface-raised text-fg shadow-2xl focus:outline-none"
+          className={`fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] ${wide ? 'max-w-3xl' : 'max-w-lg'} -translate-x-1/2 -translate-y-1/2 flex-col rounded-xl border border-border bg-surface-raised text-fg shadow-2xl focus:outline-none`}
         >
           <div className="flex items-start justify-between gap-4 border-b border-border px-5 py-4">
             <div className="min-w-0">

@@ -129,3 +129,9 @@ export const LogoMark = ({ className = 'size-7' }: { className?: string }) => (
     <path d="M13 11V9a1 1 0 0 1 1-1h4a1 1 0 0 1 1 1v2" fill="none" stroke="#fff" strokeWidth="2.2" />
   </svg>
 );
+export const EyeIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M2.5 12s3.5-6.5 9.5-6.5S21.5 12 21.5 12 18 18.5 12 18.5 2.5 12 2.5 12z" />
+    <circle cx="12" cy="12" r="2.8" />
+  </Icon>
+);

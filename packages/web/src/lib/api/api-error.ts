@@ -12,12 +12,18 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
   readonly details: Record<string, string> | undefined;
+  /** Seconds to wait before trying again, from a `Retry-After` header (429). */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(message: string, options: { status: number; code: string; details?: Record<string, string> }) {
+  constructor(
+    message: string,
+    options: { status: number; code: string; details?: Record<string, string>; retryAfterSeconds?: number },
+  ) {
     super(message);
     this.status = options.status;
     this.code = options.code;
     this.details = options.details;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   /** True when the request never got an answer (offline, timed out or cancelled). */

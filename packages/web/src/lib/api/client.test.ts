@@ -185,3 +185,25 @@ test('network failure, timeout and cancellation each have their message', async 
   assert.equal(cancelled.code, 'CANCELLED');
   assert.equal(cancelled.message, zhCN.errors.cancelled);
 });
+
+test('429 carries the Retry-After seconds and the server message', async () => {
+  stub(
+    () =>
+      new Response(
+        JSON.stringify({
+          code: 429,
+          message: '请 42 秒后再试',
+          data: null,
+          success: false,
+          error: 'RATE_LIMITED',
+        }),
+        { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '42' } },
+      ),
+  );
+  const error = await failure(api.post('/paste/abc', { password: 'x' }));
+  assert.equal(error.status, 429);
+  assert.equal(error.code, 'RATE_LIMITED');
+  assert.equal(error.retryAfterSeconds, 42);
+  assert.equal(error.message, '请 42 秒后再试');
+  assert.deepEqual(rejected, []);
+});

@@ -144,6 +144,13 @@ function unauthorizedError(
   return make(t('errors.unauthorized'));
 }
 
+/** A `Retry-After` header in seconds (delta-seconds or an HTTP date), if present and sensible. */
+function retryAfter(header: string | null): number | undefined {
+  if (!header) return undefined;
+  const seconds = /^\d+$/.test(header.trim()) ? Number(header) : (Date.parse(header) - Date.now()) / 1000;
+  return Number.isFinite(seconds) && seconds >= 0 ? Math.ceil(seconds) : undefined;
+}
+
 /**
  * Sends one request to `<base>/api<path>` and returns the parsed body of a successful answer.
  * Throws {@link ApiError} for everything else.
@@ -211,6 +218,7 @@ export async function sendRequest(path: string, options: RequestOptions = {}): P
       status,
       code: fields.code ?? 'HTTP',
       ...fields,
+      retryAfterSeconds: retryAfter(response.headers.get('Retry-After')),
     });
   }
 

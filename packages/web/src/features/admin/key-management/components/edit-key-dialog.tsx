@@ -8,7 +8,7 @@ import { Dialog, DialogActions } from '../../../../components/dialog.tsx';
 import { Spinner } from '../../../../components/spinner.tsx';
 import { showToast } from '../../../../components/toast/toast-store.ts';
 import { useUpdateApiKey } from '../api/update-api-key.ts';
-import { formatDateTime } from '../format.ts';
+import { formatDateTime } from '../../../../lib/i18n/format-date.ts';
 import { EMPTY_KEY_FORM, isNeverExpiring, validateUpdate, type KeyFormValues } from '../key-form.ts';
 import { KeyFormFields } from './key-form-fields.tsx';
 import { useKeyForm } from './use-key-form.ts';

@@ -5,23 +5,11 @@
  */
 import { useTranslation } from 'react-i18next';
 import type { ApiKeyView } from '@cubby/shared';
+import { Badge } from '../../../../components/badge.tsx';
 import { Button } from '../../../../components/button.tsx';
 import { PencilIcon, TrashIcon } from '../../../../components/icons.tsx';
-import { formatDateTime } from '../format.ts';
+import { formatDateTime } from '../../../../lib/i18n/format-date.ts';
 import { isNeverExpiring } from '../key-form.ts';
-
-function Badge({ children, tone = 'accent' }: { children: string; tone?: 'accent' | 'muted' | 'danger' }) {
-  const tones = {
-    accent: 'bg-accent-soft text-accent-text',
-    muted: 'bg-surface-sunken text-fg-muted',
-    danger: 'bg-danger-soft text-danger-text',
-  };
-  return (
-    <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ${tones[tone]}`}>
-      {children}
-    </span>
-  );
-}
 
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
   return (

@@ -1,5 +1,5 @@
-/** Date formatting for key records, in the UI language. */
-import { getLanguage } from '../../../lib/i18n/index.ts';
+/** Dates and times as the UI shows them, in the UI language. */
+import { getLanguage } from './index.ts';
 
 export function formatDateTime(iso: string): string {
   const date = new Date(iso);

@@ -1,0 +1,182 @@
+/**
+ * The code editor of the Home page (a lazy chunk: CodeMirror 6 with Markdown highlighting, or
+ * plain text). Controlled: `value` in, `onChange` out; an outside change (restored draft, opened
+ * file) replaces the document. Toolbar commands reach it through `handleRef`.
+ */
+import { useEffect, useImperativeHandle, useRef, type Ref } from 'react';
+import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import { markdown, markdownLanguage } from '@codemirror/lang-markdown';
+import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { Compartment, EditorState, type Extension } from '@codemirror/state';
+import { EditorView, drawSelection, keymap, placeholder as placeholderText } from '@codemirror/view';
+import { tags } from '@lezer/highlight';
+import type { PasteFormat } from '@cubby/shared';
+import type { TextEdit } from '../editor-commands.ts';
+
+export interface EditorHandle {
+  /** The document and the main selection. */
+  read(): { doc: string; from: number; to: number };
+  apply(edit: TextEdit): void;
+  focus(): void;
+}
+
+export interface MarkdownEditorProps {
+  value: string;
+  onChange(value: string): void;
+  format: PasteFormat;
+  label: string;
+  placeholder: string;
+  handleRef?: Ref<EditorHandle>;
+  invalid?: boolean;
+  describedBy?: string;
+}
+
+const markdownHighlight = HighlightStyle.define([
+  { tag: tags.heading, fontWeight: '700', color: 'var(--accent-text)' },
+  { tag: tags.strong, fontWeight: '700' },
+  { tag: tags.emphasis, fontStyle: 'italic' },
+  { tag: tags.strikethrough, textDecoration: 'line-through' },
+  { tag: [tags.link, tags.url], color: 'var(--accent-text)', textDecoration: 'underline' },
+  { tag: tags.monospace, fontFamily: 'ui-monospace, monospace', color: 'var(--danger-text)' },
+  { tag: tags.quote, color: 'var(--fg-muted)', fontStyle: 'italic' },
+  { tag: [tags.processingInstruction, tags.meta, tags.contentSeparator], color: 'var(--fg-muted)' },
+  { tag: tags.list, color: 'var(--accent-text)' },
+]);
+
+const theme = EditorView.theme({
+  '&': {
+    height: '100%',
+    minHeight: '22rem',
+    color: 'var(--fg)',
+    backgroundColor: 'var(--surface)',
+    fontSize: '0.9rem',
+  },
+  '&.cm-focused': { outline: 'none' },
+  '.cm-scroller': {
+    fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+    lineHeight: '1.6',
+    overflow: 'auto',
+  },
+  '.cm-content': { padding: '0.75rem 0', caretColor: 'var(--fg)' },
+  '.cm-line': { padding: '0 0.85rem' },
+  '.cm-cursor': { borderLeftColor: 'var(--fg)' },
+  '&.cm-focused .cm-selectionBackground, .cm-selectionBackground, ::selection': {
+    backgroundColor: 'var(--accent-soft) !important',
+  },
+  '.cm-placeholder': { color: 'var(--fg-muted)' },
+});
+
+function languageFor(format: PasteFormat): Extension {
+  return format === 'markdown'
+    ? [markdown({ base: markdownLanguage }), syntaxHighlighting(markdownHighlight)]
+    : [];
+}
+
+function attributesFor(label: string, invalid?: boolean, describedBy?: string) {
+  return EditorView.contentAttributes.of({
+    'aria-label': label,
+    'aria-multiline': 'true',
+    ...(invalid ? { 'aria-invalid': 'true' } : {}),
+    ...(describedBy ? { 'aria-describedby': describedBy } : {}),
+  });
+}
+
+export default function MarkdownEditor({
+  value,
+  onChange,
+  format,
+  label,
+  placeholder,
+  handleRef,
+  invalid,
+  describedBy,
+}: MarkdownEditorProps) {
+  const host = useRef<HTMLDivElement>(null);
+  const view = useRef<EditorView | null>(null);
+  const onChangeRef = useRef(onChange);
+  const compartments = useRef({
+    language: new Compartment(),
+    attributes: new Compartment(),
+    placeholder: new Compartment(),
+  });
+  // The first values only: later ones arrive through the effects below.
+  const initial = useRef({ value, format, label, placeholder, invalid, describedBy });
+
+  useEffect(() => {
+    onChangeRef.current = onChange;
+  }, [onChange]);
+
+  useEffect(() => {
+    const { language, attributes, placeholder: placeholderCompartment } = compartments.current;
+    const start = initial.current;
+    const editor = new EditorView({
+      parent: host.current!,
+      state: EditorState.create({
+        doc: start.value,
+        extensions: [
+          history(),
+          drawSelection(),
+          EditorView.lineWrapping,
+          keymap.of([indentWithTab, ...defaultKeymap, ...historyKeymap]),
+          theme,
+          language.of(languageFor(start.format)),
+          attributes.of(attributesFor(start.label, start.invalid, start.describedBy)),
+          placeholderCompartment.of(placeholderText(start.placeholder)),
+          EditorView.updateListener.of((update) => {
+            if (update.docChanged) onChangeRef.current(update.state.doc.toString());
+          }),
+        ],
+      }),
+    });
+    view.current = editor;
+    return () => {
+      editor.destroy();
+      view.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    const editor = view.current;
+    if (!editor || editor.state.doc.toString() === value) return;
+    editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: value } });
+  }, [value]);
+
+  useEffect(() => {
+    view.current?.dispatch({ effects: compartments.current.language.reconfigure(languageFor(format)) });
+  }, [format]);
+
+  useEffect(() => {
+    view.current?.dispatch({
+      effects: [
+        compartments.current.attributes.reconfigure(attributesFor(label, invalid, describedBy)),
+        compartments.current.placeholder.reconfigure(placeholderText(placeholder)),
+      ],
+    });
+  }, [label, placeholder, invalid, describedBy]);
+
+  useImperativeHandle(
+    handleRef,
+    (): EditorHandle => ({
+      read() {
+        const editor = view.current;
+        if (!editor) return { doc: '', from: 0, to: 0 };
+        const { from, to } = editor.state.selection.main;
+        return { doc: editor.state.doc.toString(), from, to };
+      },
+      apply(edit) {
+        const editor = view.current;
+        if (!editor) return;
+        editor.dispatch({
+          changes: { from: edit.from, to: edit.to, insert: edit.insert },
+          selection: { anchor: edit.selectFrom, head: edit.selectTo },
+          scrollIntoView: true,
+        });
+        editor.focus();
+      },
+      focus: () => view.current?.focus(),
+    }),
+    [],
+  );
+
+  return <div ref={host} data-testid="paste-editor" data-user-content="" className="h-full min-h-[22rem]" />;
+}

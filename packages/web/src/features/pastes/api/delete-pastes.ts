@@ -1,0 +1,41 @@
+/**
+ * Removing pastes: DELETE …/pastes/:id, POST …/pastes/batch-delete {ids} (a key only ever
+ * deletes its own), and POST /admin/pastes/clear-expired (admin only). The batch calls answer
+ * with the number removed.
+ */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api/index.ts';
+import { managementPath, type ManagementScope } from './management-scope.ts';
+import { pasteKeys } from './query-keys.ts';
+
+export async function deletePaste({ scope, id }: { scope: ManagementScope; id: string }): Promise<void> {
+  await api.delete<unknown>(managementPath(scope, id));
+}
+
+export async function batchDeletePastes({
+  scope,
+  ids,
+}: {
+  scope: ManagementScope;
+  ids: string[];
+}): Promise<number> {
+  const result = await api.post<{ count?: number }>(`${managementPath(scope)}/batch-delete`, { ids });
+  return Number(result?.count ?? 0);
+}
+
+export async function clearExpiredPastes(): Promise<number> {
+  const result = await api.post<{ count?: number }>('/admin/pastes/clear-expired', { clearExpired: true });
+  return Number(result?.count ?? 0);
+}
+
+function useInvalidatingMutation<TInput, TResult>(mutationFn: (input: TInput) => Promise<TResult>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: pasteKeys.managed() }),
+  });
+}
+
+export const useDeletePaste = () => useInvalidatingMutation(deletePaste);
+export const useBatchDeletePastes = () => useInvalidatingMutation(batchDeletePastes);
+export const useClearExpiredPastes = () => useInvalidatingMutation(clearExpiredPastes);

@@ -1,0 +1,31 @@
+/**
+ * GET /paste/:slug: a reader opens a paste. Every answer with content counts a view, so the query
+ * is fetched once per page view: never stale, never retried, never refetched on focus, reconnect
+ * or remount. A protected paste answers `requiresPassword` without content (no view counted).
+ */
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { PasteView } from '@cubby/shared';
+import { api } from '../../../lib/api/index.ts';
+import { pasteKeys } from './query-keys.ts';
+
+export function getPasteView(slug: string, signal?: AbortSignal): Promise<PasteView> {
+  return api.get<PasteView>(`/paste/${encodeURIComponent(slug)}`, { signal });
+}
+
+export const pasteViewQueryOptions = (slug: string) =>
+  queryOptions({
+    queryKey: pasteKeys.view(slug),
+    // No abort signal: a request that reached the server has counted its view, so its answer is
+    // kept even if the component that asked went away (React strict mode mounts twice).
+    queryFn: () => getPasteView(slug),
+    staleTime: Infinity,
+    gcTime: 30 * 60_000,
+    retry: false,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+    refetchOnMount: false,
+  });
+
+export function usePasteView(slug: string) {
+  return useQuery(pasteViewQueryOptions(slug));
+}

@@ -1,0 +1,166 @@
+/**
+ * Editing a text share (its creator: the admin, or the key that made it): content, format,
+ * remark, link suffix, expiry, max views and password (set or remove). The dialog reads the paste
+ * through management (no view counted) and hands the saved record to `onSaved`.
+ */
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { PasteDetail, PasteFormat } from '@cubby/shared';
+import { Alert } from '../../../components/alert.tsx';
+import { Button } from '../../../components/button.tsx';
+import { Dialog, DialogActions } from '../../../components/dialog.tsx';
+import { SelectField } from '../../../components/form-field.tsx';
+import { PageLoading, Spinner } from '../../../components/spinner.tsx';
+import { showToast } from '../../../components/toast/toast-store.ts';
+import { formatDateTime } from '../../../lib/i18n/format-date.ts';
+import { usePasteDetail } from '../api/get-paste-detail.ts';
+import { useManagementScope } from '../api/management-scope.ts';
+import { useUpdatePaste } from '../api/update-paste.ts';
+import { EMPTY_SETTINGS, validateUpdate, type PasteSettingsValues } from '../paste-form.ts';
+import { PasteSettingsFields } from './paste-settings-fields.tsx';
+import { usePasteForm } from './use-paste-form.ts';
+
+export interface EditPasteDialogProps {
+  /** The paste's id or slug. */
+  pasteId: string;
+  onClose(): void;
+  onSaved?(detail: PasteDetail): void;
+}
+
+export default function EditPasteDialog({ pasteId, onClose, onSaved }: EditPasteDialogProps) {
+  const { t } = useTranslation();
+  const scope = useManagementScope();
+  const detail = usePasteDetail(scope, pasteId);
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={t('pastes.edit.title')}
+      description={detail.data ? t('pastes.edit.description', { slug: detail.data.slug }) : undefined}
+      testId="edit-paste-dialog"
+      wide
+    >
+      {detail.isPending ? (
+        <PageLoading />
+      ) : detail.isError ? (
+        <Alert tone="error">{detail.error.message}</Alert>
+      ) : (
+        <EditPasteForm detail={detail.data} onClose={onClose} onSaved={onSaved} />
+      )}
+    </Dialog>
+  );
+}
+
+function settingsOf(detail: PasteDetail): PasteSettingsValues {
+  return {
+    ...EMPTY_SETTINGS,
+    remark: detail.remark ?? '',
+    slug: detail.slug,
+    expiry: 'keep',
+    maxViews: detail.max_views > 0 ? String(detail.max_views) : '',
+  };
+}
+
+function EditPasteForm({
+  detail,
+  onClose,
+  onSaved,
+}: {
+  detail: PasteDetail;
+  onClose(): void;
+  onSaved?(detail: PasteDetail): void;
+}) {
+  const { t } = useTranslation();
+  const scope = useManagementScope();
+  const form = usePasteForm(settingsOf(detail));
+  const [content, setContent] = useState(detail.content);
+  const [format, setFormat] = useState<PasteFormat>(detail.format);
+  const update = useUpdatePaste();
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const result = validateUpdate({
+      content,
+      format,
+      values: form.values,
+      original: { slug: detail.slug, hasPassword: detail.has_password },
+    });
+    form.setFormError(null);
+    if (!result.ok) {
+      form.setErrors(result.errors);
+      return;
+    }
+    update.mutate(
+      { scope, id: detail.id, input: result.input },
+      {
+        onSuccess: (saved) => {
+          showToast(t('pastes.edit.saved'), 'success');
+          onSaved?.(saved);
+          onClose();
+        },
+        onError: (error) => form.showServerError(error, t('errors.unexpected')),
+      },
+    );
+  };
+
+  const contentError = form.fieldError('content', (key) => t(key));
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <SelectField
+        label={t('pastes.fields.format')}
+        name="format"
+        value={format}
+        onChange={(event) => setFormat(event.target.value as PasteFormat)}
+      >
+        <option value="markdown">{t('pastes.format.markdown')}</option>
+        <option value="text">{t('pastes.format.text')}</option>
+      </SelectField>
+      <div className="space-y-1.5">
+        <label htmlFor="edit-paste-content" className="block text-sm font-medium text-fg">
+          {t('pastes.fields.content')}
+        </label>
+        <textarea
+          id="edit-paste-content"
+          name="content"
+          value={content}
+          rows={10}
+          spellCheck={false}
+          data-user-content=""
+          aria-invalid={contentError ? true : undefined}
+          aria-describedby={contentError ? 'edit-paste-content-error' : undefined}
+          onChange={(event) => {
+            setContent(event.target.value);
+            form.clearErrors(['content']);
+          }}
+          className={`block min-h-48 w-full resize-y rounded-md border bg-surface px-3 py-2 font-mono text-sm text-fg focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-ring ${contentError ? 'border-danger' : 'border-border-strong/70'}`}
+        />
+        {contentError && (
+          <p id="edit-paste-content-error" className="text-xs font-medium text-danger-text">
+            {contentError}
+          </p>
+        )}
+      </div>
+      <PasteSettingsFields
+        form={form}
+        edit={{
+          currentExpiry: detail.expires_at ? formatDateTime(detail.expires_at) : t('pastes.expiry.never'),
+          hasPassword: detail.has_password,
+        }}
+      />
+      {form.formError && (
+        <Alert tone="error" testId="paste-form-error">
+          {form.formError}
+        </Alert>
+      )}
+      <DialogActions>
+        <Button variant="secondary" onClick={onClose}>
+          {t('common.cancel')}
+        </Button>
+        <Button type="submit" disabled={update.isPending}>
+          {update.isPending && <Spinner className="size-4 text-accent-fg" />}
+          {t('common.save')}
+        </Button>
+      </DialogActions>
+    </form>
+  );
+}

@@ -1,0 +1,17 @@
+/** Form state of a text share's settings (create on Home, edit in the dialog). */
+import { useFormState } from '../../../lib/forms/use-form-state.ts';
+import {
+  SERVER_FIELD,
+  type PasteErrorKey,
+  type PasteField,
+  type PasteSettingsValues,
+} from '../paste-form.ts';
+
+export function usePasteForm(initial: PasteSettingsValues) {
+  return useFormState<PasteSettingsValues, PasteField, PasteErrorKey>(initial, {
+    serverField: SERVER_FIELD,
+    dependents: { expiry: ['customExpiry'], clearPassword: ['password'] },
+  });
+}
+
+export type PasteFormState = ReturnType<typeof usePasteForm>;

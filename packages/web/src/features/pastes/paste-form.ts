@@ -1,0 +1,218 @@
+/**
+ * Form rules of a text share, shared by the Home editor (create) and the edit dialog (paste view
+ * and admin): expiry choices, max views, and validation with the schemas the server uses
+ * (`pasteCreateSchema`, `pasteUpdateSchema` from @cubby/shared) plus the 5 MiB size limit, turned
+ * into translation keys. Server `details` map back onto the same fields.
+ */
+import {
+  PASTE_MAX_BYTES,
+  pasteCreateSchema,
+  pasteUpdateSchema,
+  type PasteCreateInput,
+  type PasteFormat,
+  type PasteUpdateInput,
+} from '@cubby/shared';
+
+export const EXPIRY_CHOICES = ['1h', '1d', '7d', '30d', 'never', 'custom'] as const;
+/** The edit form can also keep the current expiry. */
+export type ExpiryChoice = (typeof EXPIRY_CHOICES)[number] | 'keep';
+
+const HOUR_MS = 3_600_000;
+const PRESET_MS: Partial<Record<ExpiryChoice, number>> = {
+  '1h': HOUR_MS,
+  '1d': 24 * HOUR_MS,
+  '7d': 7 * 24 * HOUR_MS,
+  '30d': 30 * 24 * HOUR_MS,
+};
+
+export interface PasteSettingsValues {
+  remark: string;
+  slug: string;
+  password: string;
+  /** Edit only: remove the current password. */
+  clearPassword: boolean;
+  expiry: ExpiryChoice;
+  /** A `datetime-local` value (local time), used when `expiry` is custom. */
+  customExpiry: string;
+  /** Digits; empty or 0 means unlimited. */
+  maxViews: string;
+}
+
+export const EMPTY_SETTINGS: PasteSettingsValues = {
+  remark: '',
+  slug: '',
+  password: '',
+  clearPassword: false,
+  expiry: 'never',
+  customExpiry: '',
+  maxViews: '',
+};
+
+export type PasteField = 'content' | 'remark' | 'slug' | 'password' | 'expiry' | 'customExpiry' | 'maxViews';
+
+export type PasteErrorKey =
+  | 'pastes.errors.contentRequired'
+  | 'pastes.errors.contentTooLarge'
+  | 'pastes.errors.remarkTooLong'
+  | 'pastes.errors.slugInvalid'
+  | 'pastes.errors.slugTooLong'
+  | 'pastes.errors.slugReserved'
+  | 'pastes.errors.passwordTooLong'
+  | 'pastes.errors.customExpiryInvalid'
+  | 'pastes.errors.customExpiryPast'
+  | 'pastes.errors.maxViewsInvalid';
+
+export type PasteErrors = Partial<Record<PasteField, PasteErrorKey>>;
+
+/** Maps the server's field names in a 400 `details` object to form fields. */
+export const SERVER_FIELD: Record<string, PasteField> = {
+  content: 'content',
+  remark: 'remark',
+  slug: 'slug',
+  newSlug: 'slug',
+  password: 'password',
+  expiresAt: 'expiry',
+  maxViews: 'maxViews',
+};
+
+/** A `datetime-local` value for a moment (local time, minutes). */
+export function toDateTimeLocal(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/**
+ * `expiresAt` for a choice: an ISO date, null for "never", or undefined for "keep" and for a
+ * custom value that is not a valid date.
+ */
+export function expiresAtFor(
+  choice: ExpiryChoice,
+  custom: string,
+  now = Date.now(),
+): string | null | undefined {
+  if (choice === 'keep') return undefined;
+  if (choice === 'never') return null;
+  if (choice === 'custom') {
+    const time = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(custom) ? new Date(custom).getTime() : NaN;
+    return Number.isNaN(time) ? undefined : new Date(time).toISOString();
+  }
+  return new Date(now + PRESET_MS[choice]!).toISOString();
+}
+
+/** Max views from the field: empty → 0 (unlimited), a whole number ≥ 0, otherwise null. */
+export function parseMaxViews(value: string): number | null {
+  const trimmed = value.trim();
+  if (trimmed === '') return 0;
+  if (!/^\d{1,9}$/.test(trimmed)) return null;
+  return Number(trimmed);
+}
+
+/** Size of a text in UTF-8 bytes, as the server counts it. */
+export function utf8Bytes(text: string): number {
+  return new TextEncoder().encode(text).length;
+}
+
+const MESSAGE_ERRORS: Record<string, PasteErrorKey> = {
+  content_required: 'pastes.errors.contentRequired',
+  remark_too_long: 'pastes.errors.remarkTooLong',
+  slug_invalid: 'pastes.errors.slugInvalid',
+  slug_too_long: 'pastes.errors.slugTooLong',
+  slug_reserved: 'pastes.errors.slugReserved',
+  max_views_invalid: 'pastes.errors.maxViewsInvalid',
+  invalid_expiry: 'pastes.errors.customExpiryInvalid',
+};
+
+const SCHEMA_FIELD: Record<string, PasteField> = {
+  content: 'content',
+  remark: 'remark',
+  slug: 'slug',
+  newSlug: 'slug',
+  password: 'password',
+  expiresAt: 'customExpiry',
+  maxViews: 'maxViews',
+};
+
+function schemaErrors(issues: readonly { path: readonly PropertyKey[]; message: string }[]): PasteErrors {
+  const errors: PasteErrors = {};
+  for (const issue of issues) {
+    const field = SCHEMA_FIELD[String(issue.path[0])];
+    if (!field) continue;
+    errors[field] ??=
+      MESSAGE_ERRORS[issue.message] ??
+      (field === 'password' ? 'pastes.errors.passwordTooLong' : 'pastes.errors.slugInvalid');
+  }
+  return errors;
+}
+
+/** Checks that need more than the schemas: size, max views digits, the custom date. */
+function commonErrors(content: string | undefined, values: PasteSettingsValues, now: number): PasteErrors {
+  const errors: PasteErrors = {};
+  if (content !== undefined && content.length > PASTE_MAX_BYTES / 4 && utf8Bytes(content) > PASTE_MAX_BYTES) {
+    errors.content = 'pastes.errors.contentTooLarge';
+  }
+  if (parseMaxViews(values.maxViews) === null) errors.maxViews = 'pastes.errors.maxViewsInvalid';
+  if (values.expiry === 'custom') {
+    const expiresAt = expiresAtFor('custom', values.customExpiry, now);
+    if (expiresAt === undefined || expiresAt === null)
+      errors.customExpiry = 'pastes.errors.customExpiryInvalid';
+    else if (Date.parse(expiresAt) <= now) errors.customExpiry = 'pastes.errors.customExpiryPast';
+  }
+  return errors;
+}
+
+type Validated<T> = { ok: true; input: T } | { ok: false; errors: PasteErrors };
+
+export function validateCreate(
+  { content, format, values }: { content: string; format: PasteFormat; values: PasteSettingsValues },
+  now = Date.now(),
+): Validated<PasteCreateInput> {
+  const errors = commonErrors(content, values, now);
+  const input: PasteCreateInput = {
+    content,
+    format,
+    remark: values.remark.trim() || undefined,
+    slug: values.slug.trim() || undefined,
+    password: values.password || undefined,
+    expiresAt: errors.customExpiry ? null : (expiresAtFor(values.expiry, values.customExpiry, now) ?? null),
+    maxViews: parseMaxViews(values.maxViews) ?? 0,
+  };
+  const parsed = pasteCreateSchema.safeParse(input);
+  if (!parsed.success) Object.assign(errors, { ...schemaErrors(parsed.error.issues), ...errors });
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  return { ok: true, input };
+}
+
+/** What the edit form started from, to send only what changed where that matters. */
+export interface PasteOriginal {
+  slug: string;
+  hasPassword: boolean;
+}
+
+export function validateUpdate(
+  {
+    content,
+    format,
+    values,
+    original,
+  }: { content: string; format: PasteFormat; values: PasteSettingsValues; original: PasteOriginal },
+  now = Date.now(),
+): Validated<PasteUpdateInput> {
+  const errors = commonErrors(content, values, now);
+  const slug = values.slug.trim();
+  const expiresAt = errors.customExpiry ? undefined : expiresAtFor(values.expiry, values.customExpiry, now);
+  const input: PasteUpdateInput = {
+    content,
+    format,
+    remark: values.remark.trim(),
+    maxViews: parseMaxViews(values.maxViews) ?? 0,
+    ...(expiresAt !== undefined ? { expiresAt } : {}),
+    ...(values.password ? { password: values.password } : {}),
+    ...(!values.password && values.clearPassword && original.hasPassword ? { clearPassword: true } : {}),
+    // An emptied field asks the server for a new random suffix.
+    ...(slug !== original.slug ? { newSlug: slug } : {}),
+  };
+  const parsed = pasteUpdateSchema.safeParse(input);
+  if (!parsed.success) Object.assign(errors, { ...schemaErrors(parsed.error.issues), ...errors });
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  return { ok: true, input };
+}
