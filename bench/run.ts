@@ -1,4 +1,24 @@
 /** `npm run bench`: runs every benchmark and records the figures in bench/RESULTS.md. */
+import { startServer, machine, writeSection } from './lib/harness.ts';
+import { measurePasteViewJs } from './paste-view-js.ts';
 import { benchPastes } from './pastes.bench.ts';
 
 await benchPastes();
+
+// The paste view's JavaScript before content: needs the built web app (npm start or npm run build).
+const server = await startServer();
+try {
+  const { files, totalGzipBytes } = await measurePasteViewJs(server.base);
+  const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+  const rows = files.map((f) => `| ${new URL(f.url).pathname} | ${kb(f.gzipBytes)} |`).join('\n');
+  const table = `| file | KB gzip |\n|---|---|\n${rows}\n| **total** | **${kb(totalGzipBytes)}** |`;
+  console.log(table);
+  writeSection(
+    'Paste view JavaScript before content',
+    `Run ${new Date().toISOString().slice(0, 10)} on ${machine()}. Cold load of /paste/<slug> in the system Chromium; ` +
+      `JS files requested until the content is visible, each gzipped (node:zlib default level). Goal < 150 KB ` +
+      `(issue 4), budget < 200 KB (ARCHITECTURE §8).\n\n${table}`,
+  );
+} finally {
+  await server.stop();
+}

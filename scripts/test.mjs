@@ -61,6 +61,45 @@ async function ensurePostgres() {
   return `postgres://postgres@127.0.0.1:${port}/postgres`;
 }
 
+/** A throwaway S3 server (radosgw) for the storage suites, unless S3_ENDPOINT names one. */
+async function ensureS3() {
+  if (process.env.S3_ENDPOINT) return {};
+  if (spawnSync('sh', ['-c', 'command -v radosgw']).status !== 0) {
+    problems.push(
+      'S3 tier: radosgw is not installed, so the S3 driver suite cannot run. Install it with ' +
+        '`apt-get install -y --no-install-recommends ceph-mon ceph-osd radosgw ceph-common`, ' +
+        'or set S3_ENDPOINT, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY to an S3-compatible server.',
+    );
+    return {};
+  }
+  const cephDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cubby-ceph-'));
+  const env = {
+    CEPH_DIR: cephDir,
+    RGW_PORT: String(await freePort()),
+    MON_PORT: String(await freePort()),
+    S3_AK: 'cubbytestaccess',
+    S3_SK: 'cubbytestsecret',
+  };
+  const started = spawnSync('bash', [path.join(root, '.ci/start-ceph.sh')], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  });
+  cleanups.push(() => {
+    spawnSync('bash', [path.join(root, '.ci/stop-ceph.sh')], { env: { ...process.env, ...env } });
+    fs.rmSync(cephDir, { recursive: true, force: true });
+  });
+  if (started.status !== 0) {
+    problems.push(`S3 tier: radosgw did not start.\n${started.stderr.trim()}`);
+    return {};
+  }
+  return {
+    S3_ENDPOINT: `http://127.0.0.1:${env.RGW_PORT}`,
+    S3_ACCESS_KEY_ID: env.S3_AK,
+    S3_SECRET_ACCESS_KEY: env.S3_SK,
+    S3_REGION: 'us-east-1',
+  };
+}
+
 async function unitAndIntegration() {
   const files = [
     ...findTests(path.join(root, 'packages/shared/src'), /\.test\.ts$/),
@@ -68,6 +107,8 @@ async function unitAndIntegration() {
     ...findTests(path.join(root, 'packages/web/src'), /\.test\.ts$/),
   ];
   const databaseUrl = await ensurePostgres();
+  const needsS3 = files.some((f) => f.includes(`${path.sep}storage${path.sep}s3`));
+  const s3Env = needsS3 ? await ensureS3() : {};
   const tap = path.join(reports, 'node.tap');
   const code = await run(
     process.execPath,
@@ -82,8 +123,8 @@ async function unitAndIntegration() {
       `--test-reporter-destination=${tap}`,
       ...files,
     ],
-    // Without PostgreSQL the suites' postgres tier fails with a message saying how to install it.
-    databaseUrl ? { DATABASE_URL: databaseUrl } : { DATABASE_URL: '' },
+    // Without PostgreSQL (or S3) those tiers fail with a message saying how to install it.
+    { DATABASE_URL: databaseUrl ?? '', ...s3Env },
   );
   const text = fs.existsSync(tap) ? fs.readFileSync(tap, 'utf8') : '';
   const count = (name) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);

@@ -1,0 +1,54 @@
+/**
+ * Driver sub-paths. The shared `normalizePath` is the one normaliser; it is written for raw client
+ * input and decodes percent-escapes once. Driver paths arrive already decoded (a file may really be
+ * called "100%25.txt"), so `%` is escaped before the call, which turns that decoding into the identity
+ * and keeps the rest of the rule (slashes, `.`/`..`, control characters) in its one home.
+ */
+import { isPathWithin, normalizePath } from '@cubby/shared';
+import { StorageError } from './driver.ts';
+
+const escapePercent = (path: string): string => path.replaceAll('%', '%25');
+
+/** The normalised form of a driver path ("/a/b", root "/"); INVALID_PATH when it cannot be trusted. */
+export function driverPath(raw: string): string {
+  const normalised = typeof raw === 'string' ? normalizePath(escapePercent(raw)) : null;
+  if (normalised === null) throw new StorageError('INVALID_PATH', 'invalid storage path');
+  return normalised;
+}
+
+/** Segments of a normalised path ("/" has none). */
+export function pathSegments(path: string): string[] {
+  return path === '/' ? [] : path.slice(1).split('/');
+}
+
+export function parentOf(path: string): string {
+  const cut = path.lastIndexOf('/');
+  return cut <= 0 ? '/' : path.slice(0, cut);
+}
+
+export function nameOf(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+export function joinPath(dir: string, name: string): string {
+  return dir === '/' ? `/${name}` : `${dir}/${name}`;
+}
+
+/** True when `inner` is `outer` or lies below it (whole segments; both already normalised). */
+export function isSameOrInside(outer: string, inner: string): boolean {
+  return isPathWithin(escapePercent(outer), escapePercent(inner));
+}
+
+/** Byte order of UTF-8 names: the order S3 lists keys in, used by every driver's `list`. */
+export function compareNames(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+/** Whether a name found in a listing can be named by a driver path (not "", ".", "..", no "/" or "\\"). */
+export function isAddressableName(name: string): boolean {
+  try {
+    return name !== '' && driverPath('/' + name) === '/' + name;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,236 @@
+/**
+ * The storage driver contract (ARCHITECTURE §3): what every backend (local disk, S3-compatible)
+ * offers to the vfs, the shared types, and the one error type drivers throw. A driver works on
+ * normalised sub-paths inside its storage config ("/photos/a.jpg"; "/" is the config's root) and
+ * knows nothing of HTTP, users or mounts. Bytes always travel as web streams, never whole buffers.
+ *
+ * The behaviour every driver must show is pinned down by the contract suite in
+ * test/storage/contract.ts; the notes below say what the types cannot.
+ */
+
+export const STORAGE_ERROR_CODES = [
+  'NOT_FOUND',
+  'ALREADY_EXISTS',
+  'NOT_A_DIRECTORY',
+  'IS_A_DIRECTORY',
+  'INVALID_PATH',
+  'PRECONDITION_FAILED',
+  'TOO_LARGE',
+  /** The backend cannot be reached or refuses our configuration (connection, DNS, timeout, missing bucket). */
+  'UNAVAILABLE',
+  /** The backend refused the credentials or the operation (403, bad signature, unknown access key). */
+  'FORBIDDEN',
+  'INVALID_RANGE',
+] as const;
+
+export type StorageErrorCode = (typeof STORAGE_ERROR_CODES)[number];
+
+/**
+ * The only error a driver throws on purpose. The message is for logs: it names the operation and
+ * the path but never a credential; the backend's own error stays in `cause`.
+ */
+export class StorageError extends Error {
+  constructor(
+    readonly code: StorageErrorCode,
+    message: string = code,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'StorageError';
+  }
+}
+
+export function isStorageError(error: unknown, code?: StorageErrorCode): error is StorageError {
+  return error instanceof StorageError && (code === undefined || error.code === code);
+}
+
+export interface Entry {
+  /** Normalised driver path, e.g. "/docs/a.txt"; the root is "/". */
+  path: string;
+  /** Last path segment ("" for the root). */
+  name: string;
+  isDirectory: boolean;
+  /** Bytes; 0 for directories. */
+  size: number;
+  /** Null when the backend does not know (an S3 prefix without a directory marker). */
+  modified: Date | null;
+  /** Quoted strong entity tag, ready for an HTTP `ETag` header; files only. */
+  etag?: string;
+  /** Only where the backend stores one (S3 `stat`/`read`); never guessed from the name here. */
+  contentType?: string;
+}
+
+export interface ListOptions {
+  /** Opaque cursor from the previous page. */
+  cursor?: string;
+  /** Entries per page, 1–1000 (default 1000). */
+  limit?: number;
+}
+
+export interface ListPage {
+  /** Directories and files in byte order of their UTF-8 names; hidden driver internals never appear. */
+  entries: Entry[];
+  /** Present when more entries remain. */
+  cursor?: string;
+}
+
+/** A byte range as in HTTP: `end` is inclusive and defaults to the last byte; an end past the object is clamped. */
+export interface ByteRange {
+  start: number;
+  end?: number;
+}
+
+export interface ReadOptions {
+  range?: ByteRange;
+}
+
+export interface ReadResult {
+  body: ReadableStream<Uint8Array>;
+  /** Size of the whole object, whatever range was read. */
+  size: number;
+  /** Bytes in `body`. */
+  contentLength: number;
+  /** The satisfied range (inclusive), present when a range was asked for. */
+  range?: { start: number; end: number };
+  etag?: string;
+  contentType?: string;
+  lastModified?: Date;
+}
+
+export interface WriteOptions {
+  /**
+   * Exact byte count the body will deliver, when known. A body that delivers more fails with
+   * TOO_LARGE, one that delivers less with PRECONDITION_FAILED; nothing is stored in either case.
+   */
+  size?: number;
+  contentType?: string;
+}
+
+export interface WriteResult {
+  etag?: string;
+  size: number;
+}
+
+export interface MultipartPart {
+  partNumber: number;
+  etag: string;
+}
+
+export interface MultipartPartInfo extends MultipartPart {
+  size: number;
+}
+
+/**
+ * S3-style multipart uploads, with S3's rules on every driver: part numbers 1–10000, every part but
+ * the last at least 5 MiB (checked on `complete`, PRECONDITION_FAILED), parts listed in ascending order
+ * with the ETags `uploadPart` returned. An unknown, aborted or completed upload id is NOT_FOUND,
+ * and so is an upload id used with another path.
+ */
+export interface MultipartApi {
+  init(path: string, options?: { contentType?: string }): Promise<{ uploadId: string }>;
+  uploadPart(
+    path: string,
+    uploadId: string,
+    partNumber: number,
+    body: ReadableStream<Uint8Array>,
+    options: { size: number },
+  ): Promise<{ etag: string }>;
+  /** The returned etag is the one `stat` reports afterwards. */
+  complete(path: string, uploadId: string, parts: MultipartPart[]): Promise<WriteResult>;
+  abort(path: string, uploadId: string): Promise<void>;
+  listParts(path: string, uploadId: string): Promise<MultipartPartInfo[]>;
+}
+
+export interface PresignGetOptions {
+  /** Seconds the URL stays valid. */
+  expiresIn: number;
+  /** Name offered to the browser (defaults to the path's last segment). */
+  filename?: string;
+  /** Default "attachment". */
+  disposition?: 'inline' | 'attachment';
+  /** Content-Type the answer carries. */
+  contentType?: string;
+}
+
+export interface PresignPutOptions {
+  expiresIn: number;
+  /** The uploader must send exactly this Content-Type. */
+  contentType: string;
+  /** The uploader must send exactly this many bytes; more is refused and nothing is stored. */
+  size: number;
+}
+
+export interface PresignPartOptions {
+  expiresIn: number;
+  /** When given, the part must be exactly this many bytes. */
+  size?: number;
+}
+
+export interface StorageDriver {
+  readonly kind: 'local' | 's3';
+
+  /** NOT_FOUND when nothing is there. The root always exists. */
+  stat(path: string): Promise<Entry>;
+
+  /** NOT_FOUND for a missing directory, NOT_A_DIRECTORY for a file. */
+  list(dir: string, options?: ListOptions): Promise<ListPage>;
+
+  /** IS_A_DIRECTORY for a directory; INVALID_RANGE for a range that cannot be satisfied. */
+  read(path: string, options?: ReadOptions): Promise<ReadResult>;
+
+  /**
+   * Streams `body` into `path`, replacing a file that is there and creating missing parent
+   * directories. Readers see the old content or the new, never a partial file.
+   * IS_A_DIRECTORY when `path` is a directory (on S3: one made by `mkdir`, i.e. with a marker; a
+   * prefix that only exists through the keys below it is not checked, to keep uploads at one request).
+   */
+  write(path: string, body: ReadableStream<Uint8Array>, options?: WriteOptions): Promise<WriteResult>;
+
+  /** Creates the directory and missing parents; ALREADY_EXISTS when anything is at `path`. */
+  mkdir(path: string): Promise<void>;
+
+  /**
+   * Removes a file, or a directory with everything below it when `recursive`. Without it, only an
+   * empty directory goes (PRECONDITION_FAILED otherwise). The parent directory stays. The root
+   * cannot be removed (INVALID_PATH).
+   */
+  remove(path: string, options?: { recursive?: boolean }): Promise<void>;
+
+  /**
+   * Copies a file or a whole directory to `to` (the new full path). A file replaces a file at `to`;
+   * ALREADY_EXISTS when a directory is involved on either side and `to` exists; INVALID_PATH when `to`
+   * is `from` or lies inside it.
+   */
+  copy(from: string, to: string): Promise<void>;
+
+  /** As `copy`, then the source is gone. Not atomic for directories on S3. */
+  move(from: string, to: string): Promise<void>;
+
+  readonly multipart: MultipartApi;
+
+  /** A URL that downloads the file with a plain GET until it expires (Range works). */
+  presignGet?(path: string, options: PresignGetOptions): Promise<URL>;
+  /** A URL a browser can PUT the whole file to (CORS allowed, ETag readable). */
+  presignPut?(path: string, options: PresignPutOptions): Promise<URL>;
+  /** A URL a browser can PUT one part of a multipart upload to; the answer's ETag goes to `complete`. */
+  presignPart?(path: string, uploadId: string, partNumber: number, options: PresignPartOptions): Promise<URL>;
+
+  /** Releases sockets and other resources. */
+  close?(): Promise<void>;
+}
+
+/** S3's multipart limits, which every driver applies so that the app behaves the same on each. */
+export const MULTIPART_LIMITS = {
+  minPartSize: 5 * 1024 * 1024,
+  maxPartSize: 5 * 1024 * 1024 * 1024,
+  maxParts: 10_000,
+} as const;
+
+/** Default and maximum page size of `list` (S3's own maximum). */
+export const MAX_LIST_LIMIT = 1000;
+
+/** The page size a `list` call gets: its `limit` within 1–1000, 1000 when absent or not a number. */
+export function listLimit(limit: number | undefined): number {
+  if (limit === undefined || !Number.isFinite(limit)) return MAX_LIST_LIMIT;
+  return Math.min(Math.max(Math.trunc(limit), 1), MAX_LIST_LIMIT);
+}

@@ -1,0 +1,236 @@
+/**
+ * The HTTP side of the local driver's presigned URLs, mounted at `/api/storage/local`:
+ *   GET|HEAD /:configId/get   download (Range, Content-Disposition)
+ *   PUT      /:configId/put   whole-object upload
+ *   PUT      /:configId/part  one part of a multipart upload
+ * The signature, expiry, content type and declared length are checked before a byte of the body is
+ * read; the size limit is enforced again while streaming, so a body that runs over is cut off with
+ * 413 and leaves no file. Every answer allows any origin (these URLs are bearer capabilities, not
+ * cookie-authenticated) and exposes ETag, so a browser can upload parts and read their ETags.
+ */
+import type { ErrorCode, ErrorEnvelope } from '@cubby/shared';
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { type Clock, systemClock } from '../../lib/clock.ts';
+import { contentDisposition } from '../content-disposition.ts';
+import { isStorageError, type ReadResult, type StorageErrorCode } from '../driver.ts';
+import type { LocalDriver } from './local.ts';
+import { type LocalSignedParams, parseLocalPresignQuery, verifyLocalSignature } from './local-signature.ts';
+
+const CORS_HEADERS: Record<string, string> = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'ETag, Content-Length, Content-Range, Content-Disposition, Accept-Ranges',
+};
+
+/** Storage codes as these routes answer them. */
+const STATUS: Record<StorageErrorCode, [number, ErrorCode]> = {
+  NOT_FOUND: [404, 'NOT_FOUND'],
+  ALREADY_EXISTS: [409, 'CONFLICT'],
+  NOT_A_DIRECTORY: [409, 'CONFLICT'],
+  IS_A_DIRECTORY: [409, 'CONFLICT'],
+  INVALID_PATH: [400, 'VALIDATION_FAILED'],
+  PRECONDITION_FAILED: [400, 'VALIDATION_FAILED'],
+  TOO_LARGE: [413, 'PAYLOAD_TOO_LARGE'],
+  UNAVAILABLE: [503, 'STORAGE_UNAVAILABLE'],
+  FORBIDDEN: [403, 'FORBIDDEN'],
+  INVALID_RANGE: [416, 'VALIDATION_FAILED'],
+};
+
+function fail(
+  status: number,
+  error: ErrorCode,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
+  const body: ErrorEnvelope = { code: status, message, data: null, success: false, error };
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { ...CORS_HEADERS, 'Content-Type': 'application/json; charset=UTF-8', ...headers },
+  });
+}
+
+function failFromError(error: unknown): Response {
+  if (!isStorageError(error)) throw error;
+  const [status, code] = STATUS[error.code];
+  // A body that ran over is abandoned mid-upload: close the connection rather than drain the rest.
+  return fail(status, code, error.code, status === 413 ? { Connection: 'close' } : {});
+}
+
+type ParsedRange = { start: number; end?: number } | { suffix: number } | 'unsatisfiable' | null;
+
+/** A single `bytes=` range; null when absent or not one we serve (then the whole file goes out, as RFC 9110 allows). */
+function parseRangeHeader(header: string | undefined): ParsedRange {
+  if (!header) return null;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match) return null;
+  const [, from, to] = match as unknown as [string, string, string];
+  if (from === '' && to === '') return null;
+  if (from === '') return Number(to) === 0 ? 'unsatisfiable' : { suffix: Number(to) };
+  if (to !== '' && Number(to) < Number(from)) return null;
+  return to === '' ? { start: Number(from) } : { start: Number(from), end: Number(to) };
+}
+
+/**
+ * The presigned-URL routes for local storage configs. `resolveDriver` finds the driver of a config id;
+ * `secret` and `clock` must be those the drivers sign with.
+ */
+export function localPresignRoutes(
+  resolveDriver: (configId: string) => LocalDriver | undefined,
+  secret: string,
+  clock: Clock = systemClock,
+): Hono {
+  const app = new Hono();
+
+  app.options('/:configId/:op', (c) => {
+    return new Response(null, {
+      status: 204,
+      headers: {
+        ...CORS_HEADERS,
+        'Access-Control-Allow-Methods': 'GET, HEAD, PUT, OPTIONS',
+        'Access-Control-Allow-Headers':
+          c.req.header('Access-Control-Request-Headers') ?? 'Content-Type, Range',
+        'Access-Control-Max-Age': '86400',
+      },
+    });
+  });
+
+  /** Signature, expiry and driver, checked before anything else; a Response means refused. */
+  const authorise = (
+    c: Context,
+    op: 'get' | 'put' | 'part',
+  ): { params: LocalSignedParams; driver: LocalDriver } | Response => {
+    const configId = c.req.param('configId') ?? '';
+    const params = parseLocalPresignQuery(op, configId, (name) => c.req.query(name));
+    if (!params) return fail(403, 'FORBIDDEN', 'invalid signature');
+    const check = verifyLocalSignature(params, secret, clock);
+    if (!check.ok) {
+      return fail(403, 'FORBIDDEN', check.reason === 'EXPIRED' ? 'link expired' : 'invalid signature');
+    }
+    const driver = resolveDriver(configId);
+    if (!driver) return fail(404, 'NOT_FOUND', 'unknown storage');
+    return { params, driver };
+  };
+
+  /**
+   * The declared length of an upload against the signed size, before the body is touched:
+   * more is 413, a different length 400. Returns the size to enforce while streaming.
+   */
+  const uploadSize = (c: Context, signed: number | undefined): number | Response => {
+    const header = c.req.header('Content-Length');
+    const declared = header === undefined ? undefined : /^\d+$/.test(header) ? Number(header) : NaN;
+    if (Number.isNaN(declared)) return fail(400, 'VALIDATION_FAILED', 'invalid Content-Length');
+    if (signed === undefined) {
+      return declared ?? fail(411, 'VALIDATION_FAILED', 'Content-Length required');
+    }
+    if (declared !== undefined && declared > signed) {
+      return fail(413, 'PAYLOAD_TOO_LARGE', 'larger than the signed size', { Connection: 'close' });
+    }
+    if (declared !== undefined && declared !== signed) {
+      return fail(400, 'VALIDATION_FAILED', 'size differs from the signed size');
+    }
+    return signed;
+  };
+
+  const bodyOf = (c: Context): ReadableStream<Uint8Array> =>
+    c.req.raw.body ?? new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
+
+  app.on(['GET', 'HEAD'], '/:configId/get', async (c) => {
+    const auth = authorise(c, 'get');
+    if (auth instanceof Response) return auth;
+    const { params, driver } = auth;
+    const headers: Record<string, string> = {
+      ...CORS_HEADERS,
+      'Content-Type': params.contentType || 'application/octet-stream',
+      'Content-Disposition': contentDisposition(params.disposition ?? 'attachment', params.filename ?? ''),
+      'Accept-Ranges': 'bytes',
+      'Cache-Control': 'private, no-cache',
+      // Whatever the file holds, it never runs as a page of this origin.
+      'Content-Security-Policy': "default-src 'none'; sandbox",
+      'X-Content-Type-Options': 'nosniff',
+    };
+    try {
+      const entry = await driver.stat(params.key);
+      if (entry.isDirectory) return fail(404, 'NOT_FOUND', 'not a file');
+      const wanted = parseRangeHeader(c.req.header('Range'));
+      let range: { start: number; end?: number } | undefined;
+      if (
+        wanted === 'unsatisfiable' ||
+        (wanted && 'start' in wanted && wanted.start >= entry.size) ||
+        (wanted && 'suffix' in wanted && entry.size === 0)
+      ) {
+        return fail(416, 'VALIDATION_FAILED', 'range not satisfiable', {
+          'Content-Range': `bytes */${entry.size}`,
+        });
+      }
+      if (wanted && 'suffix' in wanted) range = { start: Math.max(entry.size - wanted.suffix, 0) };
+      else if (wanted) range = wanted;
+      const meta = (r: Pick<ReadResult, 'etag' | 'lastModified'>) => {
+        if (r.etag) headers.ETag = r.etag;
+        if (r.lastModified) headers['Last-Modified'] = r.lastModified.toUTCString();
+      };
+      if (c.req.method === 'HEAD') {
+        meta({ etag: entry.etag, lastModified: entry.modified ?? undefined });
+        headers['Content-Length'] = String(entry.size);
+        return new Response(null, { status: 200, headers });
+      }
+      const result = await driver.read(params.key, range ? { range } : {});
+      meta(result);
+      headers['Content-Length'] = String(result.contentLength);
+      if (result.range) {
+        headers['Content-Range'] = `bytes ${result.range.start}-${result.range.end}/${result.size}`;
+      }
+      return new Response(result.body, { status: result.range ? 206 : 200, headers });
+    } catch (error) {
+      if (isStorageError(error, 'INVALID_RANGE')) {
+        return fail(416, 'VALIDATION_FAILED', 'range not satisfiable');
+      }
+      return failFromError(error);
+    }
+  });
+
+  app.put('/:configId/put', async (c) => {
+    const auth = authorise(c, 'put');
+    if (auth instanceof Response) return auth;
+    const { params, driver } = auth;
+    if (
+      (c.req.header('Content-Type') ?? '').trim().toLowerCase() !==
+      (params.contentType ?? '').trim().toLowerCase()
+    ) {
+      return fail(403, 'FORBIDDEN', 'Content-Type differs from the signed one');
+    }
+    if (params.size === undefined) return fail(403, 'FORBIDDEN', 'invalid signature');
+    const size = uploadSize(c, params.size);
+    if (size instanceof Response) return size;
+    try {
+      const options = params.contentType ? { size, contentType: params.contentType } : { size };
+      const result = await driver.write(params.key, bodyOf(c), options);
+      return new Response(null, { status: 200, headers: { ...CORS_HEADERS, ETag: result.etag ?? '' } });
+    } catch (error) {
+      return failFromError(error);
+    }
+  });
+
+  app.put('/:configId/part', async (c) => {
+    const auth = authorise(c, 'part');
+    if (auth instanceof Response) return auth;
+    const { params, driver } = auth;
+    const size = uploadSize(c, params.size);
+    if (size instanceof Response) return size;
+    try {
+      const { etag } = await driver.multipart.uploadPart(
+        params.key,
+        params.uploadId ?? '',
+        params.partNumber ?? 0,
+        bodyOf(c),
+        { size },
+      );
+      return new Response(null, { status: 200, headers: { ...CORS_HEADERS, ETag: etag } });
+    } catch (error) {
+      return failFromError(error);
+    }
+  });
+
+  app.all('*', () => fail(404, 'NOT_FOUND', 'not found'));
+
+  return app;
+}

@@ -1,0 +1,1022 @@
+/**
+ * S3-compatible storage driver (AWS SDK v3); the only module that imports the SDK.
+ *
+ * - Keys are `<rootPrefix>/<driver path without its leading slash>`. Directories are prefixes;
+ *   `mkdir` writes a zero-byte `dir/` marker, and removing the last entry of a directory writes one
+ *   so that the directory stays, as it would on disk.
+ * - Bodies are streamed: a single PutObject when the size is known and small, else lib-storage's
+ *   Upload with a bounded queue of parts (memory bounded by part size and queue, whatever the size).
+ * - Checksums are only computed when an operation requires them: the SDK default (aws-chunked
+ *   stream bodies, checksum headers in presigned URLs) breaks most non-AWS servers.
+ * - SDK errors become StorageError codes; messages name the operation and path, never a credential.
+ * - Known radosgw quirks handled here: CompleteMultipartUpload answers an empty ETag (a HeadObject
+ *   follows) and answers 500 instead of NoSuchUpload after an abort (ListParts tells them apart).
+ */
+import { Readable, pipeline } from 'node:stream';
+import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CopyObjectCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  type ListObjectsV2CommandOutput,
+  ListPartsCommand,
+  PutObjectCommand,
+  S3Client,
+  UploadPartCommand,
+  UploadPartCopyCommand,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { type Clock, systemClock } from '../../lib/clock.ts';
+import { ByteLimit } from '../byte-limit.ts';
+import { checkRange } from '../byte-range.ts';
+import { contentDisposition } from '../content-disposition.ts';
+import {
+  type Entry,
+  type ListOptions,
+  type ListPage,
+  listLimit,
+  MULTIPART_LIMITS,
+  type MultipartApi,
+  type MultipartPart,
+  type MultipartPartInfo,
+  type PresignGetOptions,
+  type PresignPartOptions,
+  type PresignPutOptions,
+  type ReadOptions,
+  type ReadResult,
+  type StorageDriver,
+  StorageError,
+  type StorageErrorCode,
+  type WriteOptions,
+  type WriteResult,
+} from '../driver.ts';
+import {
+  compareNames,
+  driverPath,
+  isAddressableName,
+  isSameOrInside,
+  nameOf,
+  parentOf,
+  pathSegments,
+} from '../driver-path.ts';
+
+export type S3Provider = 'cloudflare-r2' | 'backblaze-b2' | 'aws-s3' | 'other';
+
+export interface S3DriverConfig {
+  /** Service URL; optional for AWS (standard endpoints) and B2 (derived from the region). */
+  endpoint?: string;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  pathStyle: boolean;
+  /** Folder inside the bucket the config is confined to ("" = the whole bucket). */
+  rootPrefix?: string;
+  /** Public base URL of the bucket (a CDN or custom domain) for `publicUrl`. */
+  customHost?: string;
+  provider: S3Provider;
+  /** Signing time of presigned URLs. */
+  clock?: Clock;
+  tuning?: Partial<S3Tuning>;
+}
+
+export interface S3Tuning {
+  /** Largest known-size body sent as one PutObject; larger or unknown sizes go multipart. */
+  singlePutMaxBytes: number;
+  /** Part size of streamed multipart uploads (grown when needed to stay under 10,000 parts). */
+  partSize: number;
+  /**
+   * Parts of one streamed upload in flight at once; each is buffered. lib-storage copies every part
+   * once more while assembling it, so RSS grows by several part sizes per unit of queue: 1 keeps a
+   * 1 GiB upload under the 64 MiB budget of ARCHITECTURE §8 (bench/storage-memory.ts); raise it
+   * for high-latency links.
+   */
+  queueSize: number;
+  /** Largest object copied with one CopyObject (S3 refuses more than 5 GiB). */
+  copyMaxBytes: number;
+  /** Part size of a multipart copy of larger objects. */
+  copyPartSize: number;
+  /** Requests in flight at once for directory copies and moves. */
+  concurrency: number;
+}
+
+const MiB = 1024 * 1024;
+
+export const DEFAULT_S3_TUNING: S3Tuning = {
+  singlePutMaxBytes: 16 * MiB,
+  partSize: 8 * MiB,
+  queueSize: 1,
+  copyMaxBytes: 5 * 1024 * MiB,
+  copyPartSize: 256 * MiB,
+  concurrency: 8,
+};
+
+export interface S3ProviderPreset {
+  /** Region the SDK signs with when the config leaves it empty, or always (`forceRegion`). */
+  region?: string;
+  forceRegion?: boolean;
+  /** Endpoint from the region, when the config gives none. */
+  endpoint?: (region: string) => string;
+  /** Path-style addressing regardless of the config. */
+  forcePathStyle?: boolean;
+  /** Whether the config must name the endpoint. */
+  endpointRequired: boolean;
+  /** Idle socket timeout. */
+  socketTimeoutMs: number;
+  maxAttempts: number;
+}
+
+/** What each provider needs beyond the config fields. */
+export const S3_PROVIDER_PRESETS: Record<S3Provider, S3ProviderPreset> = {
+  // R2 signs with region "auto" and serves path-style at https://<account>.r2.cloudflarestorage.com.
+  'cloudflare-r2': {
+    region: 'auto',
+    forceRegion: true,
+    forcePathStyle: true,
+    endpointRequired: true,
+    socketTimeoutMs: 30_000,
+    maxAttempts: 3,
+  },
+  // B2's S3 endpoint is per region; it is slower to answer, hence the longer timeout and extra retry.
+  'backblaze-b2': {
+    endpoint: (region) => `https://s3.${region}.backblazeb2.com`,
+    endpointRequired: false,
+    socketTimeoutMs: 60_000,
+    maxAttempts: 4,
+  },
+  'aws-s3': { region: 'us-east-1', endpointRequired: false, socketTimeoutMs: 30_000, maxAttempts: 3 },
+  other: { region: 'us-east-1', endpointRequired: true, socketTimeoutMs: 30_000, maxAttempts: 3 },
+};
+
+export interface S3ClientSettings {
+  endpoint?: string;
+  region: string;
+  forcePathStyle: boolean;
+  socketTimeoutMs: number;
+  maxAttempts: number;
+}
+
+/** The SDK settings a config resolves to, after its provider's preset. */
+export function resolveS3ClientSettings(
+  config: Pick<S3DriverConfig, 'endpoint' | 'region' | 'pathStyle' | 'provider'>,
+): S3ClientSettings {
+  const preset = S3_PROVIDER_PRESETS[config.provider];
+  if (!preset) throw new StorageError('UNAVAILABLE', `unknown S3 provider ${String(config.provider)}`);
+  let region = config.region?.trim() ?? '';
+  const endpointInput = config.endpoint?.trim() ?? '';
+  if (config.provider === 'backblaze-b2' && !region) {
+    region = /^https?:\/\/s3\.([a-z0-9-]+)\.backblazeb2\.com/i.exec(endpointInput)?.[1] ?? '';
+    if (!region) {
+      throw new StorageError(
+        'UNAVAILABLE',
+        'a Backblaze B2 config needs its region (e.g. us-west-004) or endpoint',
+      );
+    }
+  }
+  if (preset.forceRegion || !region) region = preset.region ?? region;
+  const endpoint = endpointInput || preset.endpoint?.(region) || undefined;
+  if (preset.endpointRequired && !endpoint) {
+    throw new StorageError('UNAVAILABLE', `an endpoint is required for ${config.provider}`);
+  }
+  const settings: S3ClientSettings = {
+    region,
+    forcePathStyle: preset.forcePathStyle ?? config.pathStyle,
+    socketTimeoutMs: preset.socketTimeoutMs,
+    maxAttempts: preset.maxAttempts,
+  };
+  if (endpoint) settings.endpoint = endpoint.replace(/\/+$/, '');
+  return settings;
+}
+
+const NOT_FOUND_NAMES = new Set(['NoSuchKey', 'NotFound', 'NoSuchUpload']);
+const FORBIDDEN_NAMES = new Set([
+  'AccessDenied',
+  'SignatureDoesNotMatch',
+  'InvalidAccessKeyId',
+  'InvalidToken',
+  'ExpiredToken',
+  'Forbidden',
+]);
+const PRECONDITION_NAMES = new Set([
+  'EntityTooSmall',
+  'InvalidPart',
+  'InvalidPartOrder',
+  'PreconditionFailed',
+]);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'ECONNABORTED',
+]);
+const NETWORK_NAMES = new Set(['TimeoutError', 'RequestTimeout', 'RequestTimeoutException', 'AbortError']);
+
+interface SdkErrorShape {
+  name?: string;
+  code?: string;
+  $metadata?: { httpStatusCode?: number };
+  errors?: Array<{ code?: string }>;
+}
+
+function classify(error: unknown): StorageErrorCode | undefined {
+  const e = (error ?? {}) as SdkErrorShape;
+  const name = e.name ?? '';
+  const status = e.$metadata?.httpStatusCode;
+  if (NOT_FOUND_NAMES.has(name)) return 'NOT_FOUND';
+  // A missing bucket is a broken config, not a missing file.
+  if (name === 'NoSuchBucket') return 'UNAVAILABLE';
+  if (FORBIDDEN_NAMES.has(name) || status === 403 || status === 401) return 'FORBIDDEN';
+  if (name === 'InvalidRange' || status === 416) return 'INVALID_RANGE';
+  if (PRECONDITION_NAMES.has(name) || status === 412) return 'PRECONDITION_FAILED';
+  if (name === 'EntityTooLarge' || status === 413) return 'TOO_LARGE';
+  if (status === 404) return 'NOT_FOUND';
+  if (NETWORK_NAMES.has(name) || (e.code && NETWORK_CODES.has(e.code))) return 'UNAVAILABLE';
+  if (e.errors?.some((inner) => inner.code && NETWORK_CODES.has(inner.code))) return 'UNAVAILABLE';
+  if (status !== undefined && status >= 500) return 'UNAVAILABLE';
+  return undefined;
+}
+
+/** A StorageError for an SDK failure. The SDK's own message is left in `cause`, out of the message. */
+function toStorageError(error: unknown, op: string, path: string): unknown {
+  if (error instanceof StorageError) return error;
+  const code = classify(error);
+  if (!code) return error;
+  const e = error as SdkErrorShape;
+  const detail = [e.name, e.code, e.$metadata?.httpStatusCode].filter(Boolean).join(' ');
+  return new StorageError(code, `${op} ${path}: ${detail}`, { cause: error });
+}
+
+const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
+
+/**
+ * The SDK's logger. Failed commands are reported by the driver itself (as StorageErrors, with the
+ * SDK error as cause), and a failed stream upload not being retried is expected; so only other
+ * warnings reach the console.
+ */
+const SDK_LOGGER = {
+  debug: (): void => undefined,
+  info: (): void => undefined,
+  warn: (...args: unknown[]): void => {
+    if (!String(args[0]).includes('non-retryable streaming request')) console.warn(...args);
+  },
+  error: (): void => undefined,
+};
+
+function checkExpiry(expiresIn: number): void {
+  if (!Number.isSafeInteger(expiresIn) || expiresIn <= 0 || expiresIn > MAX_PRESIGN_SECONDS) {
+    throw new RangeError('expiresIn must be 1 to 604800 seconds');
+  }
+}
+
+function checkPartNumber(partNumber: number): void {
+  if (!Number.isSafeInteger(partNumber) || partNumber < 1 || partNumber > MULTIPART_LIMITS.maxParts) {
+    throw new StorageError('INVALID_RANGE', 'part number must be 1 to 10000');
+  }
+}
+
+/** CopySource wants the key URL-encoded, slashes kept. */
+const encodeKey = (key: string): string => encodeURIComponent(key).replace(/%2F/g, '/');
+
+/** Runs `fn` over `items`, at most `limit` at once. */
+async function forEachLimit<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/** The caller's web stream as a Node stream held to `limit`, errors flowing through. */
+function limitedBody(body: ReadableStream<Uint8Array>, limit: ByteLimit): Readable {
+  const source = Readable.fromWeb(body as unknown as NodeWebReadableStream<Uint8Array>);
+  return pipeline(source, limit, () => undefined);
+}
+
+export class S3Driver implements StorageDriver {
+  readonly kind = 's3' as const;
+  readonly multipart: MultipartApi;
+  private readonly client: S3Client;
+  private readonly bucket: string;
+  private readonly prefix: string;
+  private readonly clock: Clock;
+  private readonly tuning: S3Tuning;
+
+  constructor(private readonly config: S3DriverConfig) {
+    const settings = resolveS3ClientSettings(config);
+    // The SDK never retries a request whose body is a stream (it cannot be replayed); the rest
+    // are retried with backoff up to the provider's attempt count.
+    this.client = new S3Client({
+      region: settings.region,
+      forcePathStyle: settings.forcePathStyle,
+      credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey },
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+      maxAttempts: settings.maxAttempts,
+      // "Expect: 100-continue" lets a server refuse a big body before it is sent; for small ones
+      // the extra round trip costs more than it saves.
+      expectContinueHeader: MiB,
+      logger: SDK_LOGGER,
+      requestHandler: {
+        connectionTimeout: 10_000,
+        socketTimeout: settings.socketTimeoutMs,
+        httpAgent: { keepAlive: true, maxSockets: 64 },
+        httpsAgent: { keepAlive: true, maxSockets: 64 },
+      },
+      ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
+    });
+    this.bucket = config.bucket;
+    const root = driverPath(config.rootPrefix ?? '');
+    this.prefix = root === '/' ? '' : root.slice(1) + '/';
+    this.clock = config.clock ?? systemClock;
+    this.tuning = { ...DEFAULT_S3_TUNING, ...config.tuning };
+    this.multipart = {
+      init: (path, options) => this.multipartInit(path, options?.contentType),
+      uploadPart: (path, uploadId, partNumber, body, options) =>
+        this.multipartUploadPart(path, uploadId, partNumber, body, options.size),
+      complete: (path, uploadId, parts) => this.multipartComplete(path, uploadId, parts),
+      abort: (path, uploadId) => this.multipartAbort(path, uploadId),
+      listParts: (path, uploadId) => this.multipartListParts(path, uploadId),
+    };
+  }
+
+  async close(): Promise<void> {
+    this.client.destroy();
+  }
+
+  /**
+   * Sends a request whose body is `stream`, aborting it the moment the stream fails (a body over its
+   * size, a client gone): the HTTP request would otherwise wait for bytes that never come.
+   */
+  private async sendStreaming<T>(stream: Readable, send: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const abort = new AbortController();
+    const onError = (): void => abort.abort();
+    stream.once('error', onError);
+    if (stream.errored) abort.abort();
+    try {
+      return await send(abort.signal);
+    } finally {
+      stream.off('error', onError);
+    }
+  }
+
+  // ---- keys ----------------------------------------------------------------------------------
+
+  /** Object key of a (non-root) normalised path. */
+  private key(path: string): string {
+    return this.prefix + path.slice(1);
+  }
+
+  /** Prefix under which a directory's contents live ("" for the root of an un-prefixed bucket). */
+  private dirPrefix(path: string): string {
+    return path === '/' ? this.prefix : this.prefix + path.slice(1) + '/';
+  }
+
+  private async run<T>(op: string, path: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      throw toStorageError(error, op, path);
+    }
+  }
+
+  private async head(path: string) {
+    try {
+      return await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.key(path) }));
+    } catch (error) {
+      const mapped = toStorageError(error, 'stat', path);
+      if (mapped instanceof StorageError && mapped.code === 'NOT_FOUND') return null;
+      throw mapped;
+    }
+  }
+
+  /** The first key under a directory's prefix, or null when nothing is below it (no marker either). */
+  private async firstUnder(path: string) {
+    const out = await this.run('stat', path, () =>
+      this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.dirPrefix(path), MaxKeys: 1 }),
+      ),
+    );
+    return out.Contents?.[0] ?? null;
+  }
+
+  /** Whether a directory marker (`dir/`) exists for `path`; the root always counts. */
+  private async hasMarker(path: string): Promise<boolean> {
+    if (path === '/') return true;
+    try {
+      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.dirPrefix(path) }));
+      return true;
+    } catch (error) {
+      const mapped = toStorageError(error, 'write', path);
+      if (mapped instanceof StorageError && mapped.code === 'NOT_FOUND') return false;
+      throw mapped;
+    }
+  }
+
+  private async isDirectory(path: string): Promise<boolean> {
+    return path === '/' || (await this.firstUnder(path)) !== null;
+  }
+
+  private async kindOf(path: string): Promise<{ file: { size: number } } | 'directory' | null> {
+    if (path === '/') return 'directory';
+    const head = await this.head(path);
+    if (head) return { file: { size: head.ContentLength ?? 0 } };
+    return (await this.isDirectory(path)) ? 'directory' : null;
+  }
+
+  // ---- files and directories -----------------------------------------------------------------
+
+  async stat(raw: string): Promise<Entry> {
+    const path = driverPath(raw);
+    const name = nameOf(path);
+    if (path === '/') return { path, name, isDirectory: true, size: 0, modified: null };
+    const head = await this.head(path);
+    if (head) {
+      const entry: Entry = {
+        path,
+        name,
+        isDirectory: false,
+        size: head.ContentLength ?? 0,
+        modified: head.LastModified ?? null,
+      };
+      if (head.ETag) entry.etag = head.ETag;
+      if (head.ContentType) entry.contentType = head.ContentType;
+      return entry;
+    }
+    const first = await this.firstUnder(path);
+    if (!first) throw new StorageError('NOT_FOUND', `${path} not found`);
+    const marker = first.Key === this.dirPrefix(path);
+    return { path, name, isDirectory: true, size: 0, modified: marker ? (first.LastModified ?? null) : null };
+  }
+
+  async list(raw: string, options: ListOptions = {}): Promise<ListPage> {
+    const path = driverPath(raw);
+    const prefix = this.dirPrefix(path);
+    const limit = listLimit(options.limit);
+    let token = options.cursor;
+    let sawAnything = false;
+    for (;;) {
+      const out: ListObjectsV2CommandOutput = await this.run('list', path, () =>
+        this.client.send(
+          new ListObjectsV2Command({
+            Bucket: this.bucket,
+            Prefix: prefix,
+            Delimiter: '/',
+            MaxKeys: limit,
+            ...(token ? { ContinuationToken: token } : {}),
+          }),
+        ),
+      );
+      const found: Array<{ key: string; entry: Entry }> = [];
+      for (const object of out.Contents ?? []) {
+        sawAnything = true;
+        const name = object.Key!.slice(prefix.length);
+        if (!isAddressableName(name)) continue; // the directory's own marker, or a key no path can name
+        const entry: Entry = {
+          path: (path === '/' ? '/' : path + '/') + name,
+          name,
+          isDirectory: false,
+          size: object.Size ?? 0,
+          modified: object.LastModified ?? null,
+        };
+        if (object.ETag) entry.etag = object.ETag;
+        found.push({ key: object.Key!, entry });
+      }
+      for (const common of out.CommonPrefixes ?? []) {
+        sawAnything = true;
+        const name = common.Prefix!.slice(prefix.length, -1);
+        if (!isAddressableName(name)) continue;
+        const entry: Entry = {
+          path: (path === '/' ? '/' : path + '/') + name,
+          name,
+          isDirectory: true,
+          size: 0,
+          modified: null,
+        };
+        found.push({ key: common.Prefix!, entry });
+      }
+      found.sort((a, b) => compareNames(a.key, b.key));
+      const more = out.IsTruncated ? out.NextContinuationToken : undefined;
+      // A page holding only the directory's marker: go on rather than hand back an empty page.
+      if (found.length === 0 && more) {
+        token = more;
+        continue;
+      }
+      if (!sawAnything && options.cursor === undefined && path !== '/') {
+        if (await this.head(path)) throw new StorageError('NOT_A_DIRECTORY', `${path} is a file`);
+        throw new StorageError('NOT_FOUND', `${path} not found`);
+      }
+      const page: ListPage = { entries: found.map((f) => f.entry) };
+      if (more) page.cursor = more;
+      return page;
+    }
+  }
+
+  async read(raw: string, options: ReadOptions = {}): Promise<ReadResult> {
+    const path = driverPath(raw);
+    if (path === '/') throw new StorageError('IS_A_DIRECTORY', 'the root is a directory');
+    const wanted = options.range;
+    if (wanted) checkRange(wanted);
+    let out;
+    try {
+      out = await this.client.send(
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: this.key(path),
+          ...(wanted ? { Range: `bytes=${wanted.start}-${wanted.end ?? ''}` } : {}),
+        }),
+      );
+    } catch (error) {
+      const mapped = toStorageError(error, 'read', path);
+      if (mapped instanceof StorageError && mapped.code === 'NOT_FOUND' && (await this.isDirectory(path))) {
+        throw new StorageError('IS_A_DIRECTORY', `${path} is a directory`);
+      }
+      throw mapped;
+    }
+    const body = out.Body?.transformToWebStream() as ReadableStream<Uint8Array> | undefined;
+    const contentLength = out.ContentLength ?? 0;
+    const span = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(out.ContentRange ?? '');
+    const result: ReadResult = {
+      body: body ?? new ReadableStream({ start: (controller) => controller.close() }),
+      size: span ? Number(span[3]) : contentLength,
+      contentLength,
+    };
+    if (wanted) {
+      if (!span) {
+        // The server ignored the range; serving the whole object in its place would corrupt the answer.
+        await body?.cancel();
+        throw new StorageError('UNAVAILABLE', `read ${path}: the backend ignored the byte range`);
+      }
+      result.range = { start: Number(span[1]), end: Number(span[2]) };
+    }
+    if (out.ETag) result.etag = out.ETag;
+    if (out.ContentType) result.contentType = out.ContentType;
+    if (out.LastModified) result.lastModified = out.LastModified;
+    return result;
+  }
+
+  async write(
+    raw: string,
+    body: ReadableStream<Uint8Array>,
+    options: WriteOptions = {},
+  ): Promise<WriteResult> {
+    const path = driverPath(raw);
+    // Only a directory with a marker is caught here: a HEAD is cheap, while listing the prefix on
+    // every upload doubles the cost of small files (and contends with writes on the bucket index).
+    if (await this.hasMarker(path)) throw new StorageError('IS_A_DIRECTORY', `${path} is a directory`);
+    const { size, contentType } = options;
+    const limit =
+      size === undefined ? new ByteLimit(Number.MAX_SAFE_INTEGER, false) : new ByteLimit(size, true);
+    const stream = limitedBody(body, limit);
+    const key = this.key(path);
+    try {
+      if (size !== undefined && size <= this.tuning.singlePutMaxBytes) {
+        const command = new PutObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          Body: stream,
+          ContentLength: size,
+          ...(contentType ? { ContentType: contentType } : {}),
+        });
+        const out = await this.sendStreaming(stream, (abortSignal) =>
+          this.client.send(command, { abortSignal }),
+        );
+        return { size, ...(out.ETag ? { etag: out.ETag } : {}) };
+      }
+      const partSize = Math.max(this.tuning.partSize, Math.ceil((size ?? 0) / MULTIPART_LIMITS.maxParts));
+      const upload = new Upload({
+        client: this.client,
+        params: {
+          Bucket: this.bucket,
+          Key: key,
+          Body: stream,
+          ...(contentType ? { ContentType: contentType } : {}),
+        },
+        queueSize: this.tuning.queueSize,
+        partSize,
+        leavePartsOnError: false,
+      });
+      const out = await upload.done();
+      // rgw answers CompleteMultipartUpload with an empty ETag; the object's HEAD has the real one.
+      const etag = out.ETag || (await this.head(path))?.ETag;
+      return { size: limit.bytes, ...(etag ? { etag } : {}) };
+    } catch (error) {
+      stream.destroy();
+      throw limit.failure ?? toStorageError(error, 'write', path);
+    }
+  }
+
+  private async putMarker(path: string): Promise<void> {
+    await this.run('mkdir', path, () =>
+      this.client.send(
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key: this.dirPrefix(path),
+          Body: new Uint8Array(0),
+          ContentLength: 0,
+          ContentType: 'application/x-directory',
+        }),
+      ),
+    );
+  }
+
+  async mkdir(raw: string): Promise<void> {
+    const path = driverPath(raw);
+    if ((await this.kindOf(path)) !== null) {
+      throw new StorageError('ALREADY_EXISTS', `${path} already exists`);
+    }
+    // A file where a parent directory should be: refuse, as a file system would.
+    const segments = pathSegments(path);
+    const ancestors = segments.slice(0, -1).map((_, i) => '/' + segments.slice(0, i + 1).join('/'));
+    const heads = await Promise.all(ancestors.map((ancestor) => this.head(ancestor)));
+    if (heads.some(Boolean)) throw new StorageError('NOT_A_DIRECTORY', `a parent of ${path} is a file`);
+    await this.putMarker(path);
+  }
+
+  /** Keeps a directory that just lost its last entry, as a file system would. */
+  private async keepDirectory(path: string): Promise<void> {
+    if (path === '/' || (await this.firstUnder(path))) return;
+    await this.putMarker(path);
+  }
+
+  /** Deletes every key under a prefix, a thousand per request. */
+  private async removePrefix(path: string): Promise<void> {
+    const prefix = this.dirPrefix(path);
+    for (;;) {
+      // Always list from the start: what was deleted is gone, so each round sees the next keys.
+      const out = await this.run('remove', path, () =>
+        this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, MaxKeys: 1000 })),
+      );
+      const keys = (out.Contents ?? []).map((object) => ({ Key: object.Key! }));
+      if (keys.length === 0) return;
+      const result = await this.run('remove', path, () =>
+        this.client.send(
+          new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys, Quiet: true } }),
+        ),
+      );
+      const failed = result.Errors?.[0];
+      if (failed) {
+        throw toStorageError(
+          { name: failed.Code, $metadata: { httpStatusCode: failed.Code === 'AccessDenied' ? 403 : 500 } },
+          'remove',
+          path,
+        );
+      }
+      if (!out.IsTruncated) return;
+    }
+  }
+
+  async remove(raw: string, options: { recursive?: boolean } = {}): Promise<void> {
+    const path = driverPath(raw);
+    if (path === '/') throw new StorageError('INVALID_PATH', 'the root cannot be removed');
+    if (await this.head(path)) {
+      await this.run('remove', path, () =>
+        this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(path) })),
+      );
+    } else {
+      const prefix = this.dirPrefix(path);
+      const out = await this.run('remove', path, () =>
+        this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, MaxKeys: 2 })),
+      );
+      const keys = out.Contents ?? [];
+      if (keys.length === 0) throw new StorageError('NOT_FOUND', `${path} not found`);
+      if (!options.recursive && keys.some((object) => object.Key !== prefix)) {
+        throw new StorageError('PRECONDITION_FAILED', `${path} is not empty`);
+      }
+      await this.removePrefix(path);
+    }
+    await this.keepDirectory(parentOf(path));
+  }
+
+  /** Shared checks of copy and move; returns the source's kind. */
+  private async transferPlan(rawFrom: string, rawTo: string) {
+    const from = driverPath(rawFrom);
+    const to = driverPath(rawTo);
+    if (isSameOrInside(from, to)) {
+      throw new StorageError('INVALID_PATH', `cannot copy or move ${from} onto or into itself`);
+    }
+    const [source, target] = await Promise.all([this.kindOf(from), this.kindOf(to)]);
+    if (!source) throw new StorageError('NOT_FOUND', `${from} not found`);
+    if (target && (source === 'directory' || target === 'directory')) {
+      throw new StorageError('ALREADY_EXISTS', `${to} already exists`);
+    }
+    return { from, to, source };
+  }
+
+  async copy(rawFrom: string, rawTo: string): Promise<void> {
+    const { from, to, source } = await this.transferPlan(rawFrom, rawTo);
+    if (source === 'directory') await this.copyTree(from, to);
+    else await this.copyObject(this.key(from), this.key(to), source.file.size, from);
+  }
+
+  async move(rawFrom: string, rawTo: string): Promise<void> {
+    const { from, to, source } = await this.transferPlan(rawFrom, rawTo);
+    if (source === 'directory') {
+      await this.copyTree(from, to);
+      await this.removePrefix(from);
+    } else {
+      await this.copyObject(this.key(from), this.key(to), source.file.size, from);
+      await this.run('move', from, () =>
+        this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(from) })),
+      );
+    }
+    await this.keepDirectory(parentOf(from));
+  }
+
+  /** Copies every key under `from/` (its marker included) to the same place under `to/`, page by page. */
+  private async copyTree(from: string, to: string): Promise<void> {
+    const source = this.dirPrefix(from);
+    const target = this.dirPrefix(to);
+    let token: string | undefined;
+    do {
+      const out: ListObjectsV2CommandOutput = await this.run('copy', from, () =>
+        this.client.send(
+          new ListObjectsV2Command({
+            Bucket: this.bucket,
+            Prefix: source,
+            MaxKeys: 1000,
+            ...(token ? { ContinuationToken: token } : {}),
+          }),
+        ),
+      );
+      await forEachLimit(out.Contents ?? [], this.tuning.concurrency, (object) =>
+        this.copyObject(object.Key!, target + object.Key!.slice(source.length), object.Size ?? 0, from),
+      );
+      token = out.IsTruncated ? out.NextContinuationToken : undefined;
+    } while (token);
+  }
+
+  /** One object; above `copyMaxBytes` (S3's 5 GiB CopyObject limit) as a multipart copy. */
+  private async copyObject(sourceKey: string, targetKey: string, size: number, path: string): Promise<void> {
+    const copySource = `${this.bucket}/${encodeKey(sourceKey)}`;
+    if (size <= this.tuning.copyMaxBytes) {
+      await this.run('copy', path, () =>
+        this.client.send(
+          new CopyObjectCommand({
+            Bucket: this.bucket,
+            Key: targetKey,
+            CopySource: copySource,
+            MetadataDirective: 'COPY',
+          }),
+        ),
+      );
+      return;
+    }
+    const head = await this.run('copy', path, () =>
+      this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: sourceKey })),
+    );
+    const { UploadId } = await this.run('copy', path, () =>
+      this.client.send(
+        new CreateMultipartUploadCommand({
+          Bucket: this.bucket,
+          Key: targetKey,
+          ...(head.ContentType ? { ContentType: head.ContentType } : {}),
+        }),
+      ),
+    );
+    const partSize = Math.max(this.tuning.copyPartSize, Math.ceil(size / MULTIPART_LIMITS.maxParts));
+    const ranges = Array.from({ length: Math.ceil(size / partSize) }, (_, i) => ({
+      partNumber: i + 1,
+      start: i * partSize,
+      end: Math.min((i + 1) * partSize, size) - 1,
+    }));
+    const parts: MultipartPart[] = [];
+    try {
+      await forEachLimit(ranges, 4, async ({ partNumber, start, end }) => {
+        const out = await this.client.send(
+          new UploadPartCopyCommand({
+            Bucket: this.bucket,
+            Key: targetKey,
+            UploadId,
+            PartNumber: partNumber,
+            CopySource: copySource,
+            CopySourceRange: `bytes=${start}-${end}`,
+          }),
+        );
+        parts.push({ partNumber, etag: out.CopyPartResult?.ETag ?? '' });
+      });
+      parts.sort((a, b) => a.partNumber - b.partNumber);
+      await this.client.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: this.bucket,
+          Key: targetKey,
+          UploadId,
+          MultipartUpload: { Parts: parts.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })) },
+        }),
+      );
+    } catch (error) {
+      await this.client
+        .send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: targetKey, UploadId }))
+        .catch(() => undefined);
+      throw toStorageError(error, 'copy', path);
+    }
+  }
+
+  // ---- multipart ------------------------------------------------------------------------------
+
+  private async multipartInit(raw: string, contentType?: string): Promise<{ uploadId: string }> {
+    const path = driverPath(raw);
+    if (await this.isDirectory(path)) throw new StorageError('IS_A_DIRECTORY', `${path} is a directory`);
+    const out = await this.run('multipart init', path, () =>
+      this.client.send(
+        new CreateMultipartUploadCommand({
+          Bucket: this.bucket,
+          Key: this.key(path),
+          ...(contentType ? { ContentType: contentType } : {}),
+        }),
+      ),
+    );
+    if (!out.UploadId) throw new StorageError('UNAVAILABLE', `multipart init ${path}: no upload id`);
+    return { uploadId: out.UploadId };
+  }
+
+  private async multipartUploadPart(
+    raw: string,
+    uploadId: string,
+    partNumber: number,
+    body: ReadableStream<Uint8Array>,
+    size: number,
+  ): Promise<{ etag: string }> {
+    const path = driverPath(raw);
+    checkPartNumber(partNumber);
+    if (!Number.isSafeInteger(size) || size < 0) {
+      throw new StorageError('PRECONDITION_FAILED', 'part size is required');
+    }
+    if (size > MULTIPART_LIMITS.maxPartSize) throw new StorageError('TOO_LARGE', 'part larger than 5 GiB');
+    const limit = new ByteLimit(size, true);
+    const stream = limitedBody(body, limit);
+    try {
+      const command = new UploadPartCommand({
+        Bucket: this.bucket,
+        Key: this.key(path),
+        UploadId: uploadId,
+        PartNumber: partNumber,
+        Body: stream,
+        ContentLength: size,
+      });
+      const out = await this.sendStreaming(stream, (abortSignal) =>
+        this.client.send(command, { abortSignal }),
+      );
+      return { etag: out.ETag ?? '' };
+    } catch (error) {
+      stream.destroy();
+      throw limit.failure ?? toStorageError(error, 'upload part', path);
+    }
+  }
+
+  private async multipartComplete(
+    raw: string,
+    uploadId: string,
+    parts: MultipartPart[],
+  ): Promise<WriteResult> {
+    const path = driverPath(raw);
+    if (!Array.isArray(parts) || parts.length === 0) {
+      throw new StorageError('PRECONDITION_FAILED', 'no parts given');
+    }
+    try {
+      await this.client.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: this.bucket,
+          Key: this.key(path),
+          UploadId: uploadId,
+          MultipartUpload: { Parts: parts.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })) },
+        }),
+      );
+    } catch (error) {
+      const mapped = toStorageError(error, 'complete', path);
+      // rgw answers 500 for an aborted upload; ListParts tells that apart from a real outage.
+      if (mapped instanceof StorageError && mapped.code === 'UNAVAILABLE') {
+        await this.multipartListParts(path, uploadId);
+      }
+      throw mapped;
+    }
+    const head = await this.head(path);
+    if (!head) throw new StorageError('NOT_FOUND', `${path} vanished after completing its upload`);
+    return { size: head.ContentLength ?? 0, ...(head.ETag ? { etag: head.ETag } : {}) };
+  }
+
+  private async multipartAbort(raw: string, uploadId: string): Promise<void> {
+    const path = driverPath(raw);
+    await this.run('abort', path, () =>
+      this.client.send(
+        new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: this.key(path), UploadId: uploadId }),
+      ),
+    );
+  }
+
+  private async multipartListParts(raw: string, uploadId: string): Promise<MultipartPartInfo[]> {
+    const path = driverPath(raw);
+    const parts: MultipartPartInfo[] = [];
+    let marker: string | undefined;
+    for (;;) {
+      const out = await this.run('list parts', path, () =>
+        this.client.send(
+          new ListPartsCommand({
+            Bucket: this.bucket,
+            Key: this.key(path),
+            UploadId: uploadId,
+            ...(marker ? { PartNumberMarker: marker } : {}),
+          }),
+        ),
+      );
+      for (const part of out.Parts ?? []) {
+        parts.push({ partNumber: part.PartNumber ?? 0, etag: part.ETag ?? '', size: part.Size ?? 0 });
+      }
+      if (!out.IsTruncated || !out.NextPartNumberMarker) return parts;
+      marker = out.NextPartNumberMarker;
+    }
+  }
+
+  // ---- URLs -----------------------------------------------------------------------------------
+
+  async presignGet(raw: string, options: PresignGetOptions): Promise<URL> {
+    const path = driverPath(raw);
+    checkExpiry(options.expiresIn);
+    const command = new GetObjectCommand({
+      Bucket: this.bucket,
+      Key: this.key(path),
+      ResponseContentDisposition: contentDisposition(
+        options.disposition ?? 'attachment',
+        options.filename ?? nameOf(path),
+      ),
+      ...(options.contentType ? { ResponseContentType: options.contentType } : {}),
+    });
+    return new URL(
+      await getSignedUrl(this.client, command, {
+        expiresIn: options.expiresIn,
+        signingDate: this.clock.now(),
+      }),
+    );
+  }
+
+  async presignPut(raw: string, options: PresignPutOptions): Promise<URL> {
+    const path = driverPath(raw);
+    checkExpiry(options.expiresIn);
+    if (!Number.isSafeInteger(options.size) || options.size < 0) {
+      throw new RangeError('size must be a byte count');
+    }
+    const command = new PutObjectCommand({
+      Bucket: this.bucket,
+      Key: this.key(path),
+      ContentType: options.contentType,
+      ContentLength: options.size,
+    });
+    // Content-Length is signed by default; Content-Type only when asked, and we want both enforced.
+    const url = await getSignedUrl(this.client, command, {
+      expiresIn: options.expiresIn,
+      signingDate: this.clock.now(),
+      signableHeaders: new Set(['content-type']),
+    });
+    return new URL(url);
+  }
+
+  async presignPart(
+    raw: string,
+    uploadId: string,
+    partNumber: number,
+    options: PresignPartOptions,
+  ): Promise<URL> {
+    const path = driverPath(raw);
+    checkExpiry(options.expiresIn);
+    checkPartNumber(partNumber);
+    const command = new UploadPartCommand({
+      Bucket: this.bucket,
+      Key: this.key(path),
+      UploadId: uploadId,
+      PartNumber: partNumber,
+      ...(options.size === undefined ? {} : { ContentLength: options.size }),
+    });
+    return new URL(
+      await getSignedUrl(this.client, command, {
+        expiresIn: options.expiresIn,
+        signingDate: this.clock.now(),
+      }),
+    );
+  }
+
+  /**
+   * The unsigned URL of an object under the config's custom host (a public bucket or CDN), or
+   * undefined without one. It never expires and cannot force a download name, so it suits only
+   * public content; presignGet stays the way to hand out private files.
+   */
+  publicUrl(raw: string): URL | undefined {
+    if (!this.config.customHost) return undefined;
+    const path = driverPath(raw);
+    return new URL(`${this.config.customHost.replace(/\/+$/, '')}/${encodeKey(this.key(path))}`);
+  }
+}
+
+export function createS3Driver(config: S3DriverConfig): S3Driver {
+  return new S3Driver(config);
+}
