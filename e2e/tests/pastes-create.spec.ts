@@ -3,6 +3,7 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, seedApiKey, test, uniqueName } from '../support/fixtures.ts';
+import { BASE_URL } from '../support/env.ts';
 
 const editor = (page: Page) => page.getByTestId('paste-editor').locator('.cm-content');
 
@@ -46,18 +47,13 @@ test.describe('as the admin', () => {
 
     const result = page.getByTestId('share-result');
     await expect(result).toBeVisible();
-    await expect(page.getByTestId('share-link')).toHaveValue(`http://127.0.0.1:8790/paste/${slug}`);
+    await expect(page.getByTestId('share-link')).toHaveValue(`${BASE_URL}/paste/${slug}`);
     await expect(page.getByTestId('qr-code')).toBeVisible();
     expect(await page.getByTestId('qr-code').getAttribute('src')).toMatch(/^data:image\/png;base64,/);
-    await expect(page.getByTestId('raw-link')).toHaveAttribute(
-      'href',
-      `http://127.0.0.1:8790/api/raw/${slug}`,
-    );
+    await expect(page.getByTestId('raw-link')).toHaveAttribute('href', `${BASE_URL}/api/raw/${slug}`);
 
     await page.getByTestId('copy-link').click();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
-      `http://127.0.0.1:8790/paste/${slug}`,
-    );
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${BASE_URL}/paste/${slug}`);
     await page.getByTestId('copy-as-markdown').click();
     const markdown = await page.evaluate(() => navigator.clipboard.readText());
     expect(markdown).toContain('# Notes');

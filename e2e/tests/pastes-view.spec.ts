@@ -5,6 +5,7 @@
  * because the server rate-limits wrong passwords per client address.
  */
 import { expect, seedApiKey, test, uniqueName } from '../support/fixtures.ts';
+import { BASE_URL } from '../support/env.ts';
 
 const MARKDOWN = `# Title
 
@@ -46,7 +47,7 @@ test('shows rendered Markdown with its outline, views left and actions (copy, ra
 
   await page.getByTestId('copy-content').click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(MARKDOWN);
-  await expect(page.getByTestId('raw-link')).toHaveAttribute('href', `http://127.0.0.1:8790/api/raw/${slug}`);
+  await expect(page.getByTestId('raw-link')).toHaveAttribute('href', `${BASE_URL}/api/raw/${slug}`);
   const download = page.waitForEvent('download');
   await page.getByTestId('download').click();
   expect((await download).suggestedFilename()).toBe(`${slug}.md`);
@@ -200,7 +201,7 @@ test.describe('password-protected shares', () => {
     await expect(page.getByTestId('paste-content').locator('strong')).toHaveText('hidden');
     await expect(page.getByTestId('raw-link')).toHaveAttribute(
       'href',
-      `http://127.0.0.1:8790/api/raw/${slug}?password=open+sesame`,
+      `${BASE_URL}/api/raw/${slug}?password=open+sesame`,
     );
     expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain('open sesame');
     expect((await api.pasteDetail(slug)).views).toBe(1);
