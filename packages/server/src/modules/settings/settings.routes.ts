@@ -6,7 +6,7 @@ import type { AppEnv } from '../../http/context.ts';
 import { ok } from '../../http/envelope.ts';
 import { badRequest } from '../../http/errors.ts';
 import { readJson } from '../../http/validate.ts';
-import type { SettingsService } from './settings.service.ts';
+import { type SettingsService, toMegabytes } from './settings.service.ts';
 
 export function settingsRoutes(settings: SettingsService) {
   const app = new Hono<AppEnv>();
@@ -14,7 +14,7 @@ export function settingsRoutes(settings: SettingsService) {
   app.get('/system/max-upload-size', async (c) => {
     const bytes = await settings.maxUploadBytes();
     return ok(c, 'settings.max_upload_size', {
-      max_upload_size: Math.round((bytes / 1024 ** 2) * 1000) / 1000,
+      max_upload_size: toMegabytes(bytes),
       max_upload_bytes: bytes,
     });
   });

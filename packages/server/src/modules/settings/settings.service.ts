@@ -16,6 +16,11 @@ const MAX_UPLOAD_KEY = 'max_upload_bytes';
 const WEBDAV_MODE_KEY = 'webdav_upload_mode';
 const MB = 1024 ** 2;
 
+/** Bytes as CloudPaste's `max_upload_size`: megabytes, to three decimals. */
+export function toMegabytes(bytes: number): number {
+  return Math.round((bytes / MB) * 1000) / 1000;
+}
+
 export type WebdavUploadMode = (typeof WEBDAV_UPLOAD_MODES)[number];
 
 export class SettingsService {
@@ -44,7 +49,7 @@ export class SettingsService {
     return [
       {
         key: 'max_upload_size',
-        value: String(Math.round((bytes / MB) * 1000) / 1000),
+        value: String(toMegabytes(bytes)),
         description: 'Largest upload, in MB',
         updated_at: updated(MAX_UPLOAD_KEY),
       },
