@@ -33,13 +33,19 @@ import { PastesService } from './modules/pastes/pastes.service.ts';
 import { SettingsRepository } from './modules/settings/settings.repository.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { SettingsService } from './modules/settings/settings.service.ts';
+import { StorageConfigsRepository } from './modules/storage-configs/storage-configs.repository.ts';
+import { StorageConfigsService } from './modules/storage-configs/storage-configs.service.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
+import { localPresignRoutes } from './storage/drivers/local-routes.ts';
+import { LOCAL_PRESIGN_MOUNT } from './storage/drivers/local-signature.ts';
 
 export const DEFAULT_WEB_DIST = path.resolve(fileURLToPath(new URL('../../web/dist', import.meta.url)));
 const JSON_BODY_LIMIT = 1024 * 1024;
 // JSON escaping can double a paste's size (\uXXXX), so its routes take twice the content limit.
 const PASTE_BODY_LIMIT = 2 * PASTE_MAX_BYTES + 64 * 1024;
 const PASTE_BODY_ROUTES = /^\/api\/(paste|admin\/pastes\/[^/]+|user\/pastes\/[^/]+)$/;
+/** Routes that stream a file body and enforce their own size limit (the upload limit, a signed size). */
+const STREAMING_BODY_ROUTES = /^\/api\/(upload$|storage\/local\/)/;
 
 export interface AppDeps {
   config: Config;
@@ -60,6 +66,11 @@ export function createApp(deps: AppDeps) {
   const sharePasswordLimiter = new FailureRateLimiter(clock, { maxFailures: 5, windowMs: 60_000 });
   const settings = new SettingsService(new SettingsRepository(db.kysely), clock);
   const pastes = new PastesService(new PastesRepository(db.kysely), clock, sharePasswordLimiter);
+  const storageConfigs = new StorageConfigsService(new StorageConfigsRepository(db.kysely), clock, {
+    dataDir: config.dataDir,
+    publicBaseUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
+    secretKey: deps.secretKey,
+  });
 
   const app = new Hono<AppEnv>();
   app.onError(handleError);
@@ -106,11 +117,17 @@ export function createApp(deps: AppDeps) {
   app.use('/api/*', (c, next) => {
     // GET and HEAD carry no body; skipping them also spares building a full web Request per read.
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    if (STREAMING_BODY_ROUTES.test(c.req.path)) return next();
     return (PASTE_BODY_ROUTES.test(c.req.path) ? pasteLimit : jsonLimit)(c, next);
   });
   app.use(
     '/api/*',
     authenticate({ resolveSession: (t) => auth.resolveSession(t), resolveKey: (k) => apiKeys.resolveKey(k) }),
+  );
+
+  app.route(
+    LOCAL_PRESIGN_MOUNT,
+    localPresignRoutes((id) => storageConfigs.localDriver(id), deps.secretKey, clock),
   );
 
   const api = new Hono<AppEnv>();
@@ -127,5 +144,5 @@ export function createApp(deps: AppDeps) {
   app.use('*', serveSpa(deps.webDistDir ?? DEFAULT_WEB_DIST));
   app.notFound(handleNotFound);
 
-  return { app, services: { auth, apiKeys, pastes, settings } };
+  return { app, services: { auth, apiKeys, pastes, settings, storageConfigs } };
 }

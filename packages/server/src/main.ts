@@ -56,6 +56,8 @@ if (initial?.generatedPassword) {
   );
 }
 
+await services.storageConfigs.ensureDefault();
+
 const jobs = startJobs(logger, [
   { name: 'purge expired sessions', everyMs: 3600_000, run: () => services.auth.purgeExpiredSessions() },
   { name: 'purge expired and used-up pastes', everyMs: 5 * 60_000, run: () => services.pastes.purge() },
@@ -81,6 +83,7 @@ function shutdown(signal: string) {
   }, 10_000);
   force.unref();
   server.close(async () => {
+    await services.storageConfigs.close();
     await db.close();
     logger.info('stopped');
     logger.flush(() => process.exit(0));

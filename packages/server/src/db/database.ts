@@ -9,6 +9,7 @@ import pg from 'pg';
 import type { Database } from './schema.ts';
 import * as m0001 from './migrations/0001-initial.ts';
 import * as m0002 from './migrations/0002-pastes.ts';
+import * as m0003 from './migrations/0003-storage-and-files.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -17,6 +18,9 @@ export interface Db {
   dialect: Dialect;
   close(): Promise<void>;
 }
+
+// BIGINT columns (file sizes) come back as numbers, as on SQLite; sizes stay far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 export function openDatabase(options: { databaseUrl?: string; dataDir: string }): Db {
   if (options.databaseUrl) {
@@ -58,7 +62,7 @@ function withStatementCache(file: SQLite.Database): SQLite.Database {
   });
 }
 
-const migrations = { '0001-initial': m0001, '0002-pastes': m0002 };
+const migrations = { '0001-initial': m0001, '0002-pastes': m0002, '0003-storage-and-files': m0003 };
 
 /** Brings the schema up to date; throws with the failing migration's error. */
 export async function migrate(db: Db): Promise<void> {

@@ -54,10 +54,82 @@ export interface PastesTable {
   updated_at: string;
 }
 
+export interface StorageConfigsTable {
+  id: string;
+  name: string;
+  driver: 'local' | 's3';
+  /** CloudPaste's provider label: 'Cloudflare R2', 'Backblaze B2', 'AWS S3', 'Other S3 Compatible', or 'Local'. */
+  provider_type: string;
+  /** JSON of the driver's plain settings. */
+  settings: string;
+  /** Credentials as JSON sealed with lib/secret-box.ts; null for local disk. */
+  secrets: string | null;
+  is_public: number;
+  is_default: number;
+  total_storage_bytes: number | null;
+  signature_expires_in: number;
+  admin_id: string | null;
+  created_at: string;
+  updated_at: string;
+  last_used: string | null;
+}
+
+export interface FilesTable {
+  id: string;
+  slug: string;
+  filename: string;
+  storage_config_id: string;
+  storage_path: string;
+  mimetype: string;
+  size: number;
+  etag: string | null;
+  /** 'pending' until the bytes are confirmed in storage; only 'ready' files are served. */
+  status: 'pending' | 'ready';
+  remark: string | null;
+  password_hash: string | null;
+  expires_at: string | null;
+  max_views: number;
+  views: number;
+  use_proxy: number;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UploadSessionsTable {
+  id: string;
+  file_id: string | null;
+  storage_config_id: string;
+  storage_path: string;
+  /** The driver's multipart upload id. */
+  upload_id: string;
+  content_type: string;
+  part_size: number;
+  total_size: number;
+  part_count: number;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+  /** After this the orphan job aborts the upload and deletes the session (and a pending file). */
+  expires_at: string;
+}
+
+export interface UploadPartsTable {
+  session_id: string;
+  part_number: number;
+  etag: string;
+  size: number;
+  created_at: string;
+}
+
 export interface Database {
   admins: AdminsTable;
   admin_sessions: AdminSessionsTable;
   api_keys: ApiKeysTable;
   settings: SettingsTable;
   pastes: PastesTable;
+  storage_configs: StorageConfigsTable;
+  files: FilesTable;
+  upload_sessions: UploadSessionsTable;
+  upload_parts: UploadPartsTable;
 }

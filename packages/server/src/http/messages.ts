@@ -92,6 +92,15 @@ const catalogue = {
   ],
   'validation.max_views_invalid': ['可打开次数不能为负数', 'Max views must be a whole number of at least 0'],
   'validation.remark_too_long': ['备注最多 500 个字符', 'The remark may have at most 500 characters'],
+  'storage.not_found': ['指定的存储配置不存在', 'That storage configuration does not exist'],
+  'storage.not_usable_by_key': [
+    'API密钥用户只能使用公开的存储配置',
+    'API keys can only use storage configurations marked usable by keys',
+  ],
+  'storage.none_available': [
+    '没有可用的存储配置，请先创建配置',
+    'No storage configuration is available; create one first',
+  ],
   'settings.loaded': ['获取系统设置成功', 'Settings loaded'],
   'settings.updated': ['系统设置更新成功', 'Settings saved'],
   'settings.nothing_to_update': ['没有提供要更新的设置', 'Nothing to update'],

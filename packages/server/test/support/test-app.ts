@@ -63,6 +63,7 @@ export async function createTestApp(
     webDistDir,
   });
   await services.auth.ensureInitialAdmin(ADMIN.username, ADMIN.password);
+  await services.storageConfigs.ensureDefault();
 
   const request = (path: string, init: RequestInit & { json?: unknown } = {}) => {
     const { json, ...rest } = init;
@@ -100,7 +101,10 @@ export async function createTestApp(
       if (status !== 201) throw new Error(`createKey failed: ${status} ${JSON.stringify(body)}`);
       return { id: body.data.id, key: body.data.key };
     },
-    close: () => database.destroy(),
+    async close() {
+      await services.storageConfigs.close();
+      await database.destroy();
+    },
   };
   return testApp;
 }

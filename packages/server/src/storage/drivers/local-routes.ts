@@ -75,7 +75,7 @@ function parseRangeHeader(header: string | undefined): ParsedRange {
  * `secret` and `clock` must be those the drivers sign with.
  */
 export function localPresignRoutes(
-  resolveDriver: (configId: string) => LocalDriver | undefined,
+  resolveDriver: (configId: string) => LocalDriver | undefined | Promise<LocalDriver | undefined>,
   secret: string,
   clock: Clock = systemClock,
 ): Hono {
@@ -95,10 +95,10 @@ export function localPresignRoutes(
   });
 
   /** Signature, expiry and driver, checked before anything else; a Response means refused. */
-  const authorise = (
+  const authorise = async (
     c: Context,
     op: 'get' | 'put' | 'part',
-  ): { params: LocalSignedParams; driver: LocalDriver } | Response => {
+  ): Promise<{ params: LocalSignedParams; driver: LocalDriver } | Response> => {
     const configId = c.req.param('configId') ?? '';
     const params = parseLocalPresignQuery(op, configId, (name) => c.req.query(name));
     if (!params) return fail(403, 'FORBIDDEN', 'invalid signature');
@@ -106,7 +106,7 @@ export function localPresignRoutes(
     if (!check.ok) {
       return fail(403, 'FORBIDDEN', check.reason === 'EXPIRED' ? 'link expired' : 'invalid signature');
     }
-    const driver = resolveDriver(configId);
+    const driver = await resolveDriver(configId);
     if (!driver) return fail(404, 'NOT_FOUND', 'unknown storage');
     return { params, driver };
   };
@@ -135,7 +135,7 @@ export function localPresignRoutes(
     c.req.raw.body ?? new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
 
   app.on(['GET', 'HEAD'], '/:configId/get', async (c) => {
-    const auth = authorise(c, 'get');
+    const auth = await authorise(c, 'get');
     if (auth instanceof Response) return auth;
     const { params, driver } = auth;
     const headers: Record<string, string> = {
@@ -189,7 +189,7 @@ export function localPresignRoutes(
   });
 
   app.put('/:configId/put', async (c) => {
-    const auth = authorise(c, 'put');
+    const auth = await authorise(c, 'put');
     if (auth instanceof Response) return auth;
     const { params, driver } = auth;
     if (
@@ -211,7 +211,7 @@ export function localPresignRoutes(
   });
 
   app.put('/:configId/part', async (c) => {
-    const auth = authorise(c, 'part');
+    const auth = await authorise(c, 'part');
     if (auth instanceof Response) return auth;
     const { params, driver } = auth;
     const size = uploadSize(c, params.size);
