@@ -6,11 +6,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { cors } from 'hono/cors';
 import type { Logger } from 'pino';
 import { PASTE_MAX_BYTES } from '@cubby/shared';
 import type { Config } from './config/config.ts';
 import type { Db } from './db/database.ts';
+import { apiHeaders } from './http/api-headers.ts';
 import { authenticate } from './http/auth.ts';
 import type { AppEnv } from './http/context.ts';
 import { renderError } from './http/envelope.ts';
@@ -65,7 +65,11 @@ export function createApp(deps: AppDeps) {
   // Share-password guesses: 5 per share and per client address in a minute.
   const sharePasswordLimiter = new FailureRateLimiter(clock, { maxFailures: 5, windowMs: 60_000 });
   const settings = new SettingsService(new SettingsRepository(db.kysely), clock);
-  const pastes = new PastesService(new PastesRepository(db.kysely), clock, sharePasswordLimiter);
+  const pastes = new PastesService(
+    new PastesRepository(db.kysely, db.writeBatch),
+    clock,
+    sharePasswordLimiter,
+  );
   const storageConfigs = new StorageConfigsService(new StorageConfigsRepository(db.kysely), clock, {
     dataDir: config.dataDir,
     publicBaseUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
@@ -75,37 +79,7 @@ export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   app.onError(handleError);
   app.use('*', requestContext(logger, config.trustProxyHops));
-  app.use(
-    '/api/*',
-    cors({
-      origin: config.corsOrigins === '*' ? '*' : config.corsOrigins,
-      allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-      allowHeaders: [
-        'Authorization',
-        'Content-Type',
-        'Accept-Language',
-        'X-Request-Id',
-        'Range',
-        'If-None-Match',
-        'If-Modified-Since',
-      ],
-      exposeHeaders: [
-        'ETag',
-        'Content-Disposition',
-        'Content-Range',
-        'Content-Length',
-        'X-Request-Id',
-        'Retry-After',
-      ],
-      maxAge: 86400,
-    }),
-  );
-  app.use('/api/*', async (c, next) => {
-    await next();
-    c.header('X-Content-Type-Options', 'nosniff');
-    c.header('Referrer-Policy', 'no-referrer');
-    if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
-  });
+  app.use('/api/*', apiHeaders(config.corsOrigins));
   const jsonLimit = bodyLimit({
     maxSize: JSON_BODY_LIMIT,
     onError: (c) => renderError(c, payloadTooLarge('1 MiB')),

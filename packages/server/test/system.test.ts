@@ -101,6 +101,36 @@ for (const dialect of DIALECTS) {
       assert.equal(res.headers.get('cache-control'), 'no-store');
     });
 
+    it('puts the same headers on answers a route builds by hand', async () => {
+      const res = await t.request('/api/storage/local/some-config/get?sig=nope', {
+        headers: { Origin: 'http://elsewhere.example' },
+      });
+      assert.equal(res.status, 403);
+      assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+      assert.equal(res.headers.get('referrer-policy'), 'no-referrer');
+      assert.equal(res.headers.get('cache-control'), 'no-store');
+      assert.equal(res.headers.get('access-control-allow-origin'), '*');
+    });
+
+    it('allows only the configured origins when CORS_ORIGINS lists them', async () => {
+      const listed = await createTestApp(dialect, { CORS_ORIGINS: 'https://ui.example' });
+      try {
+        const allowed = await listed.request('/api/version', { headers: { Origin: 'https://ui.example' } });
+        assert.equal(allowed.headers.get('access-control-allow-origin'), 'https://ui.example');
+        assert.match(allowed.headers.get('vary') ?? '', /origin/i);
+        const other = await listed.request('/api/version', { headers: { Origin: 'https://evil.example' } });
+        assert.equal(other.headers.get('access-control-allow-origin'), null);
+        const preflight = await listed.request('/api/paste', {
+          method: 'OPTIONS',
+          headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' },
+        });
+        assert.equal(preflight.headers.get('access-control-allow-origin'), null);
+        assert.equal(preflight.headers.get('access-control-allow-methods'), null);
+      } finally {
+        await listed.close();
+      }
+    });
+
     it('answers an unexpected failure with a generic 500; the details go only to the log', async () => {
       const broken = await createTestApp(dialect);
       const token = await broken.adminToken();

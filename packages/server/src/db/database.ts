@@ -7,6 +7,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
+import { SqliteWriteBatch } from './write-batch.ts';
 import * as m0001 from './migrations/0001-initial.ts';
 import * as m0002 from './migrations/0002-pastes.ts';
 import * as m0003 from './migrations/0003-storage-and-files.ts';
@@ -16,6 +17,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
+  /** SQLite only: group commit for the hottest single-statement writes (db/write-batch.ts). */
+  writeBatch?: SqliteWriteBatch;
   close(): Promise<void>;
 }
 
@@ -28,13 +31,23 @@ export function openDatabase(options: { databaseUrl?: string; dataDir: string })
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
   }
-  const file = new SQLite(path.join(options.dataDir, 'cubby.db'));
+  const filePath = path.join(options.dataDir, 'cubby.db');
+  const file = new SQLite(filePath);
   file.pragma('journal_mode = WAL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
   file.pragma('synchronous = NORMAL');
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
-  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+  const writeBatch = new SqliteWriteBatch(filePath);
+  return {
+    kysely,
+    dialect: 'sqlite',
+    writeBatch,
+    close: async () => {
+      writeBatch.close();
+      await kysely.destroy();
+    },
+  };
 }
 
 /**

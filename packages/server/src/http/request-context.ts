@@ -10,20 +10,32 @@ import { clientIp } from './client-ip.ts';
 import type { AppEnv } from './context.ts';
 import { pickLang } from './messages.ts';
 
+/** The request's child logger, built only when a handler logs (most requests log one line, below). */
+function lazyChild(logger: Logger, reqId: string): Logger {
+  let child: Logger | undefined;
+  return new Proxy({} as Logger, {
+    get(_target, property) {
+      child ??= logger.child({ reqId });
+      const value = Reflect.get(child, property, child) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(child) : value;
+    },
+  });
+}
+
 export function requestContext(logger: Logger, trustProxyHops: number): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const incoming = c.req.header('x-request-id');
     const requestId = incoming && /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
-    const log = logger.child({ reqId: requestId });
     const started = performance.now();
     c.set('requestId', requestId);
-    c.set('log', log);
+    c.set('log', lazyChild(logger, requestId));
     c.set('lang', pickLang(c.req.header('accept-language')));
     c.set('clientIp', clientIp(c, trustProxyHops));
     c.header('X-Request-Id', requestId);
     await next();
-    log.info(
+    logger.info(
       {
+        reqId: requestId,
         method: c.req.method,
         path: c.req.path,
         status: c.res.status,

@@ -1,6 +1,7 @@
 /** SQL for text shares, including the one-statement view count. */
 import { type Kysely, type Updateable, sql } from 'kysely';
 import type { Database, PastesTable } from '../../db/schema.ts';
+import type { SqliteWriteBatch } from '../../db/write-batch.ts';
 
 export interface PasteListRow extends PastesTable {
   key_name: string | null;
@@ -12,7 +13,11 @@ function likePattern(search: string): string {
 }
 
 export class PastesRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** On SQLite, view counts are group-committed through this (db/write-batch.ts). */
+    private readonly writeBatch?: SqliteWriteBatch,
+  ) {}
 
   findBySlug(slug: string): Promise<PastesTable | undefined> {
     return this.db.selectFrom('pastes').selectAll().where('slug', '=', slug).executeTakeFirst();
@@ -54,13 +59,16 @@ export class PastesRepository {
     // The hottest statement of the app, written as SQL: the query builder costs more than the query.
     const match =
       'id' in target ? sql`id = ${target.id}` : sql`slug = ${target.slug} and password_hash is null`;
-    return sql<PastesTable>`update pastes set views = views + 1
+    const statement = sql<PastesTable>`update pastes set views = views + 1
       where ${match}
         and (expires_at is null or expires_at > ${now})
         and (max_views = 0 or views < max_views)
-      returning *`
-      .execute(this.db)
-      .then((result) => result.rows[0]);
+      returning *`;
+    if (this.writeBatch) {
+      const compiled = statement.compile(this.db);
+      return this.writeBatch.get<PastesTable>(compiled.sql, compiled.parameters);
+    }
+    return statement.execute(this.db).then((result) => result.rows[0]);
   }
 
   /** Erases the text of a used-up paste; the row stays so readers learn it was used up. */
