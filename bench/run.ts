@@ -1,9 +1,11 @@
 /** `npm run bench`: runs every benchmark and records the figures in bench/RESULTS.md. */
 import { startServer, machine, writeSection } from './lib/harness.ts';
 import { measurePasteViewJs } from './paste-view-js.ts';
+import { benchFiles } from './files.bench.ts';
 import { benchPastes } from './pastes.bench.ts';
 
 await benchPastes();
+await benchFiles();
 
 // The paste view's JavaScript before content: needs the built web app (npm start or npm run build).
 const server = await startServer();

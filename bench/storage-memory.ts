@@ -3,23 +3,17 @@
  * transfer adds < 64 MiB RSS). Prints figures; never passes or fails.
  *
  *   node --import tsx bench/storage-memory.ts [MiB]        (default 1024)
- * The S3 driver is measured too when S3_ENDPOINT, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set
- * (a throwaway bucket is created and deleted).
+ * The S3 driver is measured on the server S3_ENDPOINT, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY name,
+ * else on a throwaway radosgw (bench/lib/s3.ts), in a throwaway bucket.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  CreateBucketCommand,
-  DeleteBucketCommand,
-  DeleteObjectsCommand,
-  ListObjectsV2Command,
-  S3Client,
-} from '@aws-sdk/client-s3';
 import type { StorageDriver } from '../packages/server/src/storage/driver.ts';
 import { LocalDriver } from '../packages/server/src/storage/drivers/local.ts';
 import { S3Driver } from '../packages/server/src/storage/drivers/s3.ts';
+import { withBucket, withS3Server } from './lib/s3.ts';
 
 const MiB = 1024 * 1024;
 const size = Number(process.argv[2] ?? 1024) * MiB;
@@ -84,41 +78,13 @@ try {
   await fs.rm(root, { recursive: true, force: true });
 }
 
-if (process.env.S3_ENDPOINT) {
-  const credentials = {
-    accessKeyId: process.env.S3_ACCESS_KEY_ID ?? '',
-    secretAccessKey: process.env.S3_SECRET_ACCESS_KEY ?? '',
-  };
-  const region = process.env.S3_REGION || 'us-east-1';
-  const admin = new S3Client({
-    endpoint: process.env.S3_ENDPOINT,
-    region,
-    forcePathStyle: true,
-    credentials,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
-  const bucket = `cubby-bench-${randomBytes(6).toString('hex')}`;
-  await admin.send(new CreateBucketCommand({ Bucket: bucket }));
-  const driver = new S3Driver({
-    endpoint: process.env.S3_ENDPOINT,
-    region,
-    bucket,
-    ...credentials,
-    pathStyle: true,
-    provider: 'other',
-  });
-  try {
-    await bench('s3', driver);
-  } finally {
-    await driver.close();
-    const left = await admin.send(new ListObjectsV2Command({ Bucket: bucket }));
-    const keys = (left.Contents ?? []).map((o) => ({ Key: o.Key! }));
-    if (keys.length)
-      await admin.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys } }));
-    await admin.send(new DeleteBucketCommand({ Bucket: bucket }));
-    admin.destroy();
-  }
-} else {
-  console.log('s3     skipped: S3_ENDPOINT not set');
-}
+await withS3Server((server) =>
+  withBucket(server, async (bucket) => {
+    const driver = new S3Driver({ ...server, bucket, pathStyle: true, provider: 'other' });
+    try {
+      await bench('s3', driver);
+    } finally {
+      await driver.close();
+    }
+  }),
+);

@@ -27,6 +27,9 @@ import { ApiKeysService } from './modules/api-keys/api-keys.service.ts';
 import { AuthRepository } from './modules/auth/auth.repository.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
+import { FilesRepository } from './modules/files/files.repository.ts';
+import { filesRoutes } from './modules/files/files.routes.ts';
+import { FilesService } from './modules/files/files.service.ts';
 import { PastesRepository } from './modules/pastes/pastes.repository.ts';
 import { pastesRoutes } from './modules/pastes/pastes.routes.ts';
 import { PastesService } from './modules/pastes/pastes.service.ts';
@@ -34,8 +37,13 @@ import { SettingsRepository } from './modules/settings/settings.repository.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { SettingsService } from './modules/settings/settings.service.ts';
 import { StorageConfigsRepository } from './modules/storage-configs/storage-configs.repository.ts';
+import { storageConfigsRoutes } from './modules/storage-configs/storage-configs.routes.ts';
 import { StorageConfigsService } from './modules/storage-configs/storage-configs.service.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
+import { UploadsRepository } from './modules/uploads/uploads.repository.ts';
+import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
+import { settingsUrlProbe, UploadsService } from './modules/uploads/uploads.service.ts';
+import { urlUploadRoutes } from './modules/url-upload/url-upload.routes.ts';
 import { localPresignRoutes } from './storage/drivers/local-routes.ts';
 import { LOCAL_PRESIGN_MOUNT } from './storage/drivers/local-signature.ts';
 
@@ -75,6 +83,26 @@ export function createApp(deps: AppDeps) {
     publicBaseUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
     secretKey: deps.secretKey,
   });
+  const files = new FilesService(
+    new FilesRepository(db.kysely),
+    storageConfigs,
+    clock,
+    sharePasswordLimiter,
+    {
+      secretKey: deps.secretKey,
+      logger,
+    },
+  );
+
+  const uploads = new UploadsService({
+    files: new FilesRepository(db.kysely),
+    uploads: new UploadsRepository(db.kysely),
+    storageConfigs,
+    settings,
+    clock,
+    logger,
+    probe: settingsUrlProbe(settings),
+  });
 
   const app = new Hono<AppEnv>();
   app.onError(handleError);
@@ -109,7 +137,11 @@ export function createApp(deps: AppDeps) {
   api.route('/', authRoutes(auth));
   api.route('/', apiKeysRoutes(apiKeys));
   api.route('/', pastesRoutes(pastes));
+  api.route('/', filesRoutes(files, config));
   api.route('/', settingsRoutes(settings));
+  api.route('/', storageConfigsRoutes(storageConfigs, { config, selfFetch: async (r) => app.fetch(r) }));
+  api.route('/', urlUploadRoutes(settings));
+  api.route('/', uploadsRoutes(uploads, { config, internalBaseUrl: storageConfigs.internalBaseUrl }));
   if (config.testHooks && clock instanceof AdjustableClock) api.route('/', testHookRoutes(clock));
   api.notFound(handleNotFound);
   app.route('/api', api);
@@ -118,5 +150,5 @@ export function createApp(deps: AppDeps) {
   app.use('*', serveSpa(deps.webDistDir ?? DEFAULT_WEB_DIST));
   app.notFound(handleNotFound);
 
-  return { app, services: { auth, apiKeys, pastes, settings, storageConfigs } };
+  return { app, services: { auth, apiKeys, pastes, settings, storageConfigs, files, uploads } };
 }

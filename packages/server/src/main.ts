@@ -61,6 +61,8 @@ await services.storageConfigs.ensureDefault();
 const jobs = startJobs(logger, [
   { name: 'purge expired sessions', everyMs: 3600_000, run: () => services.auth.purgeExpiredSessions() },
   { name: 'purge expired and used-up pastes', everyMs: 5 * 60_000, run: () => services.pastes.purge() },
+  { name: 'purge expired and used-up file shares', everyMs: 5 * 60_000, run: () => services.files.purge() },
+  { name: 'abort abandoned uploads', everyMs: 3600_000, run: () => services.uploads.purgeAbandonedUploads() },
 ]);
 
 const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {

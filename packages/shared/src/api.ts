@@ -13,6 +13,9 @@ export const ERROR_CODES = [
   'RATE_LIMITED',
   'STORAGE_FULL',
   'STORAGE_UNAVAILABLE',
+  /** A URL the user gave could not be fetched (502) or did not answer in time (504). */
+  'UPSTREAM_UNAVAILABLE',
+  'UPSTREAM_TIMEOUT',
   'INTERNAL',
 ] as const;
 

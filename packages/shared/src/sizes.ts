@@ -3,6 +3,7 @@
  * and as the app shows them.
  */
 import { z } from 'zod';
+import { URL_ALLOWLIST_MAX_LENGTH } from './url-allowlist.ts';
 
 export const SIZE_UNITS = ['KB', 'MB', 'GB'] as const;
 export type SizeUnit = (typeof SIZE_UNITS)[number];
@@ -48,6 +49,11 @@ export const systemSettingsUpdateSchema = z
       .optional(),
     max_upload_size_unit: z.enum(SIZE_UNITS, { error: 'size_unit_invalid' }).optional(),
     webdav_upload_mode: z.enum(WEBDAV_UPLOAD_MODES, { error: 'webdav_upload_mode_invalid' }).optional(),
+    /** URL-upload allowlist: entries separated by commas or newlines (see url-allowlist.ts). */
+    url_allowlist: z
+      .string({ error: 'url_allowlist_invalid' })
+      .max(URL_ALLOWLIST_MAX_LENGTH, { message: 'url_allowlist_too_long' })
+      .optional(),
   })
   .refine(
     (s) =>

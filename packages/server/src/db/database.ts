@@ -11,6 +11,7 @@ import { SqliteWriteBatch } from './write-batch.ts';
 import * as m0001 from './migrations/0001-initial.ts';
 import * as m0002 from './migrations/0002-pastes.ts';
 import * as m0003 from './migrations/0003-storage-and-files.ts';
+import * as m0004 from './migrations/0004-file-view-tokens.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -75,7 +76,12 @@ function withStatementCache(file: SQLite.Database): SQLite.Database {
   });
 }
 
-const migrations = { '0001-initial': m0001, '0002-pastes': m0002, '0003-storage-and-files': m0003 };
+const migrations = {
+  '0001-initial': m0001,
+  '0002-pastes': m0002,
+  '0003-storage-and-files': m0003,
+  '0004-file-view-tokens': m0004,
+};
 
 /** Brings the schema up to date; throws with the failing migration's error. */
 export async function migrate(db: Db): Promise<void> {

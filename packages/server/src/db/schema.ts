@@ -122,6 +122,15 @@ export interface UploadPartsTable {
   created_at: string;
 }
 
+/** A counted view's grant to keep delivering a file share's bytes (see migration 0004). */
+export interface FileViewTokensTable {
+  /** The share token's nonce, or a random id for a direct-mode grant. */
+  nonce: string;
+  file_id: string;
+  expires_at: string;
+  created_at: string;
+}
+
 export interface Database {
   admins: AdminsTable;
   admin_sessions: AdminSessionsTable;
@@ -132,4 +141,5 @@ export interface Database {
   files: FilesTable;
   upload_sessions: UploadSessionsTable;
   upload_parts: UploadPartsTable;
+  file_view_tokens: FileViewTokensTable;
 }

@@ -29,5 +29,7 @@ export function rebaseUrl(url: URL, internalBase: string, origin: string): strin
   const moved = new URL(url.toString());
   moved.protocol = target.protocol;
   moved.host = target.host;
+  // Setting `host` without a port keeps the old one.
+  moved.port = target.port;
   return moved.toString();
 }

@@ -22,3 +22,32 @@ export function satisfyRange(range: ByteRange, size: number): { start: number; e
   }
   return { start: range.start, end: Math.min(range.end ?? size - 1, size - 1) };
 }
+
+/** A `Range` request header as the download routes serve it. */
+export type RequestedRange = { start: number; end?: number } | { suffix: number } | 'unsatisfiable' | null;
+
+/**
+ * A single `bytes=` range; null when absent or not one we serve (several ranges, other units, a
+ * reversed range): then the whole file goes out, as RFC 9110 allows.
+ */
+export function parseRangeHeader(header: string | undefined): RequestedRange {
+  if (!header) return null;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match) return null;
+  const [, from, to] = match as unknown as [string, string, string];
+  if (from === '' && to === '') return null;
+  if (from === '') return Number(to) === 0 ? 'unsatisfiable' : { suffix: Number(to) };
+  if (to !== '' && Number(to) < Number(from)) return null;
+  return to === '' ? { start: Number(from) } : { start: Number(from), end: Number(to) };
+}
+
+/**
+ * The driver range for a requested range of an object of `size` bytes; undefined for the whole
+ * object, 'unsatisfiable' for HTTP's 416.
+ */
+export function rangeForSize(wanted: RequestedRange, size: number): ByteRange | 'unsatisfiable' | undefined {
+  if (wanted === null) return undefined;
+  if (wanted === 'unsatisfiable') return 'unsatisfiable';
+  if ('suffix' in wanted) return size === 0 ? 'unsatisfiable' : { start: Math.max(size - wanted.suffix, 0) };
+  return wanted.start >= size ? 'unsatisfiable' : wanted;
+}

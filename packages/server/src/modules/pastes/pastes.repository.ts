@@ -1,15 +1,11 @@
 /** SQL for text shares, including the one-statement view count. */
 import { type Kysely, type Updateable, sql } from 'kysely';
 import type { Database, PastesTable } from '../../db/schema.ts';
+import { createdByKey, creatorKeyName, likePattern } from '../shares/share-rules.ts';
 import type { SqliteWriteBatch } from '../../db/write-batch.ts';
 
 export interface PasteListRow extends PastesTable {
   key_name: string | null;
-}
-
-/** Escapes LIKE wildcards so a search for "50%" finds "50%". */
-function likePattern(search: string): string {
-  return `%${search.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 }
 
 export class PastesRepository {
@@ -122,7 +118,7 @@ export class PastesRepository {
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
       .executeTakeFirstOrThrow();
     const rows = await base
-      .leftJoin('api_keys', (join) => join.on(sql`pastes.created_by`, '=', sql`'apikey:' || api_keys.id`))
+      .leftJoin('api_keys', (join) => join.on(createdByKey('pastes')))
       .selectAll('pastes')
       .select('api_keys.name as key_name')
       .orderBy('pastes.created_at', 'desc')
@@ -134,13 +130,6 @@ export class PastesRepository {
   }
 
   keyName(createdBy: string | null): Promise<string | null> {
-    const id = createdBy?.startsWith('apikey:') ? createdBy.slice('apikey:'.length) : null;
-    if (!id) return Promise.resolve(null);
-    return this.db
-      .selectFrom('api_keys')
-      .select('name')
-      .where('id', '=', id)
-      .executeTakeFirst()
-      .then((row) => row?.name ?? null);
+    return creatorKeyName(this.db, createdBy);
   }
 }

@@ -22,25 +22,20 @@ import {
 import type { z } from 'zod';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { PastesTable } from '../../db/schema.ts';
-import {
-  AppError,
-  badRequest,
-  conflict,
-  gone,
-  notFound,
-  rateLimited,
-  unauthenticated,
-} from '../../http/errors.ts';
+import { AppError, badRequest, conflict, gone, notFound, unauthenticated } from '../../http/errors.ts';
 import type { FailureRateLimiter } from '../../http/rate-limiter.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { hashPassword, randomString, verifyPassword } from '../../lib/crypto.ts';
+import { hashPassword } from '../../lib/crypto.ts';
+import {
+  checkSharePassword,
+  futureExpiry,
+  randomSlug,
+  shareState,
+  type ShareState,
+} from '../shares/share-rules.ts';
 import type { PasteListRow, PastesRepository } from './pastes.repository.ts';
 
-const SLUG_LENGTH = 6;
-const SLUG_ATTEMPTS = 10;
 const PREVIEW_CHARS = 200;
-
-type PasteState = 'active' | 'expired' | 'used_up';
 
 export interface OpenOptions {
   /** The password the reader gave, if any. */
@@ -204,10 +199,8 @@ export class PastesService {
     return row;
   }
 
-  private state(row: PastesTable): PasteState {
-    if (row.expires_at !== null && row.expires_at <= this.clock.now().toISOString()) return 'expired';
-    if (row.max_views > 0 && row.views >= row.max_views) return 'used_up';
-    return 'active';
+  private state(row: PastesTable): ShareState {
+    return shareState(row, this.clock.now());
   }
 
   private async refuseIfGone(row: PastesTable): Promise<void> {
@@ -219,13 +212,13 @@ export class PastesService {
 
   private async checkPassword(row: PastesTable, password: string, clientIp: string): Promise<void> {
     if (password === '') throw badRequest('pastes.password_required');
-    const keys = [`paste-password:${row.id}`, `paste-password-ip:${clientIp}`];
-    const wait = this.passwordLimiter.retryAfter(keys);
-    if (wait > 0) throw rateLimited(wait);
-    if (!(await verifyPassword(row.password_hash!, password))) {
-      this.passwordLimiter.recordFailure(keys);
-      throw unauthenticated('pastes.wrong_password');
-    }
+    await checkSharePassword(
+      this.passwordLimiter,
+      { share: `paste:${row.id}`, clientIp },
+      row.password_hash!,
+      password,
+      () => unauthenticated('pastes.wrong_password'),
+    );
   }
 
   private view(row: PastesTable): PasteView {
@@ -273,19 +266,10 @@ export class PastesService {
   }
 
   private futureExpiry(value: string | null | undefined): string | null {
-    if (!value) return null;
-    const date = new Date(value);
-    if (date <= this.clock.now())
-      throw badRequest('common.validation', { expiresAt: 'validation.invalid_expiry' });
-    return date.toISOString();
+    return futureExpiry(value, this.clock.now(), 'expiresAt');
   }
 
-  private async randomSlug(): Promise<string> {
-    for (let attempt = 0; attempt < SLUG_ATTEMPTS; attempt++) {
-      // After a few collisions, lengthen the slug rather than keep guessing in a crowded space.
-      const slug = randomString(SLUG_LENGTH + Math.floor(attempt / 3));
-      if (!(await this.repo.slugExists(slug))) return slug;
-    }
-    throw new AppError(500, 'INTERNAL', 'pastes.slug_exhausted');
+  private randomSlug(): Promise<string> {
+    return randomSlug((slug) => this.repo.slugExists(slug), 'pastes.slug_exhausted');
   }
 }

@@ -25,7 +25,11 @@ export function settingsRoutes(settings: SettingsService) {
 
   app.put('/admin/system-settings', requireAdmin, async (c) => {
     const input = await readJson(c, systemSettingsUpdateSchema);
-    if (input.max_upload_size === undefined && input.webdav_upload_mode === undefined) {
+    if (
+      input.max_upload_size === undefined &&
+      input.webdav_upload_mode === undefined &&
+      input.url_allowlist === undefined
+    ) {
       throw badRequest('settings.nothing_to_update');
     }
     await settings.update(input);

@@ -1,19 +1,23 @@
 /**
- * System settings: the largest upload (bytes; every upload path enforces it) and the WebDAV upload
- * mode. Answers in CloudPaste's shape too: `max_upload_size` in MB.
+ * System settings: the largest upload (bytes; every upload path enforces it), the WebDAV upload
+ * mode and the URL-upload allowlist. Answers in CloudPaste's shape too: `max_upload_size` in MB.
  */
 import {
   DEFAULT_MAX_UPLOAD_BYTES,
   WEBDAV_UPLOAD_MODES,
+  parseUrlAllowlist,
+  splitUrlAllowlist,
   toBytes,
   type systemSettingsUpdateSchema,
 } from '@cubby/shared';
 import type { z } from 'zod';
+import { AppError } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { SettingsRepository } from './settings.repository.ts';
 
 const MAX_UPLOAD_KEY = 'max_upload_bytes';
 const WEBDAV_MODE_KEY = 'webdav_upload_mode';
+const URL_ALLOWLIST_KEY = 'url_allowlist';
 const MB = 1024 ** 2;
 
 /** Bytes as CloudPaste's `max_upload_size`: megabytes, to three decimals. */
@@ -41,6 +45,11 @@ export class SettingsService {
       : 'auto';
   }
 
+  /** URL-upload allowlist entries (hosts, host:port, CIDR ranges); empty unless an admin set some. */
+  async urlAllowlist(): Promise<string[]> {
+    return splitUrlAllowlist((await this.repo.get(URL_ALLOWLIST_KEY)) ?? '');
+  }
+
   /** The settings as a list of rows (CloudPaste's shape), computed values included. */
   async list() {
     const rows = await this.repo.all();
@@ -65,11 +74,23 @@ export class SettingsService {
         description: 'How WebDAV uploads reach storage',
         updated_at: updated(WEBDAV_MODE_KEY),
       },
+      {
+        key: URL_ALLOWLIST_KEY,
+        value: (await this.urlAllowlist()).join('\n'),
+        description: 'Internal hosts, host:port pairs and CIDR ranges URL uploads may fetch',
+        updated_at: updated(URL_ALLOWLIST_KEY),
+      },
     ];
   }
 
   async update(input: z.output<typeof systemSettingsUpdateSchema>): Promise<void> {
     const now = this.clock.now().toISOString();
+    const allowlist = input.url_allowlist === undefined ? undefined : parseUrlAllowlist(input.url_allowlist);
+    if (allowlist?.invalid[0] !== undefined) {
+      throw new AppError(400, 'VALIDATION_FAILED', 'validation.url_allowlist_entry_invalid', {
+        entry: allowlist.invalid[0].slice(0, 100),
+      });
+    }
     if (input.max_upload_size !== undefined) {
       await this.repo.set(
         MAX_UPLOAD_KEY,
@@ -79,5 +100,8 @@ export class SettingsService {
     }
     if (input.webdav_upload_mode !== undefined)
       await this.repo.set(WEBDAV_MODE_KEY, input.webdav_upload_mode, now);
+    if (input.url_allowlist !== undefined) {
+      await this.repo.set(URL_ALLOWLIST_KEY, splitUrlAllowlist(input.url_allowlist).join('\n'), now);
+    }
   }
 }

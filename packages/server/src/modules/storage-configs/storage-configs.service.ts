@@ -8,15 +8,23 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { Principal } from '@cubby/shared';
+import {
+  type Principal,
+  type S3ProviderLabel,
+  type StorageConfigInput,
+  storageConfigCreateSchema,
+  type StorageConfigUpdate,
+  type StorageConfigView,
+} from '@cubby/shared';
 import type { StorageConfigsTable } from '../../db/schema.ts';
-import { AppError, forbidden, notFound } from '../../http/errors.ts';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
+import { validate } from '../../http/validate.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { SecretBox } from '../../lib/secret-box.ts';
 import type { StorageDriver } from '../../storage/driver.ts';
 import { createLocalDriver, type LocalDriver } from '../../storage/drivers/local.ts';
 import { createS3Driver, type S3Provider } from '../../storage/drivers/s3.ts';
-import type { StorageConfigsRepository } from './storage-configs.repository.ts';
+import { isForeignKeyViolation, type StorageConfigsRepository } from './storage-configs.repository.ts';
 
 /** CloudPaste's provider labels, and the driver preset each maps to. */
 export const S3_PROVIDER_TYPES = {
@@ -24,7 +32,7 @@ export const S3_PROVIDER_TYPES = {
   'Backblaze B2': 'backblaze-b2',
   'AWS S3': 'aws-s3',
   'Other S3 Compatible': 'other',
-} as const satisfies Record<string, S3Provider>;
+} as const satisfies Record<S3ProviderLabel, S3Provider>;
 export type S3ProviderType = keyof typeof S3_PROVIDER_TYPES;
 export const LOCAL_PROVIDER_TYPE = 'Local';
 
@@ -62,6 +70,75 @@ export interface StorageServiceOptions {
 export function parseConfigRow(row: StorageConfigsTable): StorageConfigRecord {
   const settings = JSON.parse(row.settings) as LocalSettings | S3Settings;
   return { ...row, settings } as StorageConfigRecord;
+}
+
+/** "AKIA…WXYZ": the first and last four characters of a key of 16 or more, else only "…". */
+export function maskAccessKey(key: string): string {
+  return key.length >= 16 ? `${key.slice(0, 4)}…${key.slice(-4)}` : '…';
+}
+
+/** The stored columns of a checked config (credentials sealed by the caller). */
+function columnsOf(
+  input: StorageConfigInput,
+): Pick<
+  StorageConfigsTable,
+  | 'name'
+  | 'driver'
+  | 'provider_type'
+  | 'settings'
+  | 'is_public'
+  | 'total_storage_bytes'
+  | 'signature_expires_in'
+> {
+  const settings: LocalSettings | S3Settings =
+    input.driver === 'local'
+      ? { root_path: input.root_path }
+      : {
+          endpoint_url: input.endpoint_url,
+          bucket_name: input.bucket_name,
+          region: input.region,
+          path_style: input.path_style,
+          default_folder: input.default_folder,
+          custom_host: input.custom_host,
+        };
+  return {
+    name: input.name,
+    driver: input.driver,
+    provider_type: input.provider_type,
+    settings: JSON.stringify(settings),
+    is_public: input.is_public ? 1 : 0,
+    total_storage_bytes: input.total_storage_bytes,
+    signature_expires_in: input.signature_expires_in,
+  };
+}
+
+/** A stored config as update input, for merging a change over it (credentials apart). */
+function inputOf(record: StorageConfigRecord): StorageConfigUpdate {
+  const common = {
+    name: record.name,
+    is_public: record.is_public === 1,
+    signature_expires_in: record.signature_expires_in,
+    total_storage_bytes: record.total_storage_bytes,
+  };
+  if (record.driver === 'local') {
+    return { ...common, provider_type: 'Local', root_path: record.settings.root_path };
+  }
+  return {
+    ...common,
+    provider_type: record.provider_type as S3ProviderLabel,
+    ...record.settings,
+    custom_host: record.settings.custom_host ?? '',
+  };
+}
+
+/** The folder of a local config exists (created when missing) and the server may write there. */
+async function prepareRoot(rootPath: string): Promise<void> {
+  try {
+    await fs.mkdir(rootPath, { recursive: true });
+    await fs.access(rootPath, fs.constants.W_OK);
+  } catch {
+    throw badRequest('validation.root_path_unusable', { root_path: 'validation.root_path_unusable' });
+  }
 }
 
 export class StorageConfigsService {
@@ -151,6 +228,172 @@ export class StorageConfigsService {
       if (!limit || disk.freeBytes < limit.freeBytes) limit = disk;
     }
     return limit;
+  }
+
+  /**
+   * A config as answers show it. Admins also get the local folder, `last_used` and a masked access
+   * key; never the secret or the sealed column.
+   */
+  view(record: StorageConfigRecord, principal: Principal): StorageConfigView {
+    const s3 = record.driver === 's3' ? record.settings : null;
+    const view: StorageConfigView = {
+      id: record.id,
+      name: record.name,
+      driver: record.driver,
+      provider_type: record.provider_type,
+      endpoint_url: s3?.endpoint_url ?? null,
+      bucket_name: s3?.bucket_name ?? null,
+      region: s3?.region ?? null,
+      path_style: s3?.path_style ? 1 : 0,
+      default_folder: s3?.default_folder ?? null,
+      custom_host: s3?.custom_host ?? null,
+      is_public: record.is_public ? 1 : 0,
+      is_default: record.is_default ? 1 : 0,
+      total_storage_bytes: record.total_storage_bytes,
+      signature_expires_in: record.signature_expires_in,
+      created_at: record.created_at,
+      updated_at: record.updated_at,
+    };
+    if (principal.type !== 'admin') return view;
+    let masked: string | null = null;
+    let hasSecret = false;
+    if (record.driver === 's3') {
+      try {
+        const secrets = this.openSecrets(record);
+        masked = maskAccessKey(secrets.access_key_id);
+        hasSecret = secrets.secret_access_key !== '';
+      } catch {
+        // Sealed under another SECRET_KEY (or altered): shown as missing, to be entered again.
+      }
+    }
+    return {
+      ...view,
+      root_path: record.driver === 'local' ? record.settings.root_path : null,
+      last_used: record.last_used,
+      access_key_id_masked: masked,
+      has_secret: hasSecret,
+    };
+  }
+
+  /** Stores a new config; the first one (while there is no default) becomes the default. */
+  async create(input: StorageConfigInput, adminId: string | null): Promise<StorageConfigRecord> {
+    if (input.driver === 'local') await prepareRoot(input.root_path);
+    const id = randomUUID();
+    const now = this.clock.now().toISOString();
+    const row = await this.repo.insertFirstAsDefault({
+      id,
+      ...columnsOf(input),
+      secrets:
+        input.driver === 's3'
+          ? this.sealSecrets(id, {
+              access_key_id: input.access_key_id,
+              secret_access_key: input.secret_access_key,
+            })
+          : null,
+      is_default: 0,
+      admin_id: adminId,
+      created_at: now,
+      updated_at: now,
+      last_used: null,
+    });
+    return parseConfigRow(row);
+  }
+
+  /**
+   * Applies a partial change: merged over the stored config and checked as a whole. An empty or
+   * absent credential keeps the stored one. `updated_at` always moves forward and the cached
+   * driver is dropped, so the next use builds one with the new settings.
+   */
+  async update(id: string, patch: StorageConfigUpdate): Promise<StorageConfigRecord> {
+    const current = await this.find(id);
+    if (!current) throw notFound('storage.not_found');
+    const given = Object.fromEntries(
+      Object.entries(patch).filter(([, value]) => value !== undefined),
+    ) as StorageConfigUpdate;
+    if (Object.keys(given).length === 0) throw badRequest('storage.nothing_to_update');
+    if (
+      given.provider_type !== undefined &&
+      (given.provider_type === LOCAL_PROVIDER_TYPE) !== (current.driver === 'local')
+    ) {
+      throw badRequest('validation.driver_change', { provider_type: 'validation.driver_change' });
+    }
+    const newKey = given.access_key_id || undefined;
+    const newSecret = given.secret_access_key || undefined;
+    let stored: S3Secrets | undefined;
+    if (current.driver === 's3' && !(newKey && newSecret)) {
+      try {
+        stored = this.openSecrets(current);
+      } catch {
+        throw badRequest('storage.secrets_unreadable', {
+          [newKey ? 'secret_access_key' : 'access_key_id']: 'storage.secrets_unreadable',
+        });
+      }
+    }
+    const merged: StorageConfigUpdate = {
+      ...inputOf(current),
+      ...given,
+      access_key_id: newKey ?? stored?.access_key_id,
+      secret_access_key: newSecret ?? stored?.secret_access_key,
+    };
+    const next = validate(storageConfigCreateSchema, merged);
+    if (
+      next.driver === 'local' &&
+      (current.driver !== 'local' || next.root_path !== current.settings.root_path)
+    ) {
+      await prepareRoot(next.root_path);
+    }
+    const secrets =
+      next.driver === 's3' && (newKey || newSecret)
+        ? this.sealSecrets(id, {
+            access_key_id: next.access_key_id,
+            secret_access_key: next.secret_access_key,
+          })
+        : current.secrets;
+    const now = this.clock.now().getTime();
+    const updatedAt = new Date(Math.max(now, Date.parse(current.updated_at) + 1)).toISOString();
+    if (!(await this.repo.update(id, { ...columnsOf(next), secrets, updated_at: updatedAt }))) {
+      throw notFound('storage.not_found');
+    }
+    this.forget(id);
+    return (await this.find(id))!;
+  }
+
+  /**
+   * Deletes a config no file share uses (409 with the count otherwise). The default can only go
+   * when it is the last config: with others left, one of them must be made default first.
+   * The bytes in the storage itself are left alone.
+   */
+  async delete(id: string): Promise<void> {
+    const current = await this.repo.findById(id);
+    if (!current) throw notFound('storage.not_found');
+    const inUse = (count: number) => new AppError(409, 'CONFLICT', 'storage.in_use', { count });
+    const files = await this.repo.fileCount(id);
+    if (files > 0) throw inUse(files);
+    if (current.is_default && (await this.repo.count()) > 1) throw conflict('storage.default_delete');
+    let deleted: boolean;
+    try {
+      deleted = await this.repo.delete(id);
+    } catch (error) {
+      if (!isForeignKeyViolation(error)) throw error;
+      // A file or an upload arrived since the count.
+      const count = await this.repo.fileCount(id);
+      throw count > 0 ? inUse(count) : conflict('storage.in_use_uploads');
+    }
+    if (!deleted) throw notFound('storage.not_found');
+    this.forget(id);
+  }
+
+  /** Makes `id` the one default. */
+  async setDefault(id: string): Promise<StorageConfigRecord> {
+    if (!(await this.repo.setDefault(id, this.clock.now().toISOString()))) {
+      throw notFound('storage.not_found');
+    }
+    return (await this.find(id))!;
+  }
+
+  /** Notes that a config was used (a test, an upload); cached drivers stay valid. */
+  async touch(id: string): Promise<void> {
+    await this.repo.touchLastUsed(id, this.clock.now().toISOString());
   }
 
   /** Seals credentials for storing on the config `id` (the id is bound in, so they only open there). */

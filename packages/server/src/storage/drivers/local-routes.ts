@@ -12,6 +12,7 @@ import type { ErrorCode, ErrorEnvelope } from '@cubby/shared';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { type Clock, systemClock } from '../../lib/clock.ts';
+import { parseRangeHeader, rangeForSize } from '../byte-range.ts';
 import { contentDisposition } from '../content-disposition.ts';
 import { isStorageError, type ReadResult, type StorageErrorCode } from '../driver.ts';
 import type { LocalDriver } from './local.ts';
@@ -54,20 +55,6 @@ function failFromError(error: unknown): Response {
   const [status, code] = STATUS[error.code];
   // A body that ran over is abandoned mid-upload: close the connection rather than drain the rest.
   return fail(status, code, error.code, status === 413 ? { Connection: 'close' } : {});
-}
-
-type ParsedRange = { start: number; end?: number } | { suffix: number } | 'unsatisfiable' | null;
-
-/** A single `bytes=` range; null when absent or not one we serve (then the whole file goes out, as RFC 9110 allows). */
-function parseRangeHeader(header: string | undefined): ParsedRange {
-  if (!header) return null;
-  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (!match) return null;
-  const [, from, to] = match as unknown as [string, string, string];
-  if (from === '' && to === '') return null;
-  if (from === '') return Number(to) === 0 ? 'unsatisfiable' : { suffix: Number(to) };
-  if (to !== '' && Number(to) < Number(from)) return null;
-  return to === '' ? { start: Number(from) } : { start: Number(from), end: Number(to) };
 }
 
 /**
@@ -151,19 +138,12 @@ export function localPresignRoutes(
     try {
       const entry = await driver.stat(params.key);
       if (entry.isDirectory) return fail(404, 'NOT_FOUND', 'not a file');
-      const wanted = parseRangeHeader(c.req.header('Range'));
-      let range: { start: number; end?: number } | undefined;
-      if (
-        wanted === 'unsatisfiable' ||
-        (wanted && 'start' in wanted && wanted.start >= entry.size) ||
-        (wanted && 'suffix' in wanted && entry.size === 0)
-      ) {
+      const range = rangeForSize(parseRangeHeader(c.req.header('Range')), entry.size);
+      if (range === 'unsatisfiable') {
         return fail(416, 'VALIDATION_FAILED', 'range not satisfiable', {
           'Content-Range': `bytes */${entry.size}`,
         });
       }
-      if (wanted && 'suffix' in wanted) range = { start: Math.max(entry.size - wanted.suffix, 0) };
-      else if (wanted) range = wanted;
       const meta = (r: Pick<ReadResult, 'etag' | 'lastModified'>) => {
         if (r.etag) headers.ETag = r.etag;
         if (r.lastModified) headers['Last-Modified'] = r.lastModified.toUTCString();

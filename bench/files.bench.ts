@@ -1,0 +1,241 @@
+/**
+ * File shares end to end (issue 5): a large file uploaded through the server (POST /api/upload, a
+ * streamed multipart/form-data body) and downloaded through the proxy route, on local disk and on
+ * S3 (radosgw); the same object read straight from storage in the same run; and how much the
+ * server's resident memory grows meanwhile (target: < 64 MiB whatever the size; proxied download
+ * ≥ 90 % of direct). Prints figures and writes them to bench/RESULTS.md; never passes or fails.
+ *
+ *   node --import tsx bench/files.bench.ts [MiB]      (default 1024)
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { type BenchServer, adminToken, machine, startServer, writeSection } from './lib/harness.ts';
+import { type S3Server, withBucket, withS3Server } from './lib/s3.ts';
+
+const MiB = 1024 * 1024;
+
+/** Resident memory of a process, from /proc (bytes). */
+function rss(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Number(match?.[1] ?? 0) * 1024;
+}
+
+/** Runs `fn` while sampling the server's RSS; returns seconds and the peak growth in MiB. */
+async function measure(
+  pid: number,
+  fn: () => Promise<void>,
+): Promise<{ seconds: number; growthMiB: number }> {
+  const before = rss(pid);
+  let peak = before;
+  const timer = setInterval(() => (peak = Math.max(peak, rss(pid))), 20);
+  const start = performance.now();
+  try {
+    await fn();
+  } finally {
+    clearInterval(timer);
+  }
+  peak = Math.max(peak, rss(pid));
+  return { seconds: (performance.now() - start) / 1000, growthMiB: (peak - before) / MiB };
+}
+
+/** `bytes` of random data in 1 MiB chunks, produced only as fast as they are consumed. */
+function generated(bytes: number): ReadableStream<Uint8Array> {
+  const block = randomBytes(MiB);
+  let sent = 0;
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (sent >= bytes) return controller.close();
+        const n = Math.min(MiB, bytes - sent);
+        sent += n;
+        controller.enqueue(block.subarray(0, n));
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+/** A multipart/form-data body: the fields, then the file streamed from `file`. */
+function formBody(fields: Record<string, string>, filename: string, file: ReadableStream<Uint8Array>) {
+  const boundary = `----cubby-bench-${randomBytes(8).toString('hex')}`;
+  const encoder = new TextEncoder();
+  const head =
+    Object.entries(fields)
+      .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+      .join('') +
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\n` +
+    'Content-Type: application/octet-stream\r\n\r\n';
+  const tail = `\r\n--${boundary}--\r\n`;
+  const reader = file.getReader();
+  let stage: 'head' | 'file' | 'done' = 'head';
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (stage === 'head') {
+          stage = 'file';
+          return controller.enqueue(encoder.encode(head));
+        }
+        if (stage === 'file') {
+          const { done, value } = await reader.read();
+          if (!done) return controller.enqueue(value);
+          stage = 'done';
+          controller.enqueue(encoder.encode(tail));
+          return controller.close();
+        }
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return { body, contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** Reads a body to its end; returns the byte count. */
+async function drain(body: ReadableStream<Uint8Array> | null): Promise<number> {
+  let n = 0;
+  for await (const chunk of (body ?? []) as AsyncIterable<Uint8Array>) n += chunk.byteLength;
+  return n;
+}
+
+interface Row {
+  storage: string;
+  upload: { seconds: number; growthMiB: number };
+  proxied: { seconds: number; growthMiB: number };
+  direct: { seconds: number };
+}
+
+async function api<T>(server: BenchServer, token: string, route: string, init: RequestInit = {}): Promise<T> {
+  const res = await fetch(`${server.base}${route}`, {
+    ...init,
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}`, ...init.headers },
+  });
+  const body = (await res.json()) as { data: T; message: string };
+  if (!res.ok) throw new Error(`${route}: ${res.status} ${body.message}`);
+  return body.data;
+}
+
+async function run(server: BenchServer, size: number, storage: string, s3?: S3Server & { bucket: string }) {
+  const token = await adminToken(server.base);
+  const pid = server.child.pid!;
+  await api(server, token, '/api/admin/system-settings', {
+    method: 'PUT',
+    body: JSON.stringify({ max_upload_size: Math.ceil((size * 2) / MiB), max_upload_size_unit: 'MB' }),
+  });
+  let configId: string;
+  if (s3) {
+    const created = await api<{ id: string }>(server, token, '/api/s3-configs', {
+      method: 'POST',
+      body: JSON.stringify({
+        name: 'bench',
+        provider_type: 'Other S3 Compatible',
+        endpoint_url: s3.endpoint,
+        bucket_name: s3.bucket,
+        region: s3.region,
+        access_key_id: s3.accessKeyId,
+        secret_access_key: s3.secretAccessKey,
+        path_style: true,
+      }),
+    });
+    configId = created.id;
+  } else {
+    const configs = await api<{ id: string; is_default: number }[]>(server, token, '/api/s3-configs');
+    configId = configs.find((c) => c.is_default)!.id;
+  }
+
+  let slug = '';
+  let fileId = '';
+  const upload = await measure(pid, async () => {
+    const { body, contentType } = formBody({ s3_config_id: configId }, 'large.bin', generated(size));
+    const res = await fetch(`${server.base}/api/upload`, {
+      method: 'POST',
+      body,
+      duplex: 'half',
+      headers: { 'Content-Type': contentType, Authorization: `Bearer ${token}` },
+    } as RequestInit);
+    const answer = (await res.json()) as {
+      data: { slug: string; id: string; size: number };
+      message: string;
+    };
+    if (!res.ok) throw new Error(`upload: ${res.status} ${answer.message}`);
+    if (answer.data.size !== size) throw new Error(`upload stored ${answer.data.size} bytes, sent ${size}`);
+    slug = answer.data.slug;
+    fileId = answer.data.id;
+  });
+
+  const proxied = await measure(pid, async () => {
+    const res = await fetch(`${server.base}/api/file-download/${slug}`);
+    const n = await drain(res.body);
+    if (!res.ok || n !== size) throw new Error(`proxied download: ${res.status}, ${n} bytes`);
+  });
+
+  // Straight from storage: the file on disk, or the object through a presigned URL (direct mode).
+  let directUrl: string | undefined;
+  if (s3) {
+    await api(server, token, `/api/admin/files/${fileId}`, {
+      method: 'PUT',
+      body: JSON.stringify({ use_proxy: 0 }),
+    });
+    const redirect = await fetch(`${server.base}/api/file-download/${slug}`, { redirect: 'manual' });
+    directUrl = redirect.headers.get('location') ?? undefined;
+    if (redirect.status !== 302 || !directUrl) throw new Error(`direct mode answered ${redirect.status}`);
+  }
+  const file = await api<{ storage_path: string }>(server, token, `/api/admin/files/${fileId}`);
+  const direct = await measure(pid, async () => {
+    const n = directUrl
+      ? await drain((await fetch(directUrl)).body)
+      : await drain(
+          Readable.toWeb(
+            fs.createReadStream(path.join(server.dataDir, 'storage', file.storage_path.replace(/^\/+/, ''))),
+          ) as ReadableStream<Uint8Array>,
+        );
+    if (n !== size) throw new Error(`direct read: ${n} bytes`);
+  });
+  await api(server, token, `/api/admin/files/${fileId}`, { method: 'DELETE' });
+  return { storage, upload, proxied, direct } satisfies Row;
+}
+
+export async function benchFiles(sizeMiB = 1024): Promise<void> {
+  const size = sizeMiB * MiB;
+  const rows: Row[] = [];
+  const local = await startServer();
+  try {
+    rows.push(await run(local, size, 'local disk'));
+  } finally {
+    await local.stop();
+  }
+  await withS3Server((s3) =>
+    withBucket(s3, async (bucket) => {
+      const server = await startServer();
+      try {
+        rows.push(await run(server, size, 'S3 (radosgw)', { ...s3, bucket }));
+      } finally {
+        await server.stop();
+      }
+    }),
+  );
+
+  const rate = (s: number) => `${(sizeMiB / s).toFixed(0)}`;
+  const table = [
+    '| storage | upload MiB/s | upload RSS growth MiB | proxied download MiB/s | download RSS growth MiB | direct read MiB/s | proxied / direct |',
+    '|---|---|---|---|---|---|---|',
+    ...rows.map(
+      (r) =>
+        `| ${r.storage} | ${rate(r.upload.seconds)} | ${r.upload.growthMiB.toFixed(0)} | ${rate(r.proxied.seconds)} | ` +
+        `${r.proxied.growthMiB.toFixed(0)} | ${rate(r.direct.seconds)} | ${(r.direct.seconds / r.proxied.seconds).toFixed(2)} |`,
+    ),
+  ].join('\n');
+  console.log(table);
+  writeSection(
+    'File shares: large upload and download',
+    `Run ${new Date().toISOString().slice(0, 10)} on ${machine()}. One ${sizeMiB} MiB file of random bytes, ` +
+      'uploaded with POST /api/upload (a streamed multipart/form-data body) and downloaded through ' +
+      '/api/file-download/:slug (proxy mode), against the real server on SQLite; "direct" reads the same object ' +
+      'straight from storage (the file on disk; for S3 a presigned GET from direct mode). RSS growth is the ' +
+      "server process's peak resident memory over its level before each step, sampled every 20 ms. " +
+      'Targets: proxied ≥ 90 % of direct; growth < 64 MiB whatever the size.\n\n' +
+      table,
+  );
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchFiles(Number(process.argv[2] ?? 1024));

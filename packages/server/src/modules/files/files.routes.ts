@@ -1,0 +1,130 @@
+/**
+ * File-share routes: the public info and password check (/api/public/files/:slug[/verify]), the
+ * bytes (/api/file-view/:slug, /api/file-download/:slug; files.delivery.ts), and management under
+ * /api/admin/files (admin: every share) and /api/user/files (an API key with `file`: its own).
+ */
+import { maxViewsSchema, optionalExpirySchema, slugSchema } from '@cubby/shared';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { Config } from '../../config/config.ts';
+import { requireAdmin, requirePermission } from '../../http/auth.ts';
+import type { AppEnv } from '../../http/context.ts';
+import { ok, okWith } from '../../http/envelope.ts';
+import { badRequest } from '../../http/errors.ts';
+import { publicOrigin } from '../../http/public-origin.ts';
+import { readJson, validate } from '../../http/validate.ts';
+import { deliverFile } from './files.delivery.ts';
+import type { FilesService } from './files.service.ts';
+
+const passwordBody = z.object({ password: z.string().max(200).optional() });
+const idsBody = z.object({ ids: z.array(z.string()).min(1) });
+const listQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+  search: z.string().max(200).optional(),
+  s3_config_id: z.string().max(100).optional(),
+});
+
+/** PUT /api/{admin,user}/files/:id; every field optional. */
+export const fileUpdateSchema = z.object({
+  remark: z.string().max(500, { message: 'remark_too_long' }).nullish(),
+  /** A new link suffix; empty or null picks a new random one. */
+  slug: z.union([z.literal(''), z.null(), slugSchema]).optional(),
+  /** ISO time, or null / "" for never. */
+  expires_at: optionalExpirySchema.optional(),
+  /** Hours from now; 0 for never (the upload forms' unit). */
+  expires_in: z.number({ error: 'expires_in_invalid' }).min(0, { message: 'expires_in_invalid' }).optional(),
+  max_views: maxViewsSchema.optional(),
+  /** A new password; "", null or false removes it. */
+  password: z.union([z.string().max(200), z.null(), z.literal(false)]).optional(),
+  use_proxy: z.union([z.boolean(), z.literal(0), z.literal(1)], { error: 'use_proxy_invalid' }).optional(),
+});
+
+export function filesRoutes(files: FilesService, config: Pick<Config, 'publicUrl' | 'trustProxyHops'>) {
+  const app = new Hono<AppEnv>();
+
+  app.get('/public/files/:slug', async (c) =>
+    ok(c, 'files.loaded', await files.info(c.req.param('slug'), publicOrigin(c, config))),
+  );
+
+  app.post('/public/files/:slug/verify', async (c) => {
+    const { password } = await readJson(c, passwordBody);
+    const { share, passwordNeeded } = await files.verify(
+      c.req.param('slug'),
+      password,
+      c.get('clientIp'),
+      publicOrigin(c, config),
+    );
+    return ok(c, passwordNeeded ? 'files.verified' : 'files.no_password_needed', share);
+  });
+
+  // GET handlers answer HEAD too (without a body); deliverFile tells them apart.
+  app.get('/file-view/:slug', (c) => deliverFile(c, files, config, 'view'));
+  app.get('/file-download/:slug', (c) => deliverFile(c, files, config, 'download'));
+
+  for (const scope of ['admin', 'user'] as const) {
+    const guard = scope === 'admin' ? requireAdmin : requirePermission('file');
+    const own = scope === 'user';
+    const base = `/${scope}/files`;
+    app.use(base, guard);
+    app.use(`${base}/*`, guard);
+
+    app.get(base, async (c) => {
+      const q = validate(listQuery, c.req.query());
+      const { files: items, total } = await files.list(c.get('principal')!, {
+        offset: q.offset,
+        limit: q.limit,
+        search: q.search,
+        own,
+        storageConfigId: q.s3_config_id,
+      });
+      const pagination = {
+        total,
+        limit: q.limit,
+        offset: q.offset,
+        hasMore: q.offset + items.length < total,
+      };
+      return ok(c, 'files.listed', { files: items, pagination });
+    });
+
+    app.post(`${base}/batch-delete`, async (c) => {
+      const parsed = idsBody.safeParse(await readJson(c, z.unknown()));
+      if (!parsed.success) throw badRequest('files.ids_required');
+      const { count, objectFailures } = await files.batchDelete(c.get('principal')!, parsed.data.ids);
+      return okWith(
+        c,
+        objectFailures.length ? 'files.batch_deleted_object_failed' : 'files.batch_deleted',
+        { count, object_failures: objectFailures },
+        {},
+        200,
+        { count, failed: objectFailures.length },
+      );
+    });
+
+    app.get(`${base}/:id`, async (c) =>
+      ok(c, 'files.loaded', await files.get(c.get('principal')!, c.req.param('id'), publicOrigin(c, config))),
+    );
+
+    app.put(`${base}/:id`, async (c) => {
+      const input = await readJson(c, fileUpdateSchema);
+      const detail = await files.update(
+        c.get('principal')!,
+        c.req.param('id'),
+        input,
+        publicOrigin(c, config),
+      );
+      return ok(c, 'files.updated', detail);
+    });
+
+    app.delete(`${base}/:id`, async (c) => {
+      const id = c.req.param('id');
+      const { objectDeleted } = await files.delete(c.get('principal')!, id);
+      return ok(c, objectDeleted ? 'files.deleted' : 'files.deleted_object_failed', {
+        id,
+        object_deleted: objectDeleted,
+      });
+    });
+  }
+
+  return app;
+}

@@ -1,0 +1,419 @@
+/**
+ * File shares after upload: the public info and password check, access to the bytes (password or
+ * token, expiry, view limit), counting views, deleting retired shares, and management.
+ *
+ * Counting: a view is counted on the request that delivers bytes (a GET answered 200/206, or the 302
+ * of a direct download) — never on HEAD, 304, 416, the info or the password check. The count is one
+ * conditional UPDATE, so exactly `max_views` deliveries happen under any concurrency. A share token
+ * counts once for its lifetime: its nonce is recorded with the count (file_view_tokens), and later
+ * requests with it deliver without counting — even after the share is used up, while the token lives.
+ *
+ * Retiring: an expired share answers 410 and is deleted (object, then record). A used-up one answers
+ * 410 to everyone without a counted token; its object is deleted once the last allowed delivery has
+ * ended, its record (a tombstone that makes the next reader's answer 410, not 404) when that reader
+ * is refused. Nothing is deleted under a delivery it allowed: not while a stream of this process
+ * sends its bytes, nor while a grant (a counted token, a direct download's presigned URL) lives —
+ * the purge job deletes what is left, expired and used-up shares alike.
+ */
+import { isCreator, type Principal } from '@cubby/shared';
+import { creatorId } from '@cubby/shared';
+import type { Logger } from 'pino';
+import { isUniqueViolation } from '../../db/errors.ts';
+import type { FilesTable } from '../../db/schema.ts';
+import {
+  type AppError,
+  badRequest,
+  conflict,
+  forbidden,
+  gone,
+  notFound,
+  unauthenticated,
+} from '../../http/errors.ts';
+import type { FailureRateLimiter } from '../../http/rate-limiter.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { hashPassword } from '../../lib/crypto.ts';
+import { isStorageError, type StorageDriver } from '../../storage/driver.ts';
+import type { StorageConfigsService } from '../storage-configs/storage-configs.service.ts';
+import {
+  checkSharePassword,
+  futureExpiry,
+  randomSlug,
+  refuseIfLimited,
+  shareState,
+  type ShareState,
+} from '../shares/share-rules.ts';
+import { type FilesRepository, grantNonce } from './files.repository.ts';
+import { type FileItem, type FileShare, shareLinks, toFileItem, toFileShare } from './files.serializer.ts';
+import { signFileToken, type VerifiedToken, verifyFileToken } from './files.token.ts';
+
+/** How long a direct download's presigned URL lives, at most. */
+export const DIRECT_URL_SECONDS = 300;
+const PURGE_BATCH = 200;
+
+export interface FileAccess {
+  row: FilesTable;
+  /** The request's valid share token, if it brought one. */
+  token: VerifiedToken | null;
+}
+
+export interface AccessRequest {
+  token?: string | undefined;
+  password?: string | undefined;
+  clientIp: string;
+}
+
+export interface FileUpdate {
+  remark?: string | null | undefined;
+  slug?: string | null | undefined;
+  expires_at?: string | null | undefined;
+  expires_in?: number | undefined;
+  max_views?: number | undefined;
+  password?: string | null | false | undefined;
+  use_proxy?: boolean | 0 | 1 | undefined;
+}
+
+export interface FileDetail extends FileItem {
+  urls: {
+    previewUrl: string;
+    downloadUrl: string;
+    proxyPreviewUrl: string;
+    proxyDownloadUrl: string;
+    use_proxy: number;
+  };
+}
+
+export class FilesService {
+  /** Streams now sending each share's bytes, and who waits for them to end. */
+  private readonly deliveries = new Map<string, { count: number; idle: Array<() => void> }>();
+  /** Deletions under way, by file id. */
+  private readonly retiring = new Map<string, Promise<void>>();
+
+  constructor(
+    readonly repo: FilesRepository,
+    private readonly storage: StorageConfigsService,
+    private readonly clock: Clock,
+    private readonly passwordLimiter: FailureRateLimiter,
+    private readonly options: { secretKey: string; logger: Logger },
+  ) {}
+
+  // ---- reading --------------------------------------------------------------------------------
+
+  /** GET /api/public/files/:slug: never counts; a protected share shows no URL. */
+  async info(slug: string, origin: string): Promise<FileShare> {
+    const row = await this.live(slug);
+    if (row.password_hash) return toFileShare(row, { origin, links: null });
+    return toFileShare(row, { origin, token: this.token(row) });
+  }
+
+  /** POST /api/public/files/:slug/verify: the info with token URLs once the password is right. */
+  async verify(
+    slug: string,
+    password: string | undefined,
+    clientIp: string,
+    origin: string,
+  ): Promise<{ share: FileShare; passwordNeeded: boolean }> {
+    if (!password) throw badRequest('files.password_missing');
+    const row = await this.live(slug);
+    if (row.password_hash) {
+      await checkSharePassword(
+        this.passwordLimiter,
+        { share: `file:${row.id}`, clientIp },
+        row.password_hash,
+        password,
+        () => unauthenticated('files.wrong_password_verify'),
+      );
+    }
+    const share = toFileShare(row, { origin, token: this.token(row), requiresPassword: false });
+    return { share, passwordNeeded: row.password_hash !== null };
+  }
+
+  /**
+   * May this request have the bytes? 404 for an unknown or unfinished share; 410 for an expired or
+   * used-up one (a token counted earlier still reads a used-up share); for a protected share a valid
+   * token or the password: 401 with neither, 403 when wrong, 429 after too many wrong guesses.
+   */
+  async access(slug: string, request: AccessRequest): Promise<FileAccess> {
+    const row = await this.repo.findBySlug(slug);
+    if (!row || row.status !== 'ready') throw notFound('files.not_found');
+    const now = this.clock.now();
+    const check = request.token ? verifyFileToken(this.options.secretKey, row, request.token, now) : null;
+    const token = check?.ok ? check.token : null;
+    const state = shareState(row, now);
+    if (state === 'expired') this.refuseGone(row, state);
+    if (state === 'used_up') {
+      const counted = token && (await this.repo.hasGrant(row.id, token.nonce, now.toISOString()));
+      if (!counted) this.refuseGone(row, state);
+    }
+    if (row.password_hash && !token) {
+      const keys = { share: `file:${row.id}`, clientIp: request.clientIp };
+      if (check && !check.ok) {
+        // A forged token counts as a wrong guess; an expired one is refused without counting.
+        const limits = refuseIfLimited(this.passwordLimiter, keys);
+        if (check.reason === 'expired') throw forbidden('files.token_expired');
+        this.passwordLimiter.recordFailure(limits);
+        throw forbidden('files.invalid_token');
+      }
+      if (!request.password) throw unauthenticated('files.password_required');
+      await checkSharePassword(this.passwordLimiter, keys, row.password_hash, request.password, () =>
+        forbidden('files.wrong_password'),
+      );
+    }
+    return { row, token };
+  }
+
+  /**
+   * Counts the view of a request that is about to deliver bytes. With `grantSeconds` (a direct
+   * download) the share is also kept for that long should this be its last view. Returns the row as
+   * counted and whether that view was its last; 410 (or 404) when the share went meanwhile.
+   */
+  async countView(access: FileAccess, grantSeconds?: number): Promise<{ row: FilesTable; usedUp: boolean }> {
+    const { row, token } = access;
+    const now = this.clock.now();
+    const grant =
+      grantSeconds && row.max_views > 0
+        ? { nonce: grantNonce(), expiresAt: new Date(now.getTime() + grantSeconds * 1000).toISOString() }
+        : undefined;
+    const outcome = await this.repo.countView(row.id, now.toISOString(), {
+      ...(token ? { token: { nonce: token.nonce, expiresAt: token.expiresAt.toISOString() } } : {}),
+      ...(grant ? { grant } : {}),
+    });
+    if (outcome.outcome === 'counted') {
+      const counted = outcome.row;
+      return { row: counted, usedUp: counted.max_views > 0 && counted.views >= counted.max_views };
+    }
+    if (outcome.outcome === 'already_counted') return { row, usedUp: false };
+    // Someone else took the last view, or it expired, between the check and the count.
+    const fresh = await this.repo.findById(row.id);
+    if (!fresh || fresh.status !== 'ready') throw notFound('files.not_found');
+    const state = shareState(fresh, now);
+    if (state === 'active') throw notFound('files.not_found');
+    return this.refuseGone(fresh, state);
+  }
+
+  /** The storage driver holding a share's bytes. */
+  driverFor(row: FilesTable): Promise<StorageDriver> {
+    return this.storage.driver(row.storage_config_id);
+  }
+
+  /** Where local presigned URLs are made (to be moved onto the client's origin). */
+  get internalBaseUrl(): string {
+    return this.storage.internalBaseUrl;
+  }
+
+  /**
+   * Marks a stream of the share's bytes as running until the returned function is called (once),
+   * so that the share is not deleted under it.
+   */
+  beginDelivery(id: string): () => void {
+    const entry = this.deliveries.get(id) ?? { count: 0, idle: [] };
+    entry.count++;
+    this.deliveries.set(id, entry);
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      entry.count--;
+      if (entry.count === 0) {
+        this.deliveries.delete(id);
+        for (const wake of entry.idle) wake();
+      }
+    };
+  }
+
+  /**
+   * Deletes a retired share — `object` only its bytes, after its last allowed view was delivered (the
+   * record stays so the next reader learns it was used up); `share` object and record, once a reader
+   * was refused — after the streams sending its bytes have ended, and for a used-up share only once
+   * no live grant needs it.
+   */
+  retire(id: string, what: 'share' | 'object' = 'share'): void {
+    const key = `${what}:${id}`;
+    if (this.retiring.has(key)) return;
+    const done = this.whenIdle(id)
+      .then(async () => void (await this.deleteIfRetired(id, what)))
+      .catch((err: unknown) => this.options.logger.warn({ err, fileId: id }, 'retiring a file share failed'))
+      .finally(() => this.retiring.delete(key));
+    this.retiring.set(key, done);
+  }
+
+  /** Resolves when every deletion started so far has finished (tests, shutdown). */
+  async settled(): Promise<void> {
+    while (this.retiring.size > 0) await Promise.all([...this.retiring.values()]);
+  }
+
+  /** Deletes expired shares, and used-up ones no live grant needs, with their objects. */
+  async purge(): Promise<number> {
+    const now = this.clock.now().toISOString();
+    await this.repo.deleteExpiredGrants(now);
+    let deleted = 0;
+    const seen = new Set<string>();
+    for (;;) {
+      const rows = (await this.repo.findRetired(now, PURGE_BATCH)).filter((r) => !seen.has(r.id));
+      if (rows.length === 0) return deleted;
+      for (const row of rows) {
+        seen.add(row.id);
+        await this.whenIdle(row.id);
+        if (await this.deleteIfRetired(row.id)) deleted++;
+      }
+    }
+  }
+
+  // ---- management -----------------------------------------------------------------------------
+
+  async list(
+    principal: Principal,
+    options: { offset: number; limit: number; search?: string; own: boolean; storageConfigId?: string },
+  ): Promise<{ files: FileItem[]; total: number }> {
+    const { rows, total } = await this.repo.list({
+      offset: options.offset,
+      limit: options.limit,
+      search: options.search?.trim() || undefined,
+      createdBy: options.own ? creatorId(principal) : undefined,
+      storageConfigId: options.storageConfigId,
+    });
+    const now = this.clock.now();
+    return { files: rows.map((r) => toFileItem(r, now)), total };
+  }
+
+  async get(principal: Principal, id: string, origin: string): Promise<FileDetail> {
+    const row = await this.owned(principal, id);
+    const listed = await this.repo.findListRow(row.id);
+    if (!listed) throw this.notOwned(principal);
+    const links = shareLinks(origin, row.slug, this.token(row));
+    return {
+      ...toFileItem(listed, this.clock.now()),
+      urls: {
+        previewUrl: links.preview,
+        downloadUrl: links.download,
+        proxyPreviewUrl: links.preview,
+        proxyDownloadUrl: links.download,
+        use_proxy: row.use_proxy ? 1 : 0,
+      },
+    };
+  }
+
+  async update(principal: Principal, id: string, input: FileUpdate, origin: string): Promise<FileDetail> {
+    const row = await this.owned(principal, id);
+    const now = this.clock.now();
+    const changes: Partial<FilesTable> = {};
+    if (input.remark !== undefined) changes.remark = input.remark || null;
+    if (input.expires_in !== undefined) {
+      changes.expires_at =
+        input.expires_in > 0 ? new Date(now.getTime() + input.expires_in * 3600_000).toISOString() : null;
+    }
+    if (input.expires_at !== undefined)
+      changes.expires_at = futureExpiry(input.expires_at, now, 'expires_at');
+    if (input.max_views !== undefined) {
+      changes.max_views = input.max_views;
+      // A new limit the share has already reached would use it up at once: start counting again.
+      if (input.max_views > 0 && row.views >= input.max_views) changes.views = 0;
+    }
+    if (input.password) changes.password_hash = await hashPassword(input.password);
+    else if (input.password !== undefined) changes.password_hash = null;
+    if (input.use_proxy !== undefined) changes.use_proxy = input.use_proxy ? 1 : 0;
+    if (input.slug !== undefined && input.slug !== row.slug) {
+      if (input.slug && (await this.repo.slugExists(input.slug))) throw conflict('files.slug_taken');
+      changes.slug = input.slug || (await randomSlug((s) => this.repo.slugExists(s), 'files.slug_exhausted'));
+    }
+    changes.updated_at = now.toISOString();
+    try {
+      await this.repo.update(row.id, changes);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict('files.slug_taken');
+      throw error;
+    }
+    return this.get(principal, row.id, origin);
+  }
+
+  /** Deletes a share and its object; false when the object could not be deleted (logged; the record goes). */
+  async delete(principal: Principal, id: string): Promise<{ objectDeleted: boolean }> {
+    const row = await this.owned(principal, id);
+    return { objectDeleted: await this.deleteShare(row) };
+  }
+
+  /** Deletes the given shares a principal may manage; ids of others and unknown ids are skipped. */
+  async batchDelete(
+    principal: Principal,
+    ids: string[],
+  ): Promise<{ count: number; objectFailures: string[] }> {
+    const rows = await this.repo.findMany(
+      [...new Set(ids)],
+      principal.type === 'admin' ? undefined : creatorId(principal),
+    );
+    const objectFailures: string[] = [];
+    for (const row of rows) if (!(await this.deleteShare(row))) objectFailures.push(row.id);
+    return { count: rows.length, objectFailures };
+  }
+
+  // ---- helpers --------------------------------------------------------------------------------
+
+  private token(row: FilesTable): string {
+    return signFileToken(this.options.secretKey, row, this.clock.now());
+  }
+
+  /** A ready share that can still be opened; 404, or 410 (retiring it) when it cannot. */
+  private async live(slug: string): Promise<FilesTable> {
+    const row = await this.repo.findBySlug(slug);
+    if (!row || row.status !== 'ready') throw notFound('files.not_found');
+    const state = shareState(row, this.clock.now());
+    if (state !== 'active') this.refuseGone(row, state);
+    return row;
+  }
+
+  private refuseGone(row: FilesTable, state: Exclude<ShareState, 'active'>): never {
+    this.retire(row.id);
+    throw gone(state === 'expired' ? 'files.expired' : 'files.used_up');
+  }
+
+  private whenIdle(id: string): Promise<void> {
+    const entry = this.deliveries.get(id);
+    if (!entry) return Promise.resolve();
+    return new Promise((resolve) => entry.idle.push(resolve));
+  }
+
+  /** Deletes the share (or its object) if it is still expired, or used up with no live grant. */
+  private async deleteIfRetired(id: string, what: 'share' | 'object' = 'share'): Promise<boolean> {
+    const row = await this.repo.findById(id);
+    if (!row || row.status !== 'ready') return false;
+    const now = this.clock.now();
+    const state = shareState(row, now);
+    if (state === 'active') return false;
+    if (state === 'used_up' && (await this.repo.hasLiveGrants(id, now.toISOString()))) return false;
+    if (what === 'object') await this.deleteObject(row);
+    else await this.deleteShare(row);
+    return true;
+  }
+
+  /** Deletes the object, then the record; a storage failure is logged and the record still goes. */
+  private async deleteShare(row: FilesTable): Promise<boolean> {
+    const objectDeleted = await this.deleteObject(row);
+    await this.repo.delete(row.id);
+    return objectDeleted;
+  }
+
+  /** Deletes a share's object; false (logged) when the storage refused. A missing object is deleted. */
+  private async deleteObject(row: FilesTable): Promise<boolean> {
+    try {
+      const driver = await this.storage.driver(row.storage_config_id);
+      await driver.remove(row.storage_path);
+      return true;
+    } catch (err) {
+      if (isStorageError(err, 'NOT_FOUND')) return true;
+      this.options.logger.warn(
+        { err, fileId: row.id, storageConfigId: row.storage_config_id },
+        'deleting a file share object failed',
+      );
+      return false;
+    }
+  }
+
+  private async owned(principal: Principal, id: string): Promise<FilesTable> {
+    const row = await this.repo.findById(id);
+    if (!row || !isCreator(principal, row.created_by)) throw this.notOwned(principal);
+    return row;
+  }
+
+  private notOwned(principal: Principal): AppError {
+    return notFound(principal.type === 'admin' ? 'files.not_found' : 'files.not_found_or_forbidden');
+  }
+}

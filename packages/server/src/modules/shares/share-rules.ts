@@ -1,0 +1,100 @@
+/**
+ * Rules text shares and file shares apply alike: their state (live, expired, used up), link suffixes
+ * (slugs) picked at random, share passwords checked under the share-password rate limiter, future
+ * expiries, the LIKE pattern of management searches, and the API key name of a creator.
+ */
+import { type Kysely, type SqlBool, sql } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { AppError, badRequest, rateLimited } from '../../http/errors.ts';
+import type { MessageKey } from '../../http/messages.ts';
+import type { FailureRateLimiter } from '../../http/rate-limiter.ts';
+import { randomString, verifyPassword } from '../../lib/crypto.ts';
+
+const SLUG_LENGTH = 6;
+const SLUG_ATTEMPTS = 10;
+
+export type ShareState = 'active' | 'expired' | 'used_up';
+
+/** Whether a share can still be opened at `now`: expiry first, then its view limit. */
+export function shareState(
+  row: { expires_at: string | null; max_views: number; views: number },
+  now: Date,
+): ShareState {
+  if (row.expires_at !== null && row.expires_at <= now.toISOString()) return 'expired';
+  if (row.max_views > 0 && row.views >= row.max_views) return 'used_up';
+  return 'active';
+}
+
+/** A random slug `taken` does not know; after a few collisions the slugs grow longer. */
+export async function randomSlug(
+  taken: (slug: string) => Promise<boolean>,
+  exhausted: MessageKey,
+): Promise<string> {
+  for (let attempt = 0; attempt < SLUG_ATTEMPTS; attempt++) {
+    // After a few collisions, lengthen the slug rather than keep guessing in a crowded space.
+    const slug = randomString(SLUG_LENGTH + Math.floor(attempt / 3));
+    if (!(await taken(slug))) return slug;
+  }
+  throw new AppError(500, 'INTERNAL', exhausted);
+}
+
+/**
+ * 429 while the share or the client address has too many recent failed guesses; else the limiter
+ * keys to record a failure under.
+ */
+export function refuseIfLimited(
+  limiter: FailureRateLimiter,
+  keys: { share: string; clientIp: string },
+): string[] {
+  const limits = [`share-password:${keys.share}`, `share-password-ip:${keys.clientIp}`];
+  const wait = limiter.retryAfter(limits);
+  if (wait > 0) throw rateLimited(wait);
+  return limits;
+}
+
+/**
+ * Checks a share password: 429 while the share or the address has too many recent failures, then
+ * `wrong` (an AppError) when it does not match, which counts as a failure for both.
+ */
+export async function checkSharePassword(
+  limiter: FailureRateLimiter,
+  keys: { share: string; clientIp: string },
+  passwordHash: string,
+  password: string,
+  wrong: () => AppError,
+): Promise<void> {
+  const limits = refuseIfLimited(limiter, keys);
+  if (!(await verifyPassword(passwordHash, password))) {
+    limiter.recordFailure(limits);
+    throw wrong();
+  }
+}
+
+/** A future expiry as ISO text; null for none; 400 for a time not after `now`. */
+export function futureExpiry(value: string | null | undefined, now: Date, field: string): string | null {
+  if (!value) return null;
+  const date = new Date(value);
+  if (date <= now) throw badRequest('common.validation', { [field]: 'validation.invalid_expiry' });
+  return date.toISOString();
+}
+
+/** Escapes LIKE wildcards so a search for "50%" finds "50%"; lower-cased, for `lower(col) like`. */
+export function likePattern(search: string): string {
+  return `%${search.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+}
+
+/** The name of the API key behind a `created_by` value, or null for an admin or a deleted key. */
+export function creatorKeyName(db: Kysely<Database>, createdBy: string | null): Promise<string | null> {
+  const id = createdBy?.startsWith('apikey:') ? createdBy.slice('apikey:'.length) : null;
+  if (!id) return Promise.resolve(null);
+  return db
+    .selectFrom('api_keys')
+    .select('name')
+    .where('id', '=', id)
+    .executeTakeFirst()
+    .then((row) => row?.name ?? null);
+}
+
+/** The join condition from a share table's `created_by` to the API key that created it. */
+export const createdByKey = (table: 'pastes' | 'files') =>
+  sql<SqlBool>`${sql.ref(`${table}.created_by`)} = 'apikey:' || api_keys.id`;

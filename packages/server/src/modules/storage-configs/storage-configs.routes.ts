@@ -1,0 +1,110 @@
+/**
+ * /api/s3-configs (files-api.md "Storage configs", CloudPaste API-REFERENCE §6.7 with real statuses).
+ * Reading: an admin sees every config; an API key with `file` sees those usable by keys
+ * (`is_public=1`), without admin-only fields. Everything else is admin only.
+ */
+import { type Principal, storageConfigCreateSchema, storageConfigUpdateSchema } from '@cubby/shared';
+import { Hono } from 'hono';
+import type { Config } from '../../config/config.ts';
+import { requireAdmin, requirePermission } from '../../http/auth.ts';
+import type { AppEnv } from '../../http/context.ts';
+import { ok, okWith } from '../../http/envelope.ts';
+import { notFound } from '../../http/errors.ts';
+import { publicOrigin } from '../../http/public-origin.ts';
+import { readJson } from '../../http/validate.ts';
+import { probeStorage } from './storage-configs.probe.ts';
+import type { StorageConfigsService } from './storage-configs.service.ts';
+
+export interface StorageConfigsRoutesOptions {
+  config: Pick<Config, 'publicUrl' | 'trustProxyHops'>;
+  /**
+   * Answers a request to this server's own base URL in-process: the storage test sends the
+   * browser's requests to a local config's presigned URLs this way, whatever address the server
+   * listens on or sits behind.
+   */
+  selfFetch: (request: Request) => Promise<Response>;
+}
+
+/** The Origin header when it names an http(s) origin ("null" and junk do not). */
+function browserOrigin(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  try {
+    const url = new URL(header);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function storageConfigsRoutes(service: StorageConfigsService, options: StorageConfigsRoutesOptions) {
+  const app = new Hono<AppEnv>();
+  const ownOrigin = new URL(service.internalBaseUrl).origin;
+  const browserFetch = (request: Request) =>
+    new URL(request.url).origin === ownOrigin ? options.selfFetch(request) : fetch(request);
+
+  app.use('/s3-configs', requirePermission('file'));
+  app.use('/s3-configs/*', requirePermission('file'));
+
+  /** The config when this principal may see it; 404 otherwise (a key never learns private ids). */
+  const visible = async (id: string, principal: Principal) => {
+    const record = await service.find(id);
+    if (!record || (principal.type === 'apikey' && !record.is_public)) throw notFound('storage.not_found');
+    return record;
+  };
+
+  app.get('/s3-configs', async (c) => {
+    const principal = c.get('principal')!;
+    const records = await service.listFor(principal);
+    return ok(
+      c,
+      'storage.listed',
+      records.map((record) => service.view(record, principal)),
+    );
+  });
+
+  app.get('/s3-configs/:id', async (c) => {
+    const principal = c.get('principal')!;
+    return ok(c, 'storage.loaded', service.view(await visible(c.req.param('id'), principal), principal));
+  });
+
+  app.post('/s3-configs', requireAdmin, async (c) => {
+    const principal = c.get('principal')!;
+    const created = await service.create(await readJson(c, storageConfigCreateSchema), principal.id);
+    return ok(c, 'storage.created', service.view(created, principal), 201);
+  });
+
+  app.put('/s3-configs/:id/set-default', requireAdmin, async (c) => {
+    const updated = await service.setDefault(c.req.param('id'));
+    return ok(c, 'storage.default_set', service.view(updated, c.get('principal')!));
+  });
+
+  app.put('/s3-configs/:id', requireAdmin, async (c) => {
+    const id = c.req.param('id');
+    // 404 before the body is judged: an unknown id is the first thing to fix.
+    if (!(await service.find(id))) throw notFound('storage.not_found');
+    const updated = await service.update(id, await readJson(c, storageConfigUpdateSchema));
+    return ok(c, 'storage.updated', service.view(updated, c.get('principal')!));
+  });
+
+  app.delete('/s3-configs/:id', requireAdmin, async (c) => {
+    await service.delete(c.req.param('id'));
+    return ok(c, 'storage.deleted', null);
+  });
+
+  app.post('/s3-configs/:id/test', requireAdmin, async (c) => {
+    const config = await visible(c.req.param('id'), c.get('principal')!);
+    const log = c.get('log');
+    const report = await probeStorage(config, () => service.driver(config), {
+      lang: c.get('lang'),
+      origin: browserOrigin(c.req.header('origin')) ?? publicOrigin(c, options.config),
+      fetch: browserFetch,
+      onFailure: (step, error) => log.warn({ configId: config.id, step, error }, 'storage test step failed'),
+    });
+    await service.touch(config.id);
+    return okWith(c, report.summary, { success: report.success, result: report.result }, {}, 200, {
+      steps: report.failed.join(', '),
+    });
+  });
+
+  return app;
+}

@@ -1,0 +1,124 @@
+/**
+ * SQL of the upload life cycle: pending file rows (inserted through FilesRepository, finished or
+ * dropped here, only while still pending), and the multipart ledger: one `upload_sessions` row per
+ * multipart upload the app started and the `upload_parts` confirmed so far (deleted with it).
+ */
+import type { Kysely, Updateable } from 'kysely';
+import type { Database, FilesTable, UploadPartsTable, UploadSessionsTable } from '../../db/schema.ts';
+
+export class UploadsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Applies `changes` to a file only while it is pending; false when it is gone or already ready. */
+  async updatePending(id: string, changes: Updateable<FilesTable>): Promise<boolean> {
+    const result = await this.db
+      .updateTable('files')
+      .set(changes)
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Deletes a file row only while it is pending (its sessions go with it). */
+  async deletePending(id: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('files')
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** Pending files last touched before `before` that no multipart session keeps alive, oldest first. */
+  stalePending(before: string, limit: number): Promise<FilesTable[]> {
+    return this.db
+      .selectFrom('files')
+      .selectAll()
+      .where('status', '=', 'pending')
+      .where('updated_at', '<=', before)
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('upload_sessions')
+              .select('upload_sessions.id')
+              .whereRef('upload_sessions.file_id', '=', 'files.id'),
+          ),
+        ),
+      )
+      .orderBy('updated_at')
+      .limit(limit)
+      .execute();
+  }
+
+  async insertSession(row: UploadSessionsTable): Promise<void> {
+    await this.db.insertInto('upload_sessions').values(row).execute();
+  }
+
+  /** The session of a file's multipart upload with this driver upload id. */
+  findSession(fileId: string, uploadId: string): Promise<UploadSessionsTable | undefined> {
+    return this.db
+      .selectFrom('upload_sessions')
+      .selectAll()
+      .where('file_id', '=', fileId)
+      .where('upload_id', '=', uploadId)
+      .executeTakeFirst();
+  }
+
+  sessionsOfFile(fileId: string): Promise<UploadSessionsTable[]> {
+    return this.db.selectFrom('upload_sessions').selectAll().where('file_id', '=', fileId).execute();
+  }
+
+  async updateSession(id: string, changes: Updateable<UploadSessionsTable>): Promise<void> {
+    await this.db.updateTable('upload_sessions').set(changes).where('id', '=', id).execute();
+  }
+
+  async deleteSession(id: string): Promise<void> {
+    await this.db.deleteFrom('upload_sessions').where('id', '=', id).execute();
+  }
+
+  /** Sessions nobody touched before their `expires_at`, oldest first. */
+  expiredSessions(now: string, limit: number): Promise<UploadSessionsTable[]> {
+    return this.db
+      .selectFrom('upload_sessions')
+      .selectAll()
+      .where('expires_at', '<=', now)
+      .orderBy('expires_at')
+      .limit(limit)
+      .execute();
+  }
+
+  parts(sessionId: string): Promise<UploadPartsTable[]> {
+    return this.db
+      .selectFrom('upload_parts')
+      .selectAll()
+      .where('session_id', '=', sessionId)
+      .orderBy('part_number')
+      .execute();
+  }
+
+  /** Records a part, replacing an earlier record of the same number (a part uploaded again). */
+  async upsertPart(row: UploadPartsTable): Promise<void> {
+    await this.db
+      .insertInto('upload_parts')
+      .values(row)
+      .onConflict((oc) =>
+        oc.columns(['session_id', 'part_number']).doUpdateSet({
+          etag: row.etag,
+          size: row.size,
+          created_at: row.created_at,
+        }),
+      )
+      .execute();
+  }
+
+  async deleteParts(sessionId: string, partNumbers: number[]): Promise<void> {
+    if (partNumbers.length === 0) return;
+    await this.db
+      .deleteFrom('upload_parts')
+      .where('session_id', '=', sessionId)
+      .where('part_number', 'in', partNumbers)
+      .execute();
+  }
+}

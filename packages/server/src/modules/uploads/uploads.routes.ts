@@ -1,0 +1,188 @@
+/**
+ * Upload routes (all need `file` permission): the streamed form upload `/api/upload`, presign +
+ * commit and multipart under `/api/s3/*`, and the URL-upload flows under `/api/url/*` (presign,
+ * commit, multipart, cancel; `/api/url/info` and `/proxy` live in modules/url-upload). Thin: parse,
+ * call UploadsService, answer. Presigned URLs of local storage are moved onto the origin the
+ * client used.
+ */
+import type { Principal } from '@cubby/shared';
+import { type Context, Hono } from 'hono';
+import type { Config } from '../../config/config.ts';
+import { requirePermission } from '../../http/auth.ts';
+import type { AppEnv } from '../../http/context.ts';
+import { ok } from '../../http/envelope.ts';
+import { handleError } from '../../http/error-handler.ts';
+import { translate } from '../../http/messages.ts';
+import { publicOrigin, rebaseUrl } from '../../http/public-origin.ts';
+import { readJson, validate } from '../../http/validate.ts';
+import type { FilesTable } from '../../db/schema.ts';
+import { toFileShare } from '../files/files.serializer.ts';
+import {
+  commitSchema,
+  completeSchema,
+  fileIdSchema,
+  multipartInitSchema,
+  partRecordSchema,
+  partUrlsSchema,
+  presignSchema,
+  sessionSchema,
+  urlMultipartInitSchema,
+  urlPresignSchema,
+} from './uploads.schemas.ts';
+import { StorageFullError, type UploadsService } from './uploads.service.ts';
+
+export interface UploadsRouteOptions {
+  config: Pick<Config, 'publicUrl' | 'trustProxyHops'>;
+  /** Base URL the local driver signs URLs against (StorageConfigsService.internalBaseUrl). */
+  internalBaseUrl: string;
+}
+
+export function uploadsRoutes(uploads: UploadsService, options: UploadsRouteOptions) {
+  const app = new Hono<AppEnv>();
+  const guard = requirePermission('file');
+
+  // 507 answers carry the numbers the client shows ("file 3 GB, 1 GB left of 10 GB").
+  app.onError((error, c) => {
+    if (!(error instanceof StorageFullError)) return handleError(error, c);
+    const lang = c.get('lang') ?? 'zh';
+    return c.json(
+      {
+        code: 507,
+        message: translate(error.messageKey, lang, error.params),
+        data: error.data,
+        success: false,
+        error: error.code,
+      },
+      507,
+    );
+  });
+
+  const principal = (c: Context<AppEnv>): Principal => c.get('principal')!;
+  const origin = (c: Context<AppEnv>) => publicOrigin(c, options.config);
+  const clientUrl = (c: Context<AppEnv>, url: URL) => rebaseUrl(url, options.internalBaseUrl, origin(c));
+  const share = (c: Context<AppEnv>, row: FilesTable) => toFileShare(row, { origin: origin(c) });
+
+  /** The presign answer (CloudPaste's fields, plus the headers the PUT must carry). */
+  const presigned = (c: Context<AppEnv>, p: Awaited<ReturnType<UploadsService['presign']>>) => ({
+    file_id: p.row.id,
+    upload_url: clientUrl(c, p.url),
+    storage_path: p.row.storage_path,
+    slug: p.row.slug,
+    filename: p.row.filename,
+    size: p.row.size,
+    provider_type: p.config.provider_type,
+    contentType: p.row.mimetype,
+    upload_headers: { 'Content-Type': p.row.mimetype },
+  });
+
+  const multipartStarted = (p: Awaited<ReturnType<UploadsService['initMultipart']>>) => ({
+    file_id: p.row.id,
+    upload_id: p.session.upload_id,
+    slug: p.row.slug,
+    filename: p.row.filename,
+    size: p.row.size,
+    contentType: p.row.mimetype,
+    part_size: p.session.part_size,
+    part_count: p.session.part_count,
+    storage_path: p.row.storage_path,
+    provider_type: p.config.provider_type,
+    url: `/file/${p.row.slug}`,
+  });
+
+  app.post('/upload', guard, async (c) => {
+    const length = c.req.header('content-length');
+    let row: FilesTable;
+    try {
+      row = await uploads.formUpload(principal(c), {
+        body: c.req.raw.body,
+        contentType: c.req.header('content-type') ?? '',
+        ...(length && /^\d+$/.test(length) ? { contentLength: Number(length) } : {}),
+      });
+    } catch (error) {
+      // The rest of a refused body is left unread: close the connection rather than drain it.
+      c.header('Connection', 'close');
+      throw error;
+    }
+    return ok(c, 'uploads.uploaded', share(c, row));
+  });
+
+  app.post('/s3/presign', guard, async (c) => {
+    const p = await uploads.presign(principal(c), await readJson(c, presignSchema));
+    return ok(c, 'uploads.presigned', presigned(c, p));
+  });
+
+  const commit = async (c: Context<AppEnv>) => {
+    const row = await uploads.commit(principal(c), await readJson(c, commitSchema));
+    return ok(c, 'uploads.committed', share(c, row));
+  };
+  app.post('/s3/commit', guard, commit);
+  app.post('/url/commit', guard, commit);
+
+  app.post('/s3/multipart/init', guard, async (c) => {
+    const p = await uploads.initMultipart(principal(c), await readJson(c, multipartInitSchema));
+    return ok(c, 'uploads.multipart_started', multipartStarted(p));
+  });
+
+  app.post('/s3/multipart/urls', guard, async (c) => {
+    const urls = await uploads.partUrls(principal(c), await readJson(c, partUrlsSchema));
+    return ok(c, 'uploads.part_urls', {
+      urls: urls.map((u) => ({ partNumber: u.partNumber, url: clientUrl(c, u.url) })),
+    });
+  });
+
+  app.get('/s3/multipart/status', guard, async (c) => {
+    const q = validate(sessionSchema, c.req.query());
+    const { open, parts } = await uploads.status(principal(c), q.file_id, q.upload_id);
+    return ok(c, 'uploads.status', {
+      file_id: open.row.id,
+      upload_id: open.session.upload_id,
+      filename: open.row.filename,
+      size: open.session.total_size,
+      part_size: open.session.part_size,
+      part_count: open.session.part_count,
+      parts: parts.map((p) => ({ partNumber: p.partNumber, etag: p.etag, size: p.size })),
+    });
+  });
+
+  app.post('/s3/multipart/part', guard, async (c) => {
+    const part = await uploads.recordPart(principal(c), await readJson(c, partRecordSchema));
+    return ok(c, 'uploads.part_recorded', { partNumber: part.partNumber, etag: part.etag, size: part.size });
+  });
+
+  const complete = async (c: Context<AppEnv>) => {
+    const row = await uploads.complete(principal(c), await readJson(c, completeSchema));
+    return ok(c, 'uploads.multipart_completed', { ...share(c, row), file_id: row.id, status: 'completed' });
+  };
+  app.post('/s3/multipart/complete', guard, complete);
+  app.post('/url/multipart/complete', guard, complete);
+
+  const abort = async (c: Context<AppEnv>) => {
+    const { file_id, upload_id } = await readJson(c, sessionSchema);
+    await uploads.abort(principal(c), file_id, upload_id);
+    return ok(c, 'uploads.multipart_aborted', { file_id, status: 'aborted' });
+  };
+  app.post('/s3/multipart/abort', guard, abort);
+  app.post('/url/multipart/abort', guard, abort);
+
+  app.post('/url/presign', guard, async (c) => {
+    const p = await uploads.urlPresign(principal(c), await readJson(c, urlPresignSchema));
+    return ok(c, 'uploads.url_ready', presigned(c, p));
+  });
+
+  app.post('/url/multipart/init', guard, async (c) => {
+    const p = await uploads.urlMultipartInit(principal(c), await readJson(c, urlMultipartInitSchema));
+    return ok(c, 'uploads.multipart_started', {
+      ...multipartStarted(p),
+      total_size: p.session.total_size,
+      presigned_urls: p.urls.map((u) => ({ partNumber: u.partNumber, url: clientUrl(c, u.url) })),
+    });
+  });
+
+  app.post('/url/cancel', guard, async (c) => {
+    const { file_id } = await readJson(c, fileIdSchema);
+    await uploads.cancel(principal(c), file_id);
+    return ok(c, 'uploads.url_cancelled', { file_id, status: 'cancelled' });
+  });
+
+  return app;
+}

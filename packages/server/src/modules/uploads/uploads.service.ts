@@ -1,0 +1,866 @@
+/**
+ * File-share uploads, every way they reach storage:
+ *
+ * - form upload (`POST /api/upload`): the file part is streamed to the driver while it arrives;
+ * - presign + commit: the browser PUTs the whole file to a presigned URL bound to the declared size
+ *   and type; commit checks what storage really holds;
+ * - multipart: parts go straight to storage through presigned part URLs; the ledger
+ *   (`upload_sessions`, `upload_parts`), reconciled with the storage's own list of parts, lets an
+ *   interrupted upload resume and an abandoned one be aborted by `purgeAbandonedUploads`;
+ * - URL upload: the same flows, described by the source URL's metadata.
+ *
+ * Until its bytes are confirmed a file row is 'pending', which public routes never serve. The server
+ * builds every storage key. Sizes are held to the largest upload size (413) and to the config's
+ * quota and free space (507, with the numbers). A pending row counts towards the quota with its
+ * declared size, and the quota is checked again after the row is in, so concurrent uploads can never
+ * take more than the quota together (each may be refused instead).
+ */
+import { randomUUID } from 'node:crypto';
+import { Readable, pipeline } from 'node:stream';
+import {
+  creatorId,
+  formatBytes,
+  isCreator,
+  isPathWithin,
+  mimeFromFilename,
+  normalizePath,
+  type Principal,
+} from '@cubby/shared';
+import type { Logger } from 'pino';
+import { isUniqueViolation } from '../../db/errors.ts';
+import type { FilesTable, UploadSessionsTable } from '../../db/schema.ts';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
+import { validate } from '../../http/validate.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { hashPassword } from '../../lib/crypto.ts';
+import { ByteLimit } from '../../storage/byte-limit.ts';
+import {
+  isStorageError,
+  MULTIPART_LIMITS,
+  type MultipartPartInfo,
+  type StorageDriver,
+} from '../../storage/driver.ts';
+import type { FilesRepository } from '../files/files.repository.ts';
+import type { SettingsService } from '../settings/settings.service.ts';
+import { probeUrl, urlFetchAppError } from '../url-upload/url-probe.ts';
+import { randomSlug } from '../shares/share-rules.ts';
+import type {
+  StorageConfigRecord,
+  StorageConfigsService,
+} from '../storage-configs/storage-configs.service.ts';
+import { buildStorageKey, displayName } from './storage-key.ts';
+import { FORM_OVERHEAD_BYTES, readUploadForm, type UploadedFile } from './upload-form.ts';
+import type { UploadsRepository } from './uploads.repository.ts';
+import {
+  type CommitInput,
+  type CompleteInput,
+  formFieldsSchema,
+  type MultipartInitInput,
+  PLACEMENT_FIELDS,
+  type PresignInput,
+  type ShareFields,
+  type UrlMultipartInitInput,
+  type UrlPresignInput,
+} from './uploads.schemas.ts';
+
+const HOUR_MS = 3600_000;
+/** Multipart sessions idle this long, and pending presigned uploads this old, are abandoned. */
+export const ABANDONED_AFTER_MS = 24 * HOUR_MS;
+/** Presigned URLs never outlive the abandonment window, whatever the config says. */
+const MAX_SIGNATURE_SECONDS = ABANDONED_AFTER_MS / 1000;
+const DEFAULT_PART_SIZE = MULTIPART_LIMITS.minPartSize;
+/** Rows the orphan job handles per run; the rest wait for the next run. */
+const PURGE_BATCH = 500;
+
+/** What a URL source is, as far as an upload needs to know. */
+export interface ProbedSource {
+  filename: string;
+  size: number | null;
+}
+
+/** Looks at a URL server-side (SSRF-guarded); throws AppErrors. */
+export type UrlProbe = (url: string) => Promise<ProbedSource>;
+
+/** The probe of URL uploads: modules/url-upload's `probeUrl` under the URL allowlist and upload limit. */
+export function settingsUrlProbe(settings: SettingsService): UrlProbe {
+  return async (url) => {
+    const [allowlist, maxBytes] = await Promise.all([settings.urlAllowlist(), settings.maxUploadBytes()]);
+    try {
+      return await probeUrl(url, { allowlist, maxBytes });
+    } catch (error) {
+      throw urlFetchAppError(error, maxBytes);
+    }
+  };
+}
+
+export interface UploadsDeps {
+  files: FilesRepository;
+  uploads: UploadsRepository;
+  storageConfigs: StorageConfigsService;
+  settings: SettingsService;
+  clock: Clock;
+  logger: Logger;
+  probe?: UrlProbe;
+}
+
+export interface Capacity {
+  totalBytes: number;
+  freeBytes: number;
+}
+
+/** 507: the upload does not fit; the answer's `data` carries the numbers. */
+export class StorageFullError extends AppError {
+  readonly data: { file_size: number; free_bytes: number; total_bytes: number };
+
+  constructor(fileSize: number, capacity: Capacity) {
+    super(507, 'STORAGE_FULL', 'uploads.storage_full', {
+      size: formatBytes(fileSize),
+      free: formatBytes(capacity.freeBytes),
+      total: formatBytes(capacity.totalBytes),
+    });
+    this.data = { file_size: fileSize, free_bytes: capacity.freeBytes, total_bytes: capacity.totalBytes };
+  }
+}
+
+const tooLarge = (limit: number, size?: number): AppError =>
+  size === undefined
+    ? new AppError(413, 'PAYLOAD_TOO_LARGE', 'uploads.too_large_stream', { limit: formatBytes(limit) })
+    : new AppError(413, 'PAYLOAD_TOO_LARGE', 'uploads.too_large', {
+        limit: formatBytes(limit),
+        size: formatBytes(size),
+      });
+
+/** A driver failure as the answer it deserves; anything else is rethrown as it is. */
+function storageFailure(error: unknown): unknown {
+  if (!isStorageError(error)) return error;
+  switch (error.code) {
+    case 'UNAVAILABLE':
+    case 'FORBIDDEN':
+      return new AppError(503, 'STORAGE_UNAVAILABLE', 'storage.error.unavailable');
+    case 'INVALID_PATH':
+      return badRequest('uploads.path_invalid');
+    case 'NOT_FOUND':
+      return notFound('uploads.session_not_found');
+    case 'PRECONDITION_FAILED':
+      return badRequest('uploads.parts_rejected');
+    case 'INVALID_RANGE':
+      return badRequest('validation.part_number_invalid');
+    case 'TOO_LARGE':
+      return new AppError(507, 'STORAGE_FULL', 'storage.error.other');
+    default:
+      return conflict('uploads.storage_conflict');
+  }
+}
+
+const bareEtag = (etag: string): string =>
+  etag.trim().replace(/^W\//, '').replace(/^"|"$/g, '').toLowerCase();
+
+/** Part sizes of an upload: every part `part_size` bytes except the last, which takes the rest. */
+function partSizeOf(
+  session: Pick<UploadSessionsTable, 'part_size' | 'part_count' | 'total_size'>,
+  n: number,
+) {
+  return n < session.part_count
+    ? session.part_size
+    : session.total_size - (session.part_count - 1) * session.part_size;
+}
+
+/**
+ * The part size and count of a multipart upload: the requested size (5 MiB by default) within S3's
+ * limits, raised so that the file needs no more than 10,000 parts.
+ */
+export function planParts(size: number, requested?: number): { partSize: number; partCount: number } {
+  const wanted = requested && requested > 0 ? requested : DEFAULT_PART_SIZE;
+  let partSize = Math.min(Math.max(wanted, MULTIPART_LIMITS.minPartSize), MULTIPART_LIMITS.maxPartSize);
+  partSize = Math.max(partSize, Math.ceil(size / MULTIPART_LIMITS.maxParts));
+  return { partSize, partCount: Math.max(1, Math.ceil(size / partSize)) };
+}
+
+/** "1, 2, 3, … (+n)" for messages listing part numbers. */
+function listNumbers(numbers: number[]): string {
+  const shown = numbers.slice(0, 20).join(', ');
+  return numbers.length > 20 ? `${shown}, … (+${numbers.length - 20})` : shown;
+}
+
+/** Checks a URL names an http(s) resource; the server does not fetch it here. */
+function checkSourceUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw badRequest('url.invalid');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badRequest('url.protocol');
+  return url;
+}
+
+/** The decoded last segment of a URL's path ("" when there is none). */
+function lastSegment(url: URL): string {
+  const segment = url.pathname.split('/').pop() ?? '';
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+interface NewUpload {
+  config: StorageConfigRecord;
+  driver: StorageDriver;
+  row: FilesTable;
+}
+
+interface OpenSession extends NewUpload {
+  session: UploadSessionsTable;
+}
+
+interface Placement extends ShareFields {
+  s3_config_id?: string | undefined;
+  path?: string | undefined;
+  filename: string;
+  size: number;
+}
+
+export class UploadsService {
+  /** The last reservation queued per storage config (see `reserve`). */
+  private readonly reservations = new Map<string, Promise<void>>();
+
+  constructor(private readonly deps: UploadsDeps) {}
+
+  private get files() {
+    return this.deps.files;
+  }
+
+  private get ledger() {
+    return this.deps.uploads;
+  }
+
+  private now(): Date {
+    return this.deps.clock.now();
+  }
+
+  // ---- form upload ----------------------------------------------------------------------------
+
+  /**
+   * Streams a multipart/form-data upload to storage. Fields sent before the file decide where it
+   * goes (`s3_config_id`, `path`; sending them after the file is refused with 400 and nothing is
+   * kept) and may name its slug; every share field may also come after the file, and is applied when
+   * the body ends (a slug sent late replaces the random one, 409 when taken).
+   */
+  async formUpload(
+    principal: Principal,
+    request: { body: ReadableStream<Uint8Array> | null; contentType: string; contentLength?: number },
+  ): Promise<FilesTable> {
+    const max = await this.deps.settings.maxUploadBytes();
+    const declared = request.contentLength;
+    if (declared !== undefined && declared > max + FORM_OVERHEAD_BYTES) throw tooLarge(max, declared);
+    if (!request.body) throw badRequest('uploads.file_required');
+    const form = await readUploadForm(request.body, request.contentType, (file, before) =>
+      this.receiveFile(principal, file, before, max, declared),
+    );
+    const { row, driver, config } = form.file;
+    try {
+      const late = form.fieldsAfterFile.find((name) =>
+        (PLACEMENT_FIELDS as readonly string[]).includes(name),
+      );
+      if (late) throw new AppError(400, 'VALIDATION_FAILED', 'uploads.field_after_file', { field: late });
+      const fields = validate(formFieldsSchema, Object.fromEntries(form.fields));
+      await this.checkQuota(config, row);
+      return await this.finish(row, fields, { size: row.size, etag: row.etag });
+    } catch (error) {
+      await this.discard(driver, row);
+      throw error;
+    }
+  }
+
+  /** The file part: a pending row, then the bytes streamed to storage under the size limits. */
+  private async receiveFile(
+    principal: Principal,
+    file: UploadedFile,
+    before: Map<string, string>,
+    max: number,
+    declared: number | undefined,
+  ): Promise<NewUpload> {
+    const fields = validate(formFieldsSchema, Object.fromEntries(before));
+    const upload = await this.newUpload(principal, {
+      s3_config_id: fields.s3_config_id,
+      path: fields.path,
+      slug: fields.slug,
+      filename: file.filename,
+      size: 0,
+    });
+    const { config, driver, row } = upload;
+    const capacity = await this.deps.storageConfigs.capacity(config);
+    if (capacity && declared !== undefined && declared > capacity.freeBytes + FORM_OVERHEAD_BYTES) {
+      throw new StorageFullError(declared, capacity);
+    }
+    await this.insert(row);
+    const free = capacity?.freeBytes ?? Number.MAX_SAFE_INTEGER;
+    const limiter = new ByteLimit(Math.min(max, free), false);
+    try {
+      const body = Readable.toWeb(pipeline(file.stream, limiter, () => undefined));
+      const written = await driver.write(row.storage_path, body as ReadableStream<Uint8Array>, {
+        contentType: row.mimetype,
+      });
+      const stored = { size: written.size, etag: written.etag ?? null };
+      await this.ledger.updatePending(row.id, stored);
+      return { ...upload, row: { ...row, ...stored } };
+    } catch (error) {
+      // A failed write leaves nothing in storage; only the row has to go.
+      await this.ledger.deletePending(row.id);
+      if (limiter.failure?.code === 'TOO_LARGE') {
+        throw max <= free ? tooLarge(max) : new StorageFullError(declared ?? limiter.bytes, capacity!);
+      }
+      throw await this.writeFailure(error, config, declared ?? limiter.bytes);
+    }
+  }
+
+  // ---- presign + commit -----------------------------------------------------------------------
+
+  /** A pending file and a URL the client PUTs exactly `size` bytes of type `mimetype` to. */
+  async presign(principal: Principal, input: PresignInput) {
+    await this.checkSize(input.size);
+    const upload = await this.newUpload(principal, input);
+    const { config, driver, row } = upload;
+    if (!driver.presignPut) throw new Error(`storage config ${config.id} cannot presign uploads`);
+    await this.reserve(config, row);
+    try {
+      const url = await driver.presignPut(row.storage_path, {
+        expiresIn: this.signatureSeconds(config),
+        contentType: row.mimetype,
+        size: row.size,
+      });
+      return { ...upload, url };
+    } catch (error) {
+      await this.ledger.deletePending(row.id);
+      throw storageFailure(error);
+    }
+  }
+
+  /**
+   * Confirms a presigned upload: what storage holds decides. Missing → 400 and the record goes;
+   * a size other than the declared one (or over the limit) → the object and record go, 413 when
+   * larger, 400 when smaller. The share fields given here replace those given at presign.
+   */
+  async commit(principal: Principal, input: CommitInput): Promise<FilesTable> {
+    const row = await this.ownPending(principal, input.file_id);
+    const driver = await this.deps.storageConfigs.driver(row.storage_config_id);
+    let entry;
+    try {
+      entry = await driver.stat(row.storage_path);
+    } catch (error) {
+      if (!isStorageError(error, 'NOT_FOUND')) throw storageFailure(error);
+      await this.ledger.deletePending(row.id);
+      throw badRequest('uploads.object_missing');
+    }
+    const max = await this.deps.settings.maxUploadBytes();
+    if (entry.isDirectory || entry.size !== row.size || entry.size > max) {
+      await this.discard(driver, row);
+      if (entry.size > max) throw tooLarge(max, entry.size);
+      const params = { actual: entry.size, declared: row.size };
+      throw entry.size > row.size
+        ? new AppError(413, 'PAYLOAD_TOO_LARGE', 'uploads.size_mismatch', params)
+        : new AppError(400, 'VALIDATION_FAILED', 'uploads.size_mismatch', params);
+    }
+    return this.finish(row, input, { size: entry.size, etag: entry.etag ?? null });
+  }
+
+  // ---- multipart ------------------------------------------------------------------------------
+
+  /** Starts a multipart upload: a pending file (with its share fields) and a ledger session. */
+  async initMultipart(principal: Principal, input: MultipartInitInput) {
+    await this.checkSize(input.size);
+    const { partSize, partCount } = planParts(input.size, input.part_size);
+    const upload = await this.newUpload(principal, input);
+    const { config, driver, row } = upload;
+    await this.reserve(config, row);
+    let uploadId: string;
+    try {
+      ({ uploadId } = await driver.multipart.init(row.storage_path, { contentType: row.mimetype }));
+    } catch (error) {
+      await this.ledger.deletePending(row.id);
+      throw storageFailure(error);
+    }
+    const now = this.now();
+    const session: UploadSessionsTable = {
+      id: randomUUID(),
+      file_id: row.id,
+      storage_config_id: config.id,
+      storage_path: row.storage_path,
+      upload_id: uploadId,
+      content_type: row.mimetype,
+      part_size: partSize,
+      total_size: row.size,
+      part_count: partCount,
+      created_by: row.created_by,
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + ABANDONED_AFTER_MS).toISOString(),
+    };
+    try {
+      await this.ledger.insertSession(session);
+    } catch (error) {
+      await driver.multipart.abort(row.storage_path, uploadId).catch(() => undefined);
+      await this.ledger.deletePending(row.id);
+      throw error;
+    }
+    return { ...upload, session };
+  }
+
+  /** Fresh presigned URLs for some parts, each bound to its exact size. */
+  async partUrls(
+    principal: Principal,
+    input: { file_id: string; upload_id: string; part_numbers: number[] },
+  ): Promise<Array<{ partNumber: number; url: URL }>> {
+    const open = await this.openSession(principal, input.file_id, input.upload_id);
+    const numbers = [...new Set(input.part_numbers)].sort((a, b) => a - b);
+    for (const n of numbers) this.checkPartNumber(open.session, n);
+    await this.touch(open.session);
+    return this.signParts(open, numbers);
+  }
+
+  private async signParts(open: OpenSession, numbers: number[]) {
+    const { driver, session, config } = open;
+    if (!driver.presignPart) throw new Error(`storage config ${config.id} cannot presign parts`);
+    const expiresIn = this.signatureSeconds(config);
+    const urls: Array<{ partNumber: number; url: URL }> = [];
+    try {
+      // One at a time: the local driver reads the upload's folder for each.
+      for (const partNumber of numbers) {
+        const url = await driver.presignPart(session.storage_path, session.upload_id, partNumber, {
+          expiresIn,
+          size: partSizeOf(session, partNumber),
+        });
+        urls.push({ partNumber, url });
+      }
+    } catch (error) {
+      throw await this.sessionFailure(error, open);
+    }
+    return urls;
+  }
+
+  /** The parts confirmed so far (the ledger, reconciled with storage), so a client resumes with the rest. */
+  async status(principal: Principal, fileId: string, uploadId: string) {
+    const open = await this.openSession(principal, fileId, uploadId);
+    const parts = await this.reconcile(open);
+    await this.touch(open.session);
+    return { open, parts };
+  }
+
+  /** Records a part the client finished, after checking storage holds it with that ETag. */
+  async recordPart(
+    principal: Principal,
+    input: { file_id: string; upload_id: string; partNumber: number; etag: string },
+  ): Promise<MultipartPartInfo> {
+    const open = await this.openSession(principal, input.file_id, input.upload_id);
+    this.checkPartNumber(open.session, input.partNumber);
+    const parts = await this.reconcile(open);
+    const found = parts.find(
+      (p) => p.partNumber === input.partNumber && bareEtag(p.etag) === bareEtag(input.etag),
+    );
+    if (!found) {
+      throw new AppError(400, 'VALIDATION_FAILED', 'uploads.part_not_found', { part: input.partNumber });
+    }
+    await this.touch(open.session);
+    return found;
+  }
+
+  /**
+   * Completes a multipart upload from the reconciled ledger: every part present with its expected
+   * size (so the total is the declared size), any `parts` the client lists matching storage's ETags,
+   * the total within the upload limit. The file becomes ready and the session goes.
+   */
+  async complete(principal: Principal, input: CompleteInput): Promise<FilesTable> {
+    const open = await this.openSession(principal, input.file_id, input.upload_id);
+    const { session, driver, row } = open;
+    const parts = new Map((await this.reconcile(open)).map((p) => [p.partNumber, p]));
+    for (const given of input.parts ?? []) {
+      const stored = parts.get(given.partNumber);
+      if (!stored || bareEtag(stored.etag) !== bareEtag(given.etag)) {
+        throw new AppError(400, 'VALIDATION_FAILED', 'uploads.part_not_found', { part: given.partNumber });
+      }
+    }
+    const missing: number[] = [];
+    for (let n = 1; n <= session.part_count; n++) if (!parts.has(n)) missing.push(n);
+    if (missing.length > 0) {
+      throw new AppError(400, 'VALIDATION_FAILED', 'uploads.parts_missing', { parts: listNumbers(missing) });
+    }
+    const max = await this.deps.settings.maxUploadBytes();
+    if (session.total_size > max) {
+      await this.dropSession(open, { abort: true });
+      throw tooLarge(max, session.total_size);
+    }
+    const ordered = [...parts.values()].sort((a, b) => a.partNumber - b.partNumber);
+    let written;
+    try {
+      written = await driver.multipart.complete(session.storage_path, session.upload_id, ordered);
+    } catch (error) {
+      throw await this.sessionFailure(error, open);
+    }
+    if (written.size !== session.total_size) {
+      await this.dropSession(open, { abort: false });
+      await this.discard(driver, row);
+      throw new AppError(400, 'VALIDATION_FAILED', 'uploads.size_mismatch', {
+        actual: written.size,
+        declared: session.total_size,
+      });
+    }
+    const file = await this.finish(row, {}, { size: written.size, etag: written.etag ?? null });
+    await this.ledger.deleteSession(session.id);
+    return file;
+  }
+
+  /** Aborts a multipart upload and deletes its pending file. */
+  async abort(principal: Principal, fileId: string, uploadId: string): Promise<void> {
+    const open = await this.openSession(principal, fileId, uploadId);
+    await this.dropSession(open, { abort: true, strict: true });
+  }
+
+  // ---- URL uploads ----------------------------------------------------------------------------
+
+  /** `presign` for a file the browser fetches from `url`; name and size from `metadata` or a probe. */
+  async urlPresign(principal: Principal, input: UrlPresignInput) {
+    const source = await this.describeSource(input);
+    const presigned = await this.presign(principal, { ...input, ...source });
+    return { ...presigned, source };
+  }
+
+  /** `initMultipart` for a URL source, with presigned URLs for every part. */
+  async urlMultipartInit(principal: Principal, input: UrlMultipartInitInput) {
+    const source = await this.describeSource(input);
+    const started = await this.initMultipart(principal, { ...input, ...source });
+    const numbers = Array.from({ length: started.session.part_count }, (_, i) => i + 1);
+    const urls = await this.signParts(started, numbers);
+    return { ...started, urls, source };
+  }
+
+  /** Cancels an unfinished upload of any kind: aborts its sessions, removes its bytes and record. */
+  async cancel(principal: Principal, fileId: string): Promise<void> {
+    const row = await this.ownPending(principal, fileId);
+    const driver = await this.deps.storageConfigs.driver(row.storage_config_id);
+    for (const session of await this.ledger.sessionsOfFile(row.id)) {
+      await driver.multipart.abort(session.storage_path, session.upload_id).catch((error: unknown) => {
+        if (!isStorageError(error, 'NOT_FOUND')) throw storageFailure(error);
+      });
+      await this.ledger.deleteSession(session.id);
+    }
+    await this.discard(driver, row);
+  }
+
+  private async describeSource(input: UrlPresignInput & { total_size?: number | undefined }) {
+    const url = checkSourceUrl(input.url);
+    let filename = input.filename ?? input.metadata?.filename;
+    let size = input.metadata?.size ?? input.size ?? input.total_size;
+    if ((filename === undefined || size === undefined) && this.deps.probe) {
+      const probed = await this.deps.probe(url.toString());
+      filename ??= probed.filename;
+      size ??= probed.size ?? undefined;
+    }
+    if (size === undefined) throw badRequest('uploads.size_unknown');
+    if (!filename) filename = lastSegment(url) || 'file';
+    return { filename, size };
+  }
+
+  // ---- the orphan job -------------------------------------------------------------------------
+
+  /**
+   * Aborts multipart uploads idle for 24 hours and deletes their pending files, and deletes pending
+   * presigned uploads older than 24 hours with whatever bytes reached storage. A storage that cannot
+   * be reached keeps its leftovers for the next run. Returns how many uploads were cleaned up.
+   */
+  async purgeAbandonedUploads(): Promise<number> {
+    const now = this.now();
+    let count = 0;
+    for (const session of await this.ledger.expiredSessions(now.toISOString(), PURGE_BATCH)) {
+      try {
+        const driver = await this.deps.storageConfigs.driver(session.storage_config_id);
+        await driver.multipart.abort(session.storage_path, session.upload_id).catch((error: unknown) => {
+          if (!isStorageError(error, 'NOT_FOUND')) throw error;
+        });
+        await this.ledger.deleteSession(session.id);
+        if (session.file_id) await this.ledger.deletePending(session.file_id);
+        count++;
+      } catch (error) {
+        this.deps.logger.warn({ err: error, session: session.id }, 'could not abort an abandoned upload');
+      }
+    }
+    const before = new Date(now.getTime() - ABANDONED_AFTER_MS).toISOString();
+    for (const row of await this.ledger.stalePending(before, PURGE_BATCH)) {
+      try {
+        const driver = await this.deps.storageConfigs.driver(row.storage_config_id);
+        await driver.remove(row.storage_path).catch((error: unknown) => {
+          if (!isStorageError(error, 'NOT_FOUND')) throw error;
+        });
+        if (await this.ledger.deletePending(row.id)) count++;
+      } catch (error) {
+        this.deps.logger.warn({ err: error, file: row.id }, 'could not remove an abandoned upload');
+      }
+    }
+    return count;
+  }
+
+  // ---- shared steps ---------------------------------------------------------------------------
+
+  private async checkSize(size: number): Promise<void> {
+    const max = await this.deps.settings.maxUploadBytes();
+    if (size > max) throw tooLarge(max, size);
+  }
+
+  /**
+   * The folder an upload goes to. A path starting with "/" is absolute, any other is relative to
+   * the caller's base path; either way an API key stays inside its base path (403 otherwise).
+   */
+  private folderFor(principal: Principal, raw: string | undefined): string {
+    const base = principal.type === 'apikey' ? (normalizePath(principal.basicPath) ?? '/') : '/';
+    if (raw === undefined || raw.trim() === '') return base;
+    const trimmed = raw.trim();
+    const folder = normalizePath(trimmed.startsWith('/') ? trimmed : `${base}/${trimmed}`);
+    if (folder === null) throw badRequest('uploads.path_invalid');
+    if (!isPathWithin(base, folder)) throw forbidden('uploads.path_forbidden', { base });
+    return folder;
+  }
+
+  /** The pending row of a new upload (not yet inserted, share fields applied), its config and driver. */
+  private async newUpload(principal: Principal, input: Placement): Promise<NewUpload> {
+    const filename = displayName(input.filename);
+    if (!filename) throw badRequest('uploads.filename_invalid');
+    const folder = this.folderFor(principal, input.path);
+    const config = await this.deps.storageConfigs.resolveForUpload(principal, input.s3_config_id);
+    const driver = await this.deps.storageConfigs.driver(config);
+    if (input.slug && (await this.files.slugExists(input.slug))) throw conflict('uploads.slug_taken');
+    const slug = input.slug ?? (await randomSlug((s) => this.files.slugExists(s), 'uploads.slug_exhausted'));
+    const now = this.now();
+    const row: FilesTable = {
+      id: randomUUID(),
+      slug,
+      filename,
+      storage_config_id: config.id,
+      storage_path: buildStorageKey(folder, filename, now),
+      mimetype: mimeFromFilename(filename),
+      size: input.size,
+      etag: null,
+      status: 'pending',
+      remark: null,
+      password_hash: null,
+      expires_at: null,
+      max_views: 0,
+      views: 0,
+      use_proxy: 1,
+      created_by: creatorId(principal),
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+    };
+    Object.assign(row, await this.shareColumns(input, now));
+    return { config, driver, row };
+  }
+
+  /** The columns the given share fields set; absent fields are left out (kept as they are). */
+  private async shareColumns(fields: ShareFields, now: Date): Promise<Partial<FilesTable>> {
+    const out: Partial<FilesTable> = {};
+    if (fields.slug !== undefined) out.slug = fields.slug;
+    if (fields.remark !== undefined) out.remark = fields.remark || null;
+    if (fields.password !== undefined) out.password_hash = await hashPassword(fields.password);
+    if (fields.expires_in !== undefined) {
+      out.expires_at =
+        fields.expires_in > 0 ? new Date(now.getTime() + fields.expires_in * HOUR_MS).toISOString() : null;
+    }
+    if (fields.max_views !== undefined) out.max_views = fields.max_views;
+    if (fields.use_proxy !== undefined) out.use_proxy = fields.use_proxy;
+    return out;
+  }
+
+  private async insert(row: FilesTable): Promise<void> {
+    try {
+      await this.files.insert(row);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict('uploads.slug_taken');
+      throw error;
+    }
+  }
+
+  /**
+   * Inserts a pending row whose declared size must fit the config's free space and quota. One
+   * reservation per config at a time in this process, so parallel uploads are judged one after the
+   * other; the quota check after the insert covers other instances sharing the database.
+   */
+  private reserve(config: StorageConfigRecord, row: FilesTable): Promise<void> {
+    const previous = this.reservations.get(config.id) ?? Promise.resolve();
+    const run = previous.then(async () => {
+      const capacity = await this.deps.storageConfigs.capacity(config);
+      if (capacity && row.size > capacity.freeBytes) throw new StorageFullError(row.size, capacity);
+      await this.insert(row);
+      try {
+        await this.checkQuota(config, row);
+      } catch (error) {
+        await this.ledger.deletePending(row.id);
+        throw error;
+      }
+    });
+    const settled = run.catch(() => undefined);
+    this.reservations.set(config.id, settled);
+    void settled.then(() => {
+      if (this.reservations.get(config.id) === settled) this.reservations.delete(config.id);
+    });
+    return run;
+  }
+
+  /** 507 when the config's file shares, `row` included, add up to more than its quota. */
+  private async checkQuota(config: StorageConfigRecord, row: FilesTable): Promise<void> {
+    const total = config.total_storage_bytes;
+    if (total === null || total <= 0) return;
+    const used = await this.deps.storageConfigs.repo.usedBytes(config.id);
+    if (used <= total) return;
+    throw new StorageFullError(row.size, {
+      totalBytes: total,
+      freeBytes: Math.max(0, total - (used - row.size)),
+    });
+  }
+
+  /** Makes a pending file ready with its stored size and ETag and the given share fields. */
+  private async finish(
+    row: FilesTable,
+    fields: ShareFields,
+    stored: { size: number; etag: string | null },
+  ): Promise<FilesTable> {
+    const now = this.now();
+    const changes: Partial<FilesTable> = {
+      ...(await this.shareColumns(fields, now)),
+      size: stored.size,
+      etag: stored.etag,
+      status: 'ready',
+      updated_at: now.toISOString(),
+    };
+    let updated: boolean;
+    try {
+      updated = await this.ledger.updatePending(row.id, changes);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict('uploads.slug_taken');
+      throw error;
+    }
+    if (!updated) throw conflict('uploads.not_pending');
+    return { ...row, ...changes };
+  }
+
+  /** Removes a pending upload's bytes (if any) and its record. */
+  private async discard(driver: StorageDriver, row: FilesTable): Promise<void> {
+    try {
+      await driver.remove(row.storage_path);
+    } catch (error) {
+      if (!isStorageError(error, 'NOT_FOUND')) {
+        this.deps.logger.warn({ err: error, file: row.id }, 'could not remove the bytes of a refused upload');
+      }
+    }
+    await this.ledger.deletePending(row.id);
+  }
+
+  /** A pending file the principal created: 404 unknown, 403 someone else's, 409 no longer pending. */
+  private async ownPending(principal: Principal, fileId: string): Promise<FilesTable> {
+    const row = await this.files.findById(fileId);
+    if (!row) throw notFound('uploads.file_not_found');
+    if (!isCreator(principal, row.created_by)) throw forbidden('uploads.not_yours');
+    if (row.status !== 'pending') throw conflict('uploads.not_pending');
+    return row;
+  }
+
+  private async openSession(principal: Principal, fileId: string, uploadId: string): Promise<OpenSession> {
+    const row = await this.ownPending(principal, fileId);
+    const session = await this.ledger.findSession(fileId, uploadId);
+    if (!session) throw notFound('uploads.session_not_found');
+    const config = await this.deps.storageConfigs.find(session.storage_config_id);
+    if (!config) throw notFound('storage.not_found');
+    return { row, session, config, driver: await this.deps.storageConfigs.driver(config) };
+  }
+
+  private checkPartNumber(session: UploadSessionsTable, partNumber: number): void {
+    if (partNumber < 1 || partNumber > session.part_count) {
+      throw new AppError(400, 'VALIDATION_FAILED', 'uploads.part_number_invalid', {
+        part: partNumber,
+        count: session.part_count,
+      });
+    }
+  }
+
+  /** Activity keeps a session from being abandoned for another 24 hours. */
+  private async touch(session: UploadSessionsTable): Promise<void> {
+    const now = this.now();
+    await this.ledger.updateSession(session.id, {
+      updated_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + ABANDONED_AFTER_MS).toISOString(),
+    });
+  }
+
+  /**
+   * The parts storage holds with the size their number calls for — the truth the ledger is brought
+   * in line with (parts recorded but gone are dropped, parts present but unrecorded are added).
+   */
+  private async reconcile(open: OpenSession): Promise<MultipartPartInfo[]> {
+    const { session, driver } = open;
+    let stored: MultipartPartInfo[];
+    try {
+      stored = await driver.multipart.listParts(session.storage_path, session.upload_id);
+    } catch (error) {
+      throw await this.sessionFailure(error, open);
+    }
+    const good = stored
+      .filter((p) => p.partNumber >= 1 && p.partNumber <= session.part_count)
+      .filter((p) => p.size === partSizeOf(session, p.partNumber))
+      .sort((a, b) => a.partNumber - b.partNumber);
+    const recorded = new Map((await this.ledger.parts(session.id)).map((p) => [p.part_number, p]));
+    const now = this.now().toISOString();
+    for (const part of good) {
+      const known = recorded.get(part.partNumber);
+      recorded.delete(part.partNumber);
+      if (known && bareEtag(known.etag) === bareEtag(part.etag)) continue;
+      await this.ledger.upsertPart({
+        session_id: session.id,
+        part_number: part.partNumber,
+        etag: part.etag,
+        size: part.size,
+        created_at: now,
+      });
+    }
+    await this.ledger.deleteParts(session.id, [...recorded.keys()]);
+    return good;
+  }
+
+  /** A storage failure during a session; an upload storage no longer knows is cleaned up (404). */
+  private async sessionFailure(error: unknown, open: OpenSession): Promise<unknown> {
+    if (isStorageError(error, 'NOT_FOUND')) {
+      await this.dropSession(open, { abort: false });
+      return notFound('uploads.session_not_found');
+    }
+    if (isStorageError(error, 'TOO_LARGE')) {
+      return this.writeFailure(error, open.config, open.session.total_size);
+    }
+    return storageFailure(error);
+  }
+
+  /** Ends a session: optionally aborts it in storage, then deletes it and its pending file. */
+  private async dropSession(open: OpenSession, options: { abort: boolean; strict?: boolean }): Promise<void> {
+    const { driver, session, row } = open;
+    if (options.abort) {
+      try {
+        await driver.multipart.abort(session.storage_path, session.upload_id);
+      } catch (error) {
+        if (!isStorageError(error, 'NOT_FOUND')) {
+          if (options.strict) throw storageFailure(error);
+          this.deps.logger.warn({ err: error, session: session.id }, 'could not abort a multipart upload');
+        }
+      }
+    }
+    await this.ledger.deleteSession(session.id);
+    await this.ledger.deletePending(row.id);
+  }
+
+  /** A write the storage refused: 507 with the numbers when it ran out of space. */
+  private async writeFailure(error: unknown, config: StorageConfigRecord, size: number): Promise<unknown> {
+    if (!isStorageError(error, 'TOO_LARGE')) return storageFailure(error);
+    const capacity = await this.deps.storageConfigs.capacity(config).catch(() => null);
+    return new StorageFullError(size, capacity ?? { totalBytes: 0, freeBytes: 0 });
+  }
+
+  /** Presigned URLs live as long as the config says, but never past the abandonment window. */
+  private signatureSeconds(config: StorageConfigRecord): number {
+    return Math.max(60, Math.min(config.signature_expires_in || 3600, MAX_SIGNATURE_SECONDS));
+  }
+}

@@ -1,0 +1,347 @@
+/**
+ * Storage configurations (files-api.md "Storage configs"): the provider labels CloudPaste clients
+ * send, what each provider needs, the input rules of `POST /api/s3-configs` and
+ * `PUT /api/s3-configs/:id`, and the shape of a config in answers. The server validates with these
+ * schemas; the admin form can give the same answers inline. Issue messages are message-key suffixes
+ * (`validation.<message>` on the server).
+ */
+import { z } from 'zod';
+import { normalizePath } from './paths.ts';
+
+/** CloudPaste's S3 provider labels, in the order forms offer them. */
+export const S3_PROVIDER_LABELS = ['Cloudflare R2', 'Backblaze B2', 'AWS S3', 'Other S3 Compatible'] as const;
+export type S3ProviderLabel = (typeof S3_PROVIDER_LABELS)[number];
+/** The provider label of a local-disk config. */
+export const LOCAL_PROVIDER_LABEL = 'Local';
+export const STORAGE_PROVIDER_LABELS = [...S3_PROVIDER_LABELS, LOCAL_PROVIDER_LABEL] as const;
+export type StorageProviderLabel = (typeof STORAGE_PROVIDER_LABELS)[number];
+/** Other spellings accepted on input (the CloudPaste Vue form sends "Other"). */
+const PROVIDER_ALIASES: Record<string, StorageProviderLabel> = { Other: 'Other S3 Compatible' };
+
+export interface S3ProviderRules {
+  /** The endpoint must be given; otherwise it is derived (B2 from the region, AWS by the SDK). */
+  endpointRequired: boolean;
+  /** The region the provider always signs with, whatever the input says. */
+  fixedRegion?: string;
+  /** B2: a region is needed unless the endpoint names it. */
+  regionOrEndpoint?: boolean;
+  /** Path-style addressing whatever the input says. */
+  forcePathStyle?: boolean;
+}
+
+export const S3_PROVIDER_RULES: Record<S3ProviderLabel, S3ProviderRules> = {
+  'Cloudflare R2': { endpointRequired: true, fixedRegion: 'auto', forcePathStyle: true },
+  'Backblaze B2': { endpointRequired: false, regionOrEndpoint: true },
+  'AWS S3': { endpointRequired: false },
+  'Other S3 Compatible': { endpointRequired: true },
+};
+
+export const STORAGE_NAME_MAX = 50;
+export const SIGNATURE_EXPIRES_MIN = 60;
+/** SigV4's longest presigned-URL lifetime: 7 days. */
+export const SIGNATURE_EXPIRES_MAX = 604_800;
+export const SIGNATURE_EXPIRES_DEFAULT = 3600;
+const CREDENTIAL_MAX = 512;
+const URL_MAX = 2048;
+
+/** Bucket names as S3-compatible services accept them: 3–63 letters, digits, `.`, `-`, `_`. */
+export const BUCKET_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{1,61}[A-Za-z0-9]$/;
+export const REGION_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/;
+
+/** The canonical label of a provider as sent (trimmed, "Other" accepted), or null when unknown. */
+export function canonicalProvider(value: string): StorageProviderLabel | null {
+  const trimmed = value.trim();
+  if ((STORAGE_PROVIDER_LABELS as readonly string[]).includes(trimmed))
+    return trimmed as StorageProviderLabel;
+  return PROVIDER_ALIASES[trimmed] ?? null;
+}
+
+/** A folder inside the bucket without leading or trailing slashes ("" = the whole bucket); null for `..` or control characters. */
+export function normalizeFolder(value: string): string | null {
+  const raw = value.trim();
+  if (raw.replace(/\\/g, '/').split('/').includes('..')) return null;
+  const normalized = normalizePath('/' + raw);
+  return normalized === null ? null : normalized.slice(1);
+}
+
+/** An absolute folder on the server (POSIX `/…` or Windows `C:\…`) without `.`/`..` segments or control characters. */
+export function isAbsoluteFolder(value: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  if (!/^(\/|[A-Za-z]:[\\/])/.test(value) || /[\u0000-\u001f\u007f]/.test(value)) return false;
+  return !value.split(/[\\/]/).some((segment) => segment === '..' || segment === '.');
+}
+
+/** An absolute http(s) URL with a host. */
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** true/false, 1/0, and their string forms (form posts). */
+const flag = z
+  .union([z.boolean(), z.literal(0), z.literal(1), z.enum(['true', 'false', '1', '0'])], {
+    error: 'flag_invalid',
+  })
+  .transform((v) => v === true || v === 1 || v === 'true' || v === '1');
+
+const nameSchema = z
+  .string({ error: 'storage_name_required' })
+  .trim()
+  .min(1, { error: 'storage_name_required' })
+  .max(STORAGE_NAME_MAX, { error: 'storage_name_too_long' });
+
+const providerSchema = z.string({ error: 'provider_invalid' }).transform((value, ctx) => {
+  const label = canonicalProvider(value);
+  if (!label) {
+    ctx.addIssue({ code: 'custom', message: 'provider_invalid' });
+    return z.NEVER;
+  }
+  return label;
+});
+
+/** "" or null when absent; otherwise an http(s) URL without trailing slashes. */
+const optionalUrl = z
+  .union([z.null(), z.string({ error: 'url_invalid' })], { error: 'url_invalid' })
+  .transform((value, ctx) => {
+    const trimmed = (value ?? '').trim();
+    if (trimmed === '') return '';
+    if (trimmed.length > URL_MAX || !isHttpUrl(trimmed)) {
+      ctx.addIssue({ code: 'custom', message: 'url_invalid' });
+      return z.NEVER;
+    }
+    return trimmed.replace(/\/+$/, '');
+  });
+
+const bucketSchema = z
+  .string({ error: 'bucket_required' })
+  .trim()
+  .refine((v) => v === '' || BUCKET_NAME_PATTERN.test(v), { error: 'bucket_invalid' });
+
+const regionSchema = z
+  .union([z.null(), z.string({ error: 'region_invalid' })], { error: 'region_invalid' })
+  .transform((v) => (v ?? '').trim())
+  .refine((v) => v === '' || REGION_PATTERN.test(v), { error: 'region_invalid' });
+
+/** "" or null mean "not given" (on update: keep the stored credential). */
+const credential = (required: string) =>
+  z
+    .union([z.null(), z.string({ error: required })], { error: required })
+    .transform((v) => (v ?? '').trim())
+    .refine((v) => v.length <= CREDENTIAL_MAX, { error: 'credential_too_long' });
+
+const folderSchema = z
+  .union([z.null(), z.string({ error: 'folder_invalid' })], { error: 'folder_invalid' })
+  .transform((value, ctx) => {
+    const folder = normalizeFolder(value ?? '');
+    if (folder === null) {
+      ctx.addIssue({ code: 'custom', message: 'folder_invalid' });
+      return z.NEVER;
+    }
+    return folder;
+  });
+
+const rootPathSchema = z
+  .string({ error: 'root_path_required' })
+  .trim()
+  .refine((v) => v === '' || isAbsoluteFolder(v), { error: 'root_path_invalid' });
+
+/** Whole seconds, as a number or a digit string. */
+const signatureSchema = z
+  .union([z.number(), z.string().regex(/^\s*\d+\s*$/, { error: 'signature_expires_invalid' })], {
+    error: 'signature_expires_invalid',
+  })
+  .transform(Number)
+  .refine((v) => Number.isInteger(v) && v >= SIGNATURE_EXPIRES_MIN && v <= SIGNATURE_EXPIRES_MAX, {
+    error: 'signature_expires_invalid',
+  });
+
+/** Bytes, a positive whole number; null (or "") for no quota. */
+const quotaSchema = z
+  .union([z.null(), z.literal(''), z.number(), z.string().regex(/^\s*\d+\s*$/, { error: 'quota_invalid' })], {
+    error: 'quota_invalid',
+  })
+  .transform((v) => (v === null || v === '' ? null : Number(v)))
+  .refine((v) => v === null || (Number.isSafeInteger(v) && v > 0), { error: 'quota_invalid' });
+
+/** Every field either variant may carry; cross-field rules are applied by {@link checkStorageConfig}. */
+const fields = {
+  name: nameSchema,
+  provider_type: providerSchema,
+  endpoint_url: optionalUrl,
+  bucket_name: bucketSchema,
+  region: regionSchema,
+  access_key_id: credential('access_key_required'),
+  secret_access_key: credential('secret_required'),
+  path_style: flag,
+  default_folder: folderSchema,
+  custom_host: optionalUrl,
+  root_path: rootPathSchema,
+  is_public: flag,
+  signature_expires_in: signatureSchema,
+  total_storage_bytes: quotaSchema,
+};
+
+const partialInput = z.object(fields).partial();
+type PartialInput = z.output<typeof partialInput>;
+
+export interface LocalConfigInput {
+  driver: 'local';
+  name: string;
+  provider_type: typeof LOCAL_PROVIDER_LABEL;
+  root_path: string;
+  is_public: boolean;
+  signature_expires_in: number;
+  total_storage_bytes: number | null;
+}
+
+export interface S3ConfigInput {
+  driver: 's3';
+  name: string;
+  provider_type: S3ProviderLabel;
+  /** "" when the provider derives it. */
+  endpoint_url: string;
+  bucket_name: string;
+  region: string;
+  access_key_id: string;
+  secret_access_key: string;
+  path_style: boolean;
+  /** Without leading or trailing slashes; "" = the whole bucket. */
+  default_folder: string;
+  custom_host: string | null;
+  is_public: boolean;
+  signature_expires_in: number;
+  total_storage_bytes: number | null;
+}
+
+/** A complete, checked config as the server stores it. */
+export type StorageConfigInput = LocalConfigInput | S3ConfigInput;
+
+type Issue = { path: string; message: string };
+
+/**
+ * The rules that span fields, on an input whose fields are each valid: what each provider
+ * requires, with its fixed values applied. Returns the complete config or the problems found.
+ */
+export function checkStorageConfig(
+  input: PartialInput,
+): { ok: true; value: StorageConfigInput } | { ok: false; issues: Issue[] } {
+  const issues: Issue[] = [];
+  const need = (path: keyof PartialInput, message: string) => {
+    const value = input[path];
+    if (value === undefined || value === '' || value === null) issues.push({ path, message });
+  };
+  need('name', 'storage_name_required');
+  need('provider_type', 'provider_invalid');
+  const provider = input.provider_type;
+  const common = {
+    name: input.name ?? '',
+    is_public: input.is_public ?? false,
+    signature_expires_in: input.signature_expires_in ?? SIGNATURE_EXPIRES_DEFAULT,
+    total_storage_bytes: input.total_storage_bytes ?? null,
+  };
+  if (provider === LOCAL_PROVIDER_LABEL) {
+    need('root_path', 'root_path_required');
+    if (issues.length > 0) return { ok: false, issues };
+    return {
+      ok: true,
+      value: { driver: 'local', provider_type: provider, root_path: input.root_path!, ...common },
+    };
+  }
+  if (provider === undefined) return { ok: false, issues };
+  const rules = S3_PROVIDER_RULES[provider];
+  const endpoint = input.endpoint_url ?? '';
+  let region = input.region ?? '';
+  if (rules.endpointRequired) need('endpoint_url', 'endpoint_required');
+  if (rules.fixedRegion) region = rules.fixedRegion;
+  if (rules.regionOrEndpoint && region === '' && endpoint === '') {
+    issues.push({ path: 'region', message: 'region_required' });
+  }
+  need('bucket_name', 'bucket_required');
+  need('access_key_id', 'access_key_required');
+  need('secret_access_key', 'secret_required');
+  if (issues.length > 0) return { ok: false, issues };
+  return {
+    ok: true,
+    value: {
+      driver: 's3',
+      provider_type: provider,
+      endpoint_url: endpoint,
+      bucket_name: input.bucket_name!,
+      region,
+      access_key_id: input.access_key_id!,
+      secret_access_key: input.secret_access_key!,
+      path_style: rules.forcePathStyle ? true : (input.path_style ?? false),
+      default_folder: input.default_folder ?? '',
+      custom_host: input.custom_host || null,
+      ...common,
+    },
+  };
+}
+
+/** `POST /api/s3-configs`: an S3 config (`provider_type` one of the S3 labels) or a local one (`'Local'`, `root_path`). */
+export const storageConfigCreateSchema = partialInput.transform((input, ctx): StorageConfigInput => {
+  const checked = checkStorageConfig(input);
+  if (checked.ok) return checked.value;
+  for (const issue of checked.issues)
+    ctx.addIssue({ code: 'custom', path: [issue.path], message: issue.message });
+  return z.NEVER;
+});
+
+/**
+ * `PUT /api/s3-configs/:id`: any subset of the create fields, each checked alone. The server merges
+ * them over the stored config and checks the result with {@link checkStorageConfig}; an empty or
+ * absent `access_key_id` / `secret_access_key` keeps the stored one.
+ */
+export const storageConfigUpdateSchema = partialInput;
+
+export type StorageConfigCreateBody = z.input<typeof storageConfigCreateSchema>;
+export type StorageConfigUpdateBody = z.input<typeof storageConfigUpdateSchema>;
+export type StorageConfigUpdate = z.output<typeof storageConfigUpdateSchema>;
+
+/**
+ * A config as `GET /api/s3-configs` answers it. Booleans that CloudPaste sends as 0/1 stay numeric.
+ * Never the secret or the full access key. S3 fields are null on local configs.
+ */
+export interface StorageConfigView {
+  id: string;
+  name: string;
+  driver: 'local' | 's3';
+  provider_type: string;
+  endpoint_url: string | null;
+  bucket_name: string | null;
+  region: string | null;
+  path_style: 0 | 1;
+  default_folder: string | null;
+  custom_host: string | null;
+  is_public: 0 | 1;
+  is_default: 0 | 1;
+  total_storage_bytes: number | null;
+  signature_expires_in: number;
+  created_at: string;
+  updated_at: string;
+  /** Admin only: the folder on the server of a local config (null for S3). */
+  root_path?: string | null;
+  /** Admin only. */
+  last_used?: string | null;
+  /** Admin only: e.g. "AKIA…WXYZ", "…" for a short key, null for local configs. */
+  access_key_id_masked?: string | null;
+  /** Admin only: whether credentials are stored and open under the current SECRET_KEY. */
+  has_secret?: boolean;
+}
+
+/** The steps `POST /api/s3-configs/:id/test` reports, in order. */
+export const STORAGE_TEST_STEPS = ['list', 'write', 'read', 'cors', 'etag', 'delete'] as const;
+export type StorageTestStepName = (typeof STORAGE_TEST_STEPS)[number];
+
+export interface StorageTestStep {
+  name: StorageTestStepName;
+  success: boolean;
+  duration_ms: number;
+  /** What was checked or found, in the request's language. */
+  note: string;
+  error?: string;
+}
