@@ -9,16 +9,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import {
-  CreateBucketCommand,
-  DeleteBucketCommand,
-  DeleteObjectsCommand,
-  ListObjectsV2Command,
-  S3Client,
-} from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { FilesTable } from '../src/db/schema.ts';
 import type { StorageDriver } from '../src/storage/driver.ts';
 import { DIALECTS } from './support/databases.ts';
+import { createBucket, deleteBucket, insertS3Config, s3AdminClient, s3Env, S3_SKIP } from './support/s3.ts';
 import { apiKey, bearer, createTestApp, type TestApp } from './support/test-app.ts';
 
 const ADMIN_PRINCIPAL = { type: 'admin', id: 'seed', username: 'admin' } as const;
@@ -866,84 +861,27 @@ for (const dialect of DIALECTS) {
   });
 }
 
-describe('file shares on S3 (radosgw)', () => {
-  const endpoint = process.env.S3_ENDPOINT;
-  const accessKeyId = process.env.S3_ACCESS_KEY_ID ?? '';
-  const secretAccessKey = process.env.S3_SECRET_ACCESS_KEY ?? '';
-  const region = process.env.S3_REGION || 'us-east-1';
+describe('file shares on S3 (radosgw)', { skip: S3_SKIP }, () => {
   let t: TestApp;
   let s3: S3Client;
   let bucket: string;
   let configId: string;
 
   before(async () => {
-    if (!endpoint) return;
-    s3 = new S3Client({
-      endpoint,
-      region,
-      forcePathStyle: true,
-      credentials: { accessKeyId, secretAccessKey },
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    });
-    bucket = `cubby-files-${randomBytes(6).toString('hex')}`;
-    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+    s3 = s3AdminClient();
+    bucket = await createBucket(s3, 'cubby-files');
     t = await createTestApp('sqlite', { TRUST_PROXY: '1' });
     // S3 checks presigned URLs against its own clock.
     t.clock.advance(Date.now() - t.clock.now().getTime());
-    configId = randomUUID();
-    const now = t.clock.now().toISOString();
-    await t.services.storageConfigs.repo.insert({
-      id: configId,
-      name: 'radosgw',
-      driver: 's3',
-      provider_type: 'Other S3 Compatible',
-      settings: JSON.stringify({
-        endpoint_url: endpoint,
-        bucket_name: bucket,
-        region,
-        path_style: true,
-        default_folder: 'shares',
-        custom_host: null,
-      }),
-      secrets: t.services.storageConfigs.sealSecrets(configId, {
-        access_key_id: accessKeyId,
-        secret_access_key: secretAccessKey,
-      }),
-      is_public: 0,
-      is_default: 0,
-      total_storage_bytes: null,
-      signature_expires_in: 3600,
-      admin_id: null,
-      created_at: now,
-      updated_at: now,
-      last_used: null,
-    });
+    configId = await insertS3Config(t, bucket, { defaultFolder: 'shares' });
   });
   after(async () => {
-    if (!endpoint) return;
     await t.close();
-    for (;;) {
-      const out = await s3.send(new ListObjectsV2Command({ Bucket: bucket }));
-      const keys = (out.Contents ?? []).map((o) => ({ Key: o.Key! }));
-      if (keys.length === 0) break;
-      await s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys } }));
-    }
-    await s3.send(new DeleteBucketCommand({ Bucket: bucket }));
+    await deleteBucket(s3, bucket);
     s3.destroy();
   });
 
-  const requireS3 = () => {
-    if (!endpoint) {
-      assert.fail(
-        'S3_ENDPOINT is not set: start radosgw (see test/storage/s3.test.ts) and set S3_ENDPOINT, ' +
-          'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY.',
-      );
-    }
-  };
-
   it('streams ranges and answers conditional requests from S3', async () => {
-    requireS3();
     const { row, bytes } = await seedFile(t, { storage_config_id: configId, content: 'S3 bytes 0123456789' });
     const whole = await t.request(`/api/file-download/${row.slug}`);
     assert.equal(whole.status, 200);
@@ -964,7 +902,6 @@ describe('file shares on S3 (radosgw)', () => {
   });
 
   it('redirects direct downloads to a presigned S3 URL that really downloads', async () => {
-    requireS3();
     const filename = '报告 "final".txt';
     const { row, bytes } = await seedFile(t, {
       storage_config_id: configId,
@@ -975,7 +912,7 @@ describe('file shares on S3 (radosgw)', () => {
     const res = await t.request(`/api/file-download/${row.slug}`);
     assert.equal(res.status, 302);
     const location = res.headers.get('Location')!;
-    assert.ok(location.startsWith(endpoint!), location);
+    assert.ok(location.startsWith(s3Env.endpoint!), location);
     assert.ok(Number(new URL(location).searchParams.get('X-Amz-Expires')) <= 300);
     const fetched = await fetch(location);
     assert.equal(fetched.status, 200);
@@ -988,7 +925,6 @@ describe('file shares on S3 (radosgw)', () => {
   });
 
   it('deletes the S3 object with the share, and after the last allowed view', async () => {
-    requireS3();
     const { row, driver } = await seedFile(t, { storage_config_id: configId, max_views: 1 });
     assert.equal((await (await t.request(`/api/file-download/${row.slug}`)).text()).length, row.size);
     await t.services.files.settled();

@@ -11,28 +11,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
-  CreateBucketCommand,
-  DeleteBucketCommand,
-  DeleteObjectsCommand,
   ListObjectsV2Command,
   PutBucketCorsCommand,
   PutObjectCommand,
-  S3Client,
+  type S3Client,
 } from '@aws-sdk/client-s3';
 import { DIALECTS } from './support/databases.ts';
+import { createBucket, deleteBucket, s3AdminClient, s3Env, S3_SKIP } from './support/s3.ts';
 import { apiKey, bearer, createTestApp, type TestApp } from './support/test-app.ts';
 
 const ACCESS_KEY = 'AKIAIOSFODNN7EXAMPLE';
 const SECRET = `wJalrXUtnFEMI-K7MDENG-${randomBytes(8).toString('hex')}`;
 const EN = { 'Accept-Language': 'en-US' };
-
-const s3Endpoint = process.env.S3_ENDPOINT;
-const s3Region = process.env.S3_REGION || 'us-east-1';
-const s3AccessKey = process.env.S3_ACCESS_KEY_ID ?? '';
-const s3Secret = process.env.S3_SECRET_ACCESS_KEY ?? '';
-const S3_SKIP = s3Endpoint
-  ? false
-  : 'S3_ENDPOINT is not set: the storage test against S3 needs radosgw (see .ci/start-ceph.sh, or run `npm test`)';
 
 const s3Body = (patch: Record<string, unknown> = {}) => ({
   name: 'Ceph',
@@ -600,57 +590,26 @@ for (const dialect of DIALECTS) {
         // Presigned URLs are signed at the app's clock; a real server checks them against real time.
         t.clock.advance(Date.now() - t.clock.now().getTime());
         admin = bearer(await t.adminToken());
-        s3 = new S3Client({
-          endpoint: s3Endpoint,
-          region: s3Region,
-          forcePathStyle: true,
-          credentials: { accessKeyId: s3AccessKey, secretAccessKey: s3Secret },
-        });
+        s3 = s3AdminClient();
       });
       after(async () => {
-        for (const bucket of buckets) {
-          const out = await s3.send(new ListObjectsV2Command({ Bucket: bucket }));
-          const keys = (out.Contents ?? []).map((o) => ({ Key: o.Key! }));
-          if (keys.length > 0) {
-            await s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys } }));
-          }
-          await s3.send(new DeleteBucketCommand({ Bucket: bucket }));
-        }
+        for (const bucket of buckets) await deleteBucket(s3, bucket);
         s3.destroy();
       });
       const bucket = async (withCors: boolean) => {
-        const name = `cubby-cfg-${randomBytes(5).toString('hex')}`;
-        await s3.send(new CreateBucketCommand({ Bucket: name }));
+        const name = await createBucket(s3, 'cubby-cfg', { cors: withCors });
         buckets.push(name);
-        if (withCors) {
-          await s3.send(
-            new PutBucketCorsCommand({
-              Bucket: name,
-              CORSConfiguration: {
-                CORSRules: [
-                  {
-                    AllowedOrigins: ['*'],
-                    AllowedMethods: ['GET', 'PUT', 'HEAD'],
-                    AllowedHeaders: ['*'],
-                    ExposeHeaders: ['ETag'],
-                    MaxAgeSeconds: 600,
-                  },
-                ],
-              },
-            }),
-          );
-        }
         return name;
       };
       const config = async (bucketName: string, patch: Record<string, unknown> = {}) => {
         const res = await create(
           s3Body({
             name: bucketName,
-            endpoint_url: s3Endpoint,
-            region: s3Region,
+            endpoint_url: s3Env.endpoint,
+            region: s3Env.region,
             bucket_name: bucketName,
-            access_key_id: s3AccessKey,
-            secret_access_key: s3Secret,
+            access_key_id: s3Env.accessKeyId,
+            secret_access_key: s3Env.secretAccessKey,
             ...patch,
           }),
         );
@@ -682,7 +641,7 @@ for (const dialect of DIALECTS) {
         assert.match(steps[0].note, /1 entries/);
         assert.equal(body.data.result.read.firstObjects[0].key, '/existing.txt');
         assert.equal(body.data.result.connectionInfo.bucket, name);
-        assert.equal(body.data.result.connectionInfo.endpoint, s3Endpoint);
+        assert.equal(body.data.result.connectionInfo.endpoint, s3Env.endpoint);
         assert.deepEqual(await keysIn(name), ['cubby root/existing.txt'], 'probe objects deleted');
         assert.ok((await row(id)).last_used);
         await remove(id);
@@ -751,7 +710,13 @@ for (const dialect of DIALECTS) {
     describe('secrets', () => {
       it('no answer and no log line holds a secret or a full access key', async () => {
         assert.ok(answers.length > 50);
-        const secrets = [SECRET, ACCESS_KEY, 'rotated-secret', 'new-secret', ...(s3Secret ? [s3Secret] : [])];
+        const secrets = [
+          SECRET,
+          ACCESS_KEY,
+          'rotated-secret',
+          'new-secret',
+          ...(s3Env.secretAccessKey ? [s3Env.secretAccessKey] : []),
+        ];
         for (const secret of secrets) {
           assert.ok(!answers.some((a) => a.includes(secret)), `answer holds ${secret}`);
           assert.ok(!t.logLines.some((l) => l.includes(secret)), `log holds ${secret}`);

@@ -11,20 +11,13 @@ import fs from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import nodePath from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import {
-  AbortMultipartUploadCommand,
-  CreateBucketCommand,
-  DeleteBucketCommand,
-  DeleteObjectsCommand,
-  ListMultipartUploadsCommand,
-  ListObjectsV2Command,
-  S3Client,
-} from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { serve, type ServerType } from '@hono/node-server';
 import type { FilesTable } from '../src/db/schema.ts';
 import type { StorageDriver } from '../src/storage/driver.ts';
 import { generatedHash, generatedStream, hashStream, readAll, streamOf } from './storage/contract.ts';
 import { DIALECTS } from './support/databases.ts';
+import { createBucket, deleteBucket, insertS3Config, s3AdminClient, s3Env, S3_SKIP } from './support/s3.ts';
 import { freePort } from './support/server-process.ts';
 import { apiKey, bearer, createTestApp, type TestApp } from './support/test-app.ts';
 
@@ -821,12 +814,7 @@ for (const dialect of DIALECTS) {
 
 // ---- S3 (radosgw) ------------------------------------------------------------------------------
 
-const s3Endpoint = process.env.S3_ENDPOINT;
-const s3Access = process.env.S3_ACCESS_KEY_ID ?? '';
-const s3Secret = process.env.S3_SECRET_ACCESS_KEY ?? '';
-const s3Region = process.env.S3_REGION || 'us-east-1';
-
-describe('uploads to S3 (radosgw)', { skip: s3Endpoint ? false : 'S3_ENDPOINT is not set' }, () => {
+describe('uploads to S3 (radosgw)', { skip: S3_SKIP }, () => {
   let app: Awaited<ReturnType<typeof servedApp>>;
   let t: TestApp;
   let admin: Headers;
@@ -840,62 +828,13 @@ describe('uploads to S3 (radosgw)', { skip: s3Endpoint ? false : 'S3_ENDPOINT is
     // Presigned URLs are signed with the app's clock; radosgw checks them against real time.
     t.clock.advance(Date.now() - t.clock.now().getTime());
     admin = bearer(await t.adminToken());
-    s3 = new S3Client({
-      endpoint: s3Endpoint,
-      region: s3Region,
-      forcePathStyle: true,
-      credentials: { accessKeyId: s3Access, secretAccessKey: s3Secret },
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    });
-    bucket = `cubby-uploads-${randomBytes(6).toString('hex')}`;
-    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-    configId = crypto.randomUUID();
-    const now = t.clock.now().toISOString();
-    await t.services.storageConfigs.repo.insert({
-      id: configId,
-      name: 'rgw',
-      driver: 's3',
-      provider_type: 'Other S3 Compatible',
-      settings: JSON.stringify({
-        endpoint_url: s3Endpoint,
-        bucket_name: bucket,
-        region: s3Region,
-        path_style: true,
-        default_folder: 'shares',
-        custom_host: null,
-      }),
-      secrets: t.services.storageConfigs.sealSecrets(configId, {
-        access_key_id: s3Access,
-        secret_access_key: s3Secret,
-      }),
-      is_public: 1,
-      is_default: 0,
-      total_storage_bytes: null,
-      signature_expires_in: 3600,
-      admin_id: null,
-      created_at: now,
-      updated_at: now,
-      last_used: null,
-    });
+    s3 = s3AdminClient();
+    bucket = await createBucket(s3, 'cubby-uploads');
+    configId = await insertS3Config(t, bucket, { name: 'rgw', isPublic: true, defaultFolder: 'shares' });
   });
 
   after(async () => {
-    if (bucket) {
-      for (;;) {
-        const out = await s3.send(new ListObjectsV2Command({ Bucket: bucket }));
-        const keys = (out.Contents ?? []).map((o) => ({ Key: o.Key! }));
-        if (keys.length === 0) break;
-        await s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys, Quiet: true } }));
-      }
-      const pending = await s3.send(new ListMultipartUploadsCommand({ Bucket: bucket }));
-      for (const u of pending.Uploads ?? []) {
-        await s3.send(
-          new AbortMultipartUploadCommand({ Bucket: bucket, Key: u.Key!, UploadId: u.UploadId! }),
-        );
-      }
-      await s3.send(new DeleteBucketCommand({ Bucket: bucket }));
-    }
+    if (bucket) await deleteBucket(s3, bucket);
     s3?.destroy();
     await app?.close();
   });
@@ -929,7 +868,7 @@ describe('uploads to S3 (radosgw)', { skip: s3Endpoint ? false : 'S3_ENDPOINT is
       await post('/api/s3/presign', { s3_config_id: configId, filename: 'r.txt', size: content.length })
     ).body.data;
     assert.equal(p.provider_type, 'Other S3 Compatible');
-    assert.ok(p.upload_url.startsWith(s3Endpoint!), p.upload_url);
+    assert.ok(p.upload_url.startsWith(s3Env.endpoint!), p.upload_url);
     const wrongType = await putTo(p.upload_url, content, { 'Content-Type': 'text/html' });
     assert.equal(wrongType.status, 403, 'the content type is signed');
     const put = await putTo(p.upload_url, content, p.upload_headers);

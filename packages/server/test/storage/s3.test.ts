@@ -11,18 +11,13 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import {
-  AbortMultipartUploadCommand,
-  CreateBucketCommand,
-  DeleteBucketCommand,
-  DeleteObjectsCommand,
   HeadObjectCommand,
   ListMultipartUploadsCommand,
   ListObjectsV2Command,
-  PutBucketCorsCommand,
   PutObjectCommand,
-  S3Client,
 } from '@aws-sdk/client-s3';
 import { StorageError } from '../../src/storage/driver.ts';
+import { createBucket, deleteBucket, s3AdminClient, s3Env } from '../support/s3.ts';
 import {
   resolveS3ClientSettings,
   S3_PROVIDER_PRESETS,
@@ -42,10 +37,7 @@ import {
 } from './contract.ts';
 
 const MiB = 1024 * 1024;
-const endpoint = process.env.S3_ENDPOINT;
-const accessKeyId = process.env.S3_ACCESS_KEY_ID ?? '';
-const secretAccessKey = process.env.S3_SECRET_ACCESS_KEY ?? '';
-const region = process.env.S3_REGION || 'us-east-1';
+const { endpoint, accessKeyId, secretAccessKey, region } = s3Env;
 
 const HOW_TO_START = `The S3 driver suite needs a real S3-compatible server; S3_ENDPOINT is not set.
 Start radosgw on 127.0.0.1 (Debian 12, as root):
@@ -54,57 +46,6 @@ Start radosgw on 127.0.0.1 (Debian 12, as root):
 then run the tests with
   S3_ENDPOINT=http://127.0.0.1:7480 S3_ACCESS_KEY_ID=testak S3_SECRET_ACCESS_KEY=testsecret
 (stop it with CEPH_DIR=/tmp/ceph-test bash .ci/stop-ceph.sh)`;
-
-function adminClient(): S3Client {
-  return new S3Client({
-    endpoint,
-    region,
-    forcePathStyle: true,
-    credentials: { accessKeyId, secretAccessKey },
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
-}
-
-/** A fresh bucket with the CORS rules browser uploads need (GET/PUT/HEAD from anywhere, ETag readable). */
-async function createBucket(admin: S3Client): Promise<string> {
-  const bucket = `cubby-test-${randomBytes(6).toString('hex')}`;
-  await admin.send(new CreateBucketCommand({ Bucket: bucket }));
-  await admin.send(
-    new PutBucketCorsCommand({
-      Bucket: bucket,
-      CORSConfiguration: {
-        CORSRules: [
-          {
-            AllowedOrigins: ['*'],
-            AllowedMethods: ['GET', 'PUT', 'HEAD'],
-            AllowedHeaders: ['*'],
-            ExposeHeaders: ['ETag'],
-            MaxAgeSeconds: 600,
-          },
-        ],
-      },
-    }),
-  );
-  return bucket;
-}
-
-/** Empties the bucket (objects and pending multipart uploads) and deletes it. */
-async function deleteBucket(admin: S3Client, bucket: string): Promise<void> {
-  for (;;) {
-    const out = await admin.send(new ListObjectsV2Command({ Bucket: bucket, MaxKeys: 1000 }));
-    const keys = (out.Contents ?? []).map((o) => ({ Key: o.Key! }));
-    if (keys.length === 0) break;
-    await admin.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys, Quiet: true } }));
-  }
-  const uploads = await admin.send(new ListMultipartUploadsCommand({ Bucket: bucket }));
-  for (const upload of uploads.Uploads ?? []) {
-    await admin.send(
-      new AbortMultipartUploadCommand({ Bucket: bucket, Key: upload.Key!, UploadId: upload.UploadId! }),
-    );
-  }
-  await admin.send(new DeleteBucketCommand({ Bucket: bucket }));
-}
 
 function driverConfig(bucket: string, extra: Partial<S3DriverConfig> = {}): S3DriverConfig {
   return {
@@ -172,12 +113,12 @@ if (!endpoint) {
     });
   });
 } else {
-  const admin = adminClient();
+  const admin = s3AdminClient();
   let bucket = '';
   const harnesses: S3Driver[] = [];
 
   before(async () => {
-    bucket = await createBucket(admin);
+    bucket = await createBucket(admin, 'cubby-test', { cors: true });
   });
   after(async () => {
     for (const driver of harnesses) await driver.close();
