@@ -2,8 +2,8 @@
  * JavaScript the paste view loads before it shows content (budget: ARCHITECTURE §8, goal < 150 KB
  * gzipped). Creates a representative Markdown paste (headings, a table, a task list, a code
  * block, a link) as the admin, opens `/paste/<slug>` in a fresh (cold-cache) context of the system
- * Chromium, and sums the JS files requested until the content is visible, each body gzipped here
- * with node:zlib (default level) as a server would send it.
+ * Chromium (browser language zh-CN, the app's default), and sums the JS files requested until the
+ * content is visible, each body gzipped here with node:zlib (default level) as a server would send it.
  *
  * Call `measurePasteViewJs(base)` with a server started by `lib/harness.ts`, or run
  * `node --import tsx bench/paste-view-js.ts <base> [admin password]` against any server.
@@ -14,6 +14,7 @@ import { chromium } from '@playwright/test';
 import { ADMIN_PASSWORD } from './lib/harness.ts';
 
 export interface PasteViewJs {
+  /** Full URLs, in request order. */
   files: { url: string; gzipBytes: number }[];
   totalGzipBytes: number;
 }
@@ -65,7 +66,9 @@ export async function measurePasteViewJs(
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
   });
   try {
-    const context = await browser.newContext();
+    // The app's default language (zh-CN, also the larger of the two locale files): only the UI
+    // language's texts load with the page.
+    const context = await browser.newContext({ locale: 'zh-CN' });
     const page = await context.newPage();
     // When the content first appears, by the page's own clock (a request started after that, such
     // as the lazy highlighter, is not "before it shows content").
@@ -101,7 +104,7 @@ export async function measurePasteViewJs(
     const files: PasteViewJs['files'] = [];
     for (const url of urls) {
       const body = await bodies.get(url);
-      if (body) files.push({ url: new URL(url).pathname, gzipBytes: zlib.gzipSync(body).length });
+      if (body) files.push({ url, gzipBytes: zlib.gzipSync(body).length });
     }
     await context.close();
     return { files, totalGzipBytes: files.reduce((sum, file) => sum + file.gzipBytes, 0) };
@@ -113,6 +116,6 @@ export async function measurePasteViewJs(
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const result = await measurePasteViewJs(process.argv[2] ?? 'http://127.0.0.1:8787', process.argv[3]);
   for (const file of result.files)
-    console.log(`${(file.gzipBytes / 1024).toFixed(1).padStart(7)} KB  ${file.url}`);
+    console.log(`${(file.gzipBytes / 1024).toFixed(1).padStart(7)} KB  ${new URL(file.url).pathname}`);
   console.log(`${(result.totalGzipBytes / 1024).toFixed(1).padStart(7)} KB  total (gzip)`);
 }

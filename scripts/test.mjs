@@ -100,6 +100,9 @@ async function ensureS3() {
   };
 }
 
+/** The S3 server's settings once started (the storage suites and the storage-config browser tests use it). */
+let s3Env;
+
 async function unitAndIntegration() {
   const files = [
     ...findTests(path.join(root, 'packages/shared/src'), /\.test\.ts$/),
@@ -108,7 +111,7 @@ async function unitAndIntegration() {
   ];
   const databaseUrl = await ensurePostgres();
   const needsS3 = files.some((f) => f.includes(`${path.sep}storage${path.sep}s3`));
-  const s3Env = needsS3 ? await ensureS3() : {};
+  if (needsS3) s3Env ??= await ensureS3();
   const tap = path.join(reports, 'node.tap');
   const code = await run(
     process.execPath,
@@ -155,9 +158,11 @@ async function browser() {
     return;
   }
   const json = path.join(reports, 'e2e.json');
+  s3Env ??= await ensureS3();
   const code = await run('npx', ['playwright', 'test', '-c', config], {
     CUBBY_SKIP_BUILD: '1',
     PLAYWRIGHT_JSON_OUTPUT_FILE: json,
+    ...s3Env,
   });
   const stats = fs.existsSync(json) ? JSON.parse(fs.readFileSync(json, 'utf8')).stats : undefined;
   if (!stats) {

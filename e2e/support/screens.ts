@@ -4,6 +4,7 @@
  * visible text. Used by the screenshot run and by the "every text is a translation key" test.
  */
 import { expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { ensureShare, pdfOf, pngOf, usedUpShare } from './files.ts';
 import { uniqueName, type Api } from './fixtures.ts';
 
 export const SOURCE_URL = 'https://github.com/cubby-app/cubby';
@@ -94,6 +95,32 @@ async function openCreateDialog(page: Page) {
   await expect(page.getByTestId('create-key-dialog')).toBeVisible();
 }
 
+/** File shares for the file management screens, made once per server. */
+async function seedFileList(api: Api) {
+  await ensureShare(api, {
+    slug: 'screens-report',
+    name: 'quarterly-report-2026.pdf',
+    mimeType: 'application/pdf',
+    body: pdfOf('Quarterly report'),
+    remark: 'Numbers for the board meeting',
+  });
+  await ensureShare(api, {
+    slug: 'screens-archive',
+    name: 'offsite-photos-full-resolution-2026.zip',
+    mimeType: 'application/zip',
+    body: pngOf(64, 64),
+    password: 'pw',
+    maxViews: 10,
+  });
+}
+
+async function openFileRowDialog(page: Page, testId: string, dialogTestId: string) {
+  await page.getByTestId('file-search').fill('screens-report');
+  await expect(page.getByTestId('file-row')).toHaveCount(1);
+  await page.getByTestId('file-row').first().getByTestId(testId).click();
+  await expect(page.getByTestId(dialogTestId)).toBeVisible();
+}
+
 export const SCREENS: Screen[] = [
   { name: 'home', as: 'visitor', path: '/' },
   {
@@ -179,6 +206,115 @@ export const SCREENS: Screen[] = [
   { name: 'upload', as: 'visitor', path: '/upload' },
   { name: 'paste-not-found', as: 'visitor', path: '/paste/demo-slug' },
   { name: 'file-view', as: 'visitor', path: '/file/demo-file' },
+  { name: 'upload-admin', as: 'admin', path: '/upload' },
+  {
+    name: 'upload-list',
+    as: 'admin',
+    path: '/upload',
+    action: async (page) => {
+      const input = page.getByTestId('file-input');
+      await input.setInputFiles([
+        {
+          name: 'quarterly-report-2026.pdf',
+          mimeType: 'application/pdf',
+          buffer: Buffer.from('%PDF-1.4 demo'),
+        },
+        { name: 'team-photo.png', mimeType: 'image/png', buffer: pngOf(4, 4) },
+      ]);
+      await page.getByTestId('start-upload').click();
+      await expect(page.locator('[data-testid=upload-item][data-status=success]')).toHaveCount(2);
+      await input.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('notes') });
+      await page.locator('input[name=slug]').fill('not valid!');
+      await page.getByTestId('start-upload').click();
+      await expect(page.locator('input[name=slug]')).toHaveAttribute('aria-invalid', 'true');
+    },
+  },
+  {
+    name: 'upload-url',
+    as: 'admin',
+    path: '/upload',
+    action: async (page) => {
+      await page.getByTestId('tab-url').click();
+      await page.locator('input[name=url]').fill('ftp://example.com/archive.zip');
+      await page.getByTestId('analyse-url').click();
+      await expect(page.locator('input[name=url]')).toHaveAttribute('aria-invalid', 'true');
+    },
+  },
+  {
+    name: 'file-view-image',
+    as: 'visitor',
+    path: '/file/screens-image',
+    prepare: (api) =>
+      ensureShare(api, {
+        slug: 'screens-image',
+        name: 'team-photo.png',
+        mimeType: 'image/png',
+        body: pngOf(640, 360),
+        remark: 'Team offsite, day one',
+      }),
+    action: async (page) => {
+      await expect(page.getByTestId('image-preview')).toBeVisible();
+    },
+  },
+  {
+    name: 'file-view-code',
+    as: 'visitor',
+    path: '/file/screens-code',
+    prepare: (api) =>
+      ensureShare(api, {
+        slug: 'screens-code',
+        name: 'greet.ts',
+        mimeType: 'text/typescript',
+        body: Buffer.from(
+          '/** Says hello. */\nexport function greet(name: string): string {\n  return `Hello, ${name}!`;\n}\n',
+        ),
+        maxViews: 100000,
+      }),
+    action: async (page) => {
+      await expect(page.getByTestId('text-preview').locator('.hljs-keyword').first()).toBeVisible();
+    },
+  },
+  {
+    name: 'file-view-markdown',
+    as: 'visitor',
+    path: '/file/screens-markdown',
+    prepare: (api) =>
+      ensureShare(api, {
+        slug: 'screens-markdown',
+        name: 'README.md',
+        mimeType: 'text/markdown',
+        body: Buffer.from('# Cubby\n\nShare **files** and text.\n\n| a | b |\n| - | - |\n| 1 | 2 |\n'),
+      }),
+    action: async (page) => {
+      await expect(page.getByTestId('markdown-preview').locator('table')).toBeVisible();
+    },
+  },
+  {
+    name: 'file-view-office',
+    as: 'visitor',
+    path: '/file/screens-office',
+    prepare: (api) =>
+      ensureShare(api, {
+        slug: 'screens-office',
+        name: 'budget.xlsx',
+        mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        body: Buffer.from('PK demo'),
+      }),
+  },
+  {
+    name: 'file-view-password',
+    as: 'visitor',
+    path: '/file/screens-secret',
+    prepare: (api) =>
+      ensureShare(api, {
+        slug: 'screens-secret',
+        name: 'contract.pdf',
+        mimeType: 'application/pdf',
+        body: Buffer.from('%PDF-1.4 demo'),
+        password: 'pw',
+      }),
+  },
+  { name: 'file-view-gone', as: 'visitor', path: '/file/used-up', prepare: usedUpShare },
   { name: 'mount-explorer', as: 'visitor', path: '/mount-explorer/docs/reports?preview=summary.pdf' },
   { name: 'login-admin', as: 'visitor', path: '/admin' },
   {
@@ -230,11 +366,90 @@ export const SCREENS: Screen[] = [
       await expect(page.getByTestId('confirm-dialog')).toBeVisible();
     },
   },
-  { name: 'admin-file-management', as: 'admin', path: '/admin/file-management' },
+  { name: 'admin-file-management', as: 'admin', path: '/admin/file-management', prepare: seedFileList },
+  {
+    name: 'file-details-dialog',
+    as: 'admin',
+    path: '/admin/file-management',
+    prepare: seedFileList,
+    action: (page) => openFileRowDialog(page, 'file-details', 'file-details-dialog'),
+  },
+  {
+    name: 'file-edit-dialog',
+    as: 'admin',
+    path: '/admin/file-management',
+    prepare: seedFileList,
+    action: (page) => openFileRowDialog(page, 'edit-file', 'edit-file-dialog'),
+  },
+  {
+    name: 'file-batch-delete-dialog',
+    as: 'admin',
+    path: '/admin/file-management',
+    prepare: seedFileList,
+    action: async (page) => {
+      await page.getByTestId('file-row').first().getByRole('checkbox').check();
+      await page.getByTestId('batch-delete-files').click();
+      await expect(page.getByTestId('confirm-dialog')).toBeVisible();
+    },
+  },
   { name: 'admin-storage-config', as: 'admin', path: '/admin/storage-config' },
+  {
+    name: 'storage-config-create-dialog',
+    as: 'admin',
+    path: '/admin/storage-config',
+    action: async (page) => {
+      await page.getByTestId('create-storage-config').click();
+      await page
+        .getByTestId('storage-config-dialog')
+        .locator('select[name=providerType]')
+        .selectOption('Cloudflare R2');
+    },
+  },
+  {
+    name: 'storage-config-errors',
+    as: 'admin',
+    path: '/admin/storage-config',
+    action: async (page) => {
+      await page.getByTestId('create-storage-config').click();
+      const dialog = page.getByTestId('storage-config-dialog');
+      await dialog.locator('input[name=signatureExpiresIn]').fill('5');
+      await dialog.getByTestId('save-storage-config').click();
+      await expect(dialog.locator('[aria-invalid=true]')).toHaveCount(6);
+    },
+  },
+  {
+    name: 'storage-config-edit-dialog',
+    as: 'admin',
+    path: '/admin/storage-config',
+    action: async (page) => {
+      await page.getByTestId('edit-storage-config').first().click();
+      await expect(page.getByTestId('storage-config-dialog')).toBeVisible();
+    },
+  },
+  {
+    name: 'storage-test-report',
+    as: 'admin',
+    path: '/admin/storage-config',
+    action: async (page) => {
+      await page.getByTestId('test-storage-config').first().click();
+      await expect(page.getByTestId('storage-test-summary')).toBeVisible({ timeout: 30_000 });
+    },
+  },
   { name: 'admin-mount-management', as: 'admin', path: '/admin/mount-management' },
   { name: 'admin-key-management', as: 'admin', path: '/admin/key-management' },
   { name: 'admin-settings', as: 'admin', path: '/admin/settings' },
+  {
+    name: 'settings-uploads-errors',
+    as: 'admin',
+    path: '/admin/settings',
+    action: async (page) => {
+      const form = page.getByTestId('uploads-settings');
+      await form.locator('input[name=maxUploadSize]').fill('0');
+      await form.locator('textarea[name=urlAllowlist]').fill('files.lan\nhttp://not-a-host/');
+      await form.getByTestId('save-uploads-settings').click();
+      await expect(form.locator('[aria-invalid=true]')).toHaveCount(2);
+    },
+  },
   { name: 'admin-not-found', as: 'admin', path: '/admin/no-such-module' },
   {
     name: 'settings-errors',

@@ -4,10 +4,9 @@
  */
 import { useEffect, useState } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider } from 'react-router/dom';
 import { isApiError } from '../lib/api/index.ts';
 import { AUTH_STATE_CHANGED } from '../features/auth/index.ts';
-import { createRouter } from './router.tsx';
+import { AppRouter } from './router.tsx';
 
 function createQueryClient() {
   return new QueryClient({
@@ -25,7 +24,6 @@ function createQueryClient() {
 
 export function AppProviders() {
   const [queryClient] = useState(createQueryClient);
-  const [router] = useState(createRouter);
   useEffect(() => {
     const onAuthChange = () => queryClient.clear();
     window.addEventListener(AUTH_STATE_CHANGED, onAuthChange);
@@ -33,7 +31,7 @@ export function AppProviders() {
   }, [queryClient]);
   return (
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      <AppRouter />
     </QueryClientProvider>
   );
 }

@@ -1,6 +1,11 @@
-/** Shown when a screen fails to render or its code cannot be loaded. */
+/**
+ * Shown when a screen fails to render or its code cannot be loaded: `RouteErrorBoundary` around the
+ * routes catches the error and shows `RouteError` in place of the page. A navigation (e.g. the back
+ * button) tries the new location again.
+ */
+import { Component, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { Button, buttonClasses } from '../components/button.tsx';
 import { Card } from '../components/card.tsx';
 import { paths } from '../config/paths.ts';
@@ -21,4 +26,37 @@ export function RouteError() {
       </Card>
     </div>
   );
+}
+
+interface BoundaryProps {
+  /** The history entry shown; a new one clears the error. */
+  locationKey: string;
+  children: ReactNode;
+}
+
+interface BoundaryState {
+  failed: boolean;
+  locationKey: string;
+}
+
+class ErrorBoundary extends Component<BoundaryProps, BoundaryState> {
+  override state: BoundaryState = { failed: false, locationKey: this.props.locationKey };
+
+  static getDerivedStateFromError(): Partial<BoundaryState> {
+    return { failed: true };
+  }
+
+  static getDerivedStateFromProps(props: BoundaryProps, state: BoundaryState): Partial<BoundaryState> | null {
+    return props.locationKey === state.locationKey ? null : { failed: false, locationKey: props.locationKey };
+  }
+
+  override render() {
+    return this.state.failed ? <RouteError /> : this.props.children;
+  }
+}
+
+/** Catches errors of the screens below (render errors, chunks that fail to load). */
+export function RouteErrorBoundary({ children }: { children: ReactNode }) {
+  const { key } = useLocation();
+  return <ErrorBoundary locationKey={key}>{children}</ErrorBoundary>;
 }

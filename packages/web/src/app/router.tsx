@@ -1,15 +1,17 @@
 /**
- * The client routes (spec §2). Every screen is a lazy chunk (Home holds the editor, which the
- * paste view must not load); every unknown path redirects home.
+ * The client routes (spec §2), declared with `<Routes>` (the data router's loaders are not needed
+ * and would cost the paste view ~17 KB of JavaScript). Every screen is a lazy chunk (Home holds the
+ * editor, which the paste view must not load); every unknown path redirects home. Admin screens
+ * revalidate the login first (`AdminRevalidation`); errors while rendering a screen show
+ * `RouteError` instead of the page.
  */
 import { lazy } from 'react';
-import { createBrowserRouter, Navigate } from 'react-router';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { paths } from '../config/paths.ts';
-import { PageLoading } from '../components/spinner.tsx';
-import { adminRevalidationLoader } from './guards/admin-revalidation.ts';
+import { AdminRevalidation } from './guards/admin-revalidation.tsx';
 import { ManagementAccessGuard, MountExplorerGuard } from './guards/access-guards.tsx';
 import { AppLayout } from './layout/app-layout.tsx';
-import { RouteError } from './route-error.tsx';
+import { RouteErrorBoundary } from './route-error.tsx';
 
 const HomePage = lazy(() => import('../features/home/home-page.tsx'));
 const UploadPage = lazy(() => import('../features/upload/upload-page.tsx'));
@@ -30,23 +32,33 @@ const explorerElement = (
   </MountExplorerGuard>
 );
 
-export function createRouter() {
-  return createBrowserRouter([
-    {
-      element: <AppLayout />,
-      errorElement: <RouteError />,
-      HydrateFallback: PageLoading,
-      children: [
-        { path: paths.home.path, element: <HomePage /> },
-        { path: paths.upload.path, element: <UploadPage /> },
-        { path: paths.admin.path, loader: adminRevalidationLoader, element: adminElement },
-        { path: paths.adminModule.path, loader: adminRevalidationLoader, element: adminElement },
-        { path: paths.paste.path, element: <PasteViewPage /> },
-        { path: paths.file.path, element: <FileViewPage /> },
-        { path: paths.mountExplorer.path, element: explorerElement },
-        { path: paths.mountExplorer.splatPath, element: explorerElement },
-        { path: '*', element: <Navigate to={paths.home.getHref()} replace /> },
-      ],
-    },
-  ]);
+function AppRoutes() {
+  return (
+    <RouteErrorBoundary>
+      <Routes>
+        <Route element={<AppLayout />}>
+          <Route path={paths.home.path} element={<HomePage />} />
+          <Route path={paths.upload.path} element={<UploadPage />} />
+          <Route element={<AdminRevalidation />}>
+            <Route path={paths.admin.path} element={adminElement} />
+            <Route path={paths.adminModule.path} element={adminElement} />
+          </Route>
+          <Route path={paths.paste.path} element={<PasteViewPage />} />
+          <Route path={paths.file.path} element={<FileViewPage />} />
+          <Route path={paths.mountExplorer.path} element={explorerElement} />
+          <Route path={paths.mountExplorer.splatPath} element={explorerElement} />
+          <Route path="*" element={<Navigate to={paths.home.getHref()} replace />} />
+        </Route>
+      </Routes>
+    </RouteErrorBoundary>
+  );
+}
+
+/** The router with every route of the app. */
+export function AppRouter() {
+  return (
+    <BrowserRouter>
+      <AppRoutes />
+    </BrowserRouter>
+  );
 }

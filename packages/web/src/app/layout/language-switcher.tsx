@@ -5,6 +5,7 @@
  */
 import { useTranslation } from 'react-i18next';
 import { ChevronDownIcon, GlobeIcon } from '../../components/icons.tsx';
+import { showToast } from '../../components/toast/toast-store.ts';
 import { changeLanguage, getLanguage, LANGUAGES, type Language } from '../../lib/i18n/index.ts';
 
 /** Each language is named in itself, so it can be found whatever the current language is. */
@@ -16,6 +17,9 @@ export function LanguageSwitcher() {
   // (it differs from i18n.language only in the test-only key mode).
   void i18n.language;
   const current = getLanguage();
+  // The chosen language's texts load first; the select shows the current one until they are there.
+  const choose = (language: Language) =>
+    changeLanguage(language).catch(() => showToast(t('errors.network'), 'error'));
   return (
     <div className="relative inline-flex h-9 items-center gap-1.5 rounded-md px-2 text-sm font-medium text-fg hover:bg-surface-sunken focus-within:outline-2 focus-within:outline-ring">
       <GlobeIcon className="size-4.5 shrink-0" />
@@ -26,7 +30,7 @@ export function LanguageSwitcher() {
       {/* The real control: transparent on top, so the button-like look above stays compact. */}
       <select
         value={current}
-        onChange={(event) => void changeLanguage(event.target.value as Language)}
+        onChange={(event) => void choose(event.target.value as Language)}
         aria-label={t('header.language')}
         data-testid="language-switcher"
         className="absolute inset-0 size-full cursor-pointer appearance-none opacity-0"

@@ -1,18 +1,31 @@
-/** Preview of a shared file, /file/:slug (spec §2). Placeholder until its issue lands. */
+/**
+ * A shared file, /file/:slug (spec §2): its details (reading them counts no view), the password
+ * form when it is protected — the unlocked details carry URLs with a short-lived token and stay in
+ * this page only — and the pages for unknown (404), expired or used-up (410) links. Heavy previews
+ * (text, Markdown, highlighting) are lazy chunks.
+ */
+import { useState } from 'react';
 import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { ComingSoon } from '../../components/coming-soon.tsx';
+import { PageLoading } from '../../components/spinner.tsx';
 import { usePageTitle } from '../../lib/i18n/use-page-title.ts';
+import { usePublicFile, type PublicFile } from './api/file-share-api.ts';
+import { FileDetails } from './components/file-details.tsx';
+import { FilePasswordGate } from './components/file-password-gate.tsx';
+import { FileUnavailable } from './components/file-unavailable.tsx';
 
 export default function FileViewPage() {
   const { t } = useTranslation();
   const { slug = '' } = useParams();
   usePageTitle(t('titles.file'));
-  return (
-    <ComingSoon title={t('fileView.heading')} description={t('fileView.description')}>
-      <p className="mt-4 text-sm text-fg-muted">
-        {t('fileView.slug')} <code className="font-mono text-fg">{slug}</code>
-      </p>
-    </ComingSoon>
-  );
+  const query = usePublicFile(slug);
+  const [unlocked, setUnlocked] = useState<PublicFile | null>(null);
+
+  if (query.isPending) return <PageLoading />;
+  if (query.isError) return <FileUnavailable error={query.error} onRetry={() => void query.refetch()} />;
+  const opened = unlocked?.slug === slug ? unlocked : null;
+  if (!opened && query.data.requires_password) {
+    return <FilePasswordGate file={query.data} onUnlocked={setUnlocked} />;
+  }
+  return <FileDetails key={slug} file={opened ?? query.data} isProtected={query.data.requires_password} />;
 }

@@ -112,7 +112,7 @@ export function utf8Bytes(text: string): number {
   return new TextEncoder().encode(text).length;
 }
 
-const MESSAGE_ERRORS: Record<string, PasteErrorKey> = {
+export const MESSAGE_ERRORS: Record<string, PasteErrorKey> = {
   content_required: 'pastes.errors.contentRequired',
   remark_too_long: 'pastes.errors.remarkTooLong',
   slug_invalid: 'pastes.errors.slugInvalid',
@@ -145,7 +145,11 @@ function schemaErrors(issues: readonly { path: readonly PropertyKey[]; message: 
 }
 
 /** Checks that need more than the schemas: size, max views digits, the custom date. */
-function commonErrors(content: string | undefined, values: PasteSettingsValues, now: number): PasteErrors {
+export function commonErrors(
+  content: string | undefined,
+  values: PasteSettingsValues,
+  now: number,
+): PasteErrors {
   const errors: PasteErrors = {};
   if (content !== undefined && content.length > PASTE_MAX_BYTES / 4 && utf8Bytes(content) > PASTE_MAX_BYTES) {
     errors.content = 'pastes.errors.contentTooLarge';

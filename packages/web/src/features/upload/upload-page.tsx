@@ -1,10 +1,213 @@
-/** File upload page (spec §2). Placeholder until its issue lands. */
+/**
+ * File upload, /upload (spec §2, §4): files from the device (drag and drop or picker, several at
+ * once) or from a URL, to a chosen storage config, with the share settings of spec §5. The list
+ * below shows each upload's progress and result. Visitors without the file permission see a
+ * prompt to sign in (spec §6) and cannot start uploads.
+ */
+import { useId, useState } from 'react';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { ComingSoon } from '../../components/coming-soon.tsx';
+import { useQuery } from '@tanstack/react-query';
+import { Alert } from '../../components/alert.tsx';
+import { Button } from '../../components/button.tsx';
+import { Card } from '../../components/card.tsx';
+import { paths } from '../../config/paths.ts';
 import { usePageTitle } from '../../lib/i18n/use-page-title.ts';
+import { storageConfigsQueryOptions } from '../admin/storage-config/api/get-storage-configs.ts';
+import { useAuthStore } from '../auth/index.ts';
+import { defaultConfigId, useMaxUploadBytes } from './api/use-upload-options.ts';
+import { DropZone } from './components/drop-zone.tsx';
+import { RecentUploads } from './components/recent-uploads.tsx';
+import { ShareSettingsFields } from './components/share-settings-fields.tsx';
+import { UploadItemRow } from './components/upload-item-row.tsx';
+import { UrlUploadPanel } from './components/url-upload-panel.tsx';
+import type { UploadTarget } from './transfer/upload-run.ts';
+import {
+  EMPTY_UPLOAD_SETTINGS,
+  validateUploadSettings,
+  type UploadErrors,
+  type UploadSettingsValues,
+} from './upload-form.ts';
+import { useUploadQueue } from './upload-queue.ts';
+
+type Tab = 'files' | 'url';
+const TABS: Tab[] = ['files', 'url'];
 
 export default function UploadPage() {
   const { t } = useTranslation();
   usePageTitle(t('titles.upload'));
-  return <ComingSoon title={t('upload.heading')} description={t('upload.description')} />;
+  const canUpload = useAuthStore((state) => state.hasPermission('file'));
+  const signedIn = useAuthStore((state) => state.isAuthenticated);
+  const configsQuery = useQuery({ ...storageConfigsQueryOptions(), enabled: canUpload });
+  const configs = configsQuery.data ?? [];
+  const maxBytes = useMaxUploadBytes();
+  const items = useUploadQueue((state) => state.items);
+  const [tab, setTab] = useState<Tab>('files');
+  const [chosenConfig, setChosenConfig] = useState<string | null>(null);
+  const [values, setValues] = useState<UploadSettingsValues>(EMPTY_UPLOAD_SETTINGS);
+  const [errors, setErrors] = useState<UploadErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const tabIds = useId();
+
+  const noStorage = configsQuery.isSuccess && configs.length === 0;
+  const configId = configs.some((config) => config.id === chosenConfig)
+    ? chosenConfig
+    : defaultConfigId(configs);
+  const startable = items.filter((item) => item.status === 'pending' && !item.queued && !item.tooLarge);
+  const finished = items.some((item) => item.status === 'success');
+
+  const changeSettings = (patch: Partial<UploadSettingsValues>) => {
+    setValues((current) => ({ ...current, ...patch }));
+    setErrors((current) => {
+      const next = { ...current };
+      for (const key of Object.keys(patch)) delete next[key as keyof UploadErrors];
+      return next;
+    });
+    setFormError(null);
+  };
+
+  /** The target for `count` uploads, or null (and the errors shown) when the settings are not valid. */
+  const targetFor = (count: number): UploadTarget | null => {
+    setFormError(null);
+    if (noStorage) {
+      setFormError(t('upload.settings.noStorage'));
+      return null;
+    }
+    const result = validateUploadSettings(values, count);
+    if (!result.ok) {
+      setErrors(result.errors);
+      setFormError(t('upload.errors.checkSettings'));
+      return null;
+    }
+    setErrors({});
+    return { ...(configId ? { configId } : {}), share: result.input };
+  };
+
+  const startFiles = () => {
+    const target = targetFor(startable.length);
+    if (target) useUploadQueue.getState().startPending(target);
+  };
+
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight text-fg">{t('upload.heading')}</h1>
+        <p className="mt-1 text-sm text-fg-muted">{t('upload.description')}</p>
+      </div>
+      {!canUpload && (
+        <Alert tone="warning" testId="upload-notice">
+          <p>{signedIn ? t('upload.notice.keyWithoutFile') : t('upload.notice.signedOut')}</p>
+          <Link
+            to={paths.admin.getHref()}
+            className="mt-1 inline-block font-medium underline underline-offset-2"
+          >
+            {signedIn ? t('home.notice.switchAccount') : t('home.notice.signIn')}
+          </Link>
+        </Alert>
+      )}
+
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
+        <div className="min-w-0 space-y-6">
+          <section className="rounded-xl border border-border bg-surface p-4 shadow-card sm:p-6">
+            <div
+              role="tablist"
+              aria-label={t('upload.tabs.label')}
+              className="mb-4 inline-grid grid-cols-2 gap-1 rounded-lg bg-surface-sunken p-1"
+            >
+              {TABS.map((value) => (
+                <button
+                  key={value}
+                  type="button"
+                  role="tab"
+                  id={`${tabIds}-${value}`}
+                  aria-selected={tab === value}
+                  aria-controls={`${tabIds}-panel`}
+                  data-testid={`tab-${value}`}
+                  onClick={() => setTab(value)}
+                  className={`rounded-md px-4 py-1.5 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-ring ${
+                    tab === value ? 'bg-surface text-fg shadow-card' : 'text-fg-muted hover:text-fg'
+                  }`}
+                >
+                  {t(`upload.tabs.${value}`)}
+                </button>
+              ))}
+            </div>
+            <div id={`${tabIds}-panel`} role="tabpanel" aria-labelledby={`${tabIds}-${tab}`}>
+              {tab === 'files' ? (
+                <DropZone
+                  disabled={!canUpload}
+                  maxBytes={maxBytes}
+                  onFiles={(files) => useUploadQueue.getState().addFiles(files, maxBytes)}
+                />
+              ) : (
+                <UrlUploadPanel
+                  disabled={!canUpload}
+                  maxBytes={maxBytes}
+                  onUpload={(source) => {
+                    const target = targetFor(1);
+                    if (!target) return false;
+                    const queue = useUploadQueue.getState();
+                    queue.start(queue.addUrl(source, maxBytes), target);
+                    return true;
+                  }}
+                />
+              )}
+            </div>
+          </section>
+
+          {items.length > 0 && (
+            <Card
+              title={t('upload.list.title')}
+              actions={
+                finished && (
+                  <Button variant="ghost" size="sm" onClick={() => useUploadQueue.getState().clearFinished()}>
+                    {t('upload.list.clearFinished')}
+                  </Button>
+                )
+              }
+            >
+              <ul className="space-y-3" data-testid="upload-list">
+                {items.map((item) => (
+                  <UploadItemRow key={item.id} item={item} />
+                ))}
+              </ul>
+              {formError && (
+                <Alert tone="error" className="mt-4" testId="upload-form-error">
+                  {formError}
+                </Alert>
+              )}
+              {startable.length > 0 && (
+                <div className="mt-4 flex justify-end">
+                  <Button onClick={startFiles} disabled={!canUpload} data-testid="start-upload">
+                    {t('upload.list.start', { count: startable.length })}
+                  </Button>
+                </div>
+              )}
+            </Card>
+          )}
+          {items.length === 0 && formError && (
+            <Alert tone="error" testId="upload-form-error">
+              {formError}
+            </Alert>
+          )}
+        </div>
+
+        <div className="min-w-0 space-y-6">
+          <Card title={t('upload.settings.title')} description={t('upload.settings.description')}>
+            <ShareSettingsFields
+              values={values}
+              errors={errors}
+              onChange={changeSettings}
+              configs={configs}
+              configId={configId}
+              onConfigChange={setChosenConfig}
+              noStorage={noStorage}
+              disabled={!canUpload}
+            />
+          </Card>
+          <RecentUploads />
+        </div>
+      </div>
+    </div>
+  );
 }

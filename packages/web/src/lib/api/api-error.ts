@@ -14,16 +14,25 @@ export class ApiError extends Error {
   readonly details: Record<string, string> | undefined;
   /** Seconds to wait before trying again, from a `Retry-After` header (429). */
   readonly retryAfterSeconds: number | undefined;
+  /** The error envelope's `data`, when it carries some (e.g. 507 STORAGE_FULL: sizes). */
+  readonly data: Record<string, unknown> | undefined;
 
   constructor(
     message: string,
-    options: { status: number; code: string; details?: Record<string, string>; retryAfterSeconds?: number },
+    options: {
+      status: number;
+      code: string;
+      details?: Record<string, string>;
+      retryAfterSeconds?: number;
+      data?: Record<string, unknown>;
+    },
   ) {
     super(message);
     this.status = options.status;
     this.code = options.code;
     this.details = options.details;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.data = options.data;
   }
 
   /** True when the request never got an answer (offline, timed out or cancelled). */

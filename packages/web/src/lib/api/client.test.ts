@@ -3,8 +3,9 @@
  * Outside a browser the UI language is the fallback, Chinese, so messages are the zh-CN texts.
  */
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, test } from 'node:test';
+import { afterEach, before, beforeEach, test } from 'node:test';
 import zhCN from '../../locales/zh-CN.json' with { type: 'json' };
+import { i18nReady } from '../i18n/index.ts';
 import { ApiError } from './api-error.ts';
 import { api, registerAuthBridge, sendRequest, type Credential } from './client.ts';
 
@@ -33,6 +34,9 @@ async function failure(promise: Promise<unknown>): Promise<ApiError> {
   }
   assert.fail('expected the call to fail');
 }
+
+// The UI language's texts load asynchronously (a chunk of their own in the app).
+before(() => i18nReady);
 
 beforeEach(() => {
   rejected = [];
@@ -206,4 +210,22 @@ test('429 carries the Retry-After seconds and the server message', async () => {
   assert.equal(error.retryAfterSeconds, 42);
   assert.equal(error.message, '请 42 秒后再试');
   assert.deepEqual(rejected, []);
+});
+
+test('an error envelope with data (507 STORAGE_FULL) keeps it on the error', async () => {
+  stub(() =>
+    json(507, {
+      code: 507,
+      message: '存储空间不足',
+      data: { file_size: 300, free_bytes: 100, total_bytes: 1000 },
+      success: false,
+      error: 'STORAGE_FULL',
+    }),
+  );
+  const error = await failure(api.post('/s3/presign', {}));
+  assert.equal(error.status, 507);
+  assert.equal(error.code, 'STORAGE_FULL');
+  assert.deepEqual(error.data, { file_size: 300, free_bytes: 100, total_bytes: 1000 });
+  stub(() => json(404, { code: 404, message: 'x', data: null, success: false, error: 'NOT_FOUND' }));
+  assert.equal((await failure(api.get('/x'))).data, undefined);
 });

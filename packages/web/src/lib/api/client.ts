@@ -65,6 +65,7 @@ interface EnvelopeLike {
   message?: unknown;
   error?: unknown;
   details?: unknown;
+  data?: unknown;
 }
 
 function asEnvelope(body: unknown): EnvelopeLike | null {
@@ -76,14 +77,19 @@ function serverMessage(body: unknown): string | null {
   return typeof message === 'string' && message.trim() !== '' ? message : null;
 }
 
-function errorFields(body: unknown): { code?: string; details?: Record<string, string> } {
+function errorFields(body: unknown): {
+  code?: string;
+  details?: Record<string, string>;
+  data?: Record<string, unknown>;
+} {
   const envelope = asEnvelope(body);
   const code = typeof envelope?.error === 'string' ? envelope.error : undefined;
   const details =
     envelope?.details && typeof envelope.details === 'object'
       ? (envelope.details as Record<string, string>)
       : undefined;
-  return { code, details };
+  const data = asEnvelope(envelope?.data) ?? undefined;
+  return { code, details, data: data as Record<string, unknown> | undefined };
 }
 
 /** What a 401 on this call means, by endpoint (spec §8). */

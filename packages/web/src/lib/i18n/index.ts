@@ -1,12 +1,12 @@
 /**
- * The i18next instance of the app. Both locales are bundled (they are small), so initialisation is
- * synchronous and the first render is already in the right language; `<html lang>` follows the
- * current language.
+ * The i18next instance of the app. Each locale is its own chunk and only the UI language is loaded
+ * up front, starting as soon as this module runs; `i18nReady` resolves once its texts are in, and
+ * the app renders only then, so the first render is already in the right language. The other
+ * language is loaded when the user picks it, and the UI switches only once it is there (never
+ * showing keys meanwhile). `<html lang>` follows the current language.
  */
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import zhCN from '../../locales/zh-CN.json';
-import enUS from '../../locales/en-US.json';
 import {
   DEFAULT_LANGUAGE,
   KEYS_MODE,
@@ -19,16 +19,52 @@ import {
 
 export { LANGUAGES, type Language } from './language.ts';
 
+const NAMESPACE = 'translation';
+
+/** One chunk per locale; the bundler splits each JSON file out of the main bundle. */
+const LOCALES: Record<Language, () => Promise<{ default: Record<string, unknown> }>> = {
+  'zh-CN': () => import('../../locales/zh-CN.json'),
+  'en-US': () => import('../../locales/en-US.json'),
+};
+
+const loading = new Map<Language, Promise<void>>();
+
+/** Loads a language's texts into i18next once; a failed load may be tried again later. */
+function loadLanguage(language: Language): Promise<void> {
+  if (i18n.hasResourceBundle(language, NAMESPACE)) return Promise.resolve();
+  let promise = loading.get(language);
+  if (!promise) {
+    promise = LOCALES[language]().then(
+      ({ default: translation }) => {
+        i18n.addResourceBundle(language, NAMESPACE, translation);
+      },
+      (error: unknown) => {
+        loading.delete(language);
+        throw error;
+      },
+    );
+    loading.set(language, promise);
+  }
+  return promise;
+}
+
 let uiLanguage: Language = detectLanguage();
 
+// Texts are added by loadLanguage (there is no i18next backend).
 void i18n.use(initReactI18next).init({
-  resources: { 'zh-CN': { translation: zhCN }, 'en-US': { translation: enUS } },
+  resources: {},
   lng: isKeysModeRequested() ? KEYS_MODE : uiLanguage,
   fallbackLng: DEFAULT_LANGUAGE,
   supportedLngs: ['zh-CN', 'en-US', KEYS_MODE],
   interpolation: { escapeValue: false },
   returnNull: false,
   initAsync: false,
+});
+
+/** Resolves when the UI language's texts are loaded (or could not be: see below). */
+export const i18nReady: Promise<void> = loadLanguage(uiLanguage).catch(() => {
+  // The texts could not be fetched (offline, or a deploy replaced the files): the app still starts,
+  // and its screens then fail to load as well and offer a retry.
 });
 
 function applyDocumentLanguage(): void {
@@ -47,8 +83,12 @@ export function getLanguage(): Language {
   return uiLanguage;
 }
 
-/** Switches the UI language and remembers the choice. */
+/**
+ * Switches the UI language and remembers the choice. Its texts are loaded first; when that fails
+ * the promise rejects and the UI stays in the current language.
+ */
 export async function changeLanguage(language: Language): Promise<void> {
+  await loadLanguage(language);
   storeLanguage(language);
   uiLanguage = language;
   await i18n.changeLanguage(isKeysModeRequested() ? KEYS_MODE : language);

@@ -1,13 +1,132 @@
-/** Admin module "storage-config" (spec §2). Placeholder until its issue lands. */
+/**
+ * Admin module "storage-config" (spec §2, §3): the storage configs (local disk and S3-compatible
+ * buckets), with create and edit dialogs, the storage test and its per-step report, "make default"
+ * and delete (refused with the server's message while file shares use the config).
+ */
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ComingSoon } from '../../../components/coming-soon.tsx';
+import { Button } from '../../../components/button.tsx';
+import { Card } from '../../../components/card.tsx';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { PlusIcon } from '../../../components/icons.tsx';
+import { EmptyState, LoadError } from '../../../components/list-states.tsx';
+import { PageLoading } from '../../../components/spinner.tsx';
+import { showToast } from '../../../components/toast/toast-store.ts';
+import { isApiError } from '../../../lib/api/index.ts';
+import { useStorageConfigs } from './api/get-storage-configs.ts';
+import { useDeleteStorageConfig, useSetDefaultStorageConfig } from './api/mutate-storage-configs.ts';
+import { useTestStorageConfig } from './api/test-storage-config.ts';
+import type { StorageConfig } from './api/types.ts';
+import { StorageConfigDialog } from './components/storage-config-dialog.tsx';
+import { StorageConfigList } from './components/storage-config-list.tsx';
+import { TestReportDialog } from './components/test-report-dialog.tsx';
+
+type Editing = { kind: 'create' } | { kind: 'edit'; config: StorageConfig };
 
 export default function StorageConfigModule() {
   const { t } = useTranslation();
+  const configs = useStorageConfigs();
+  const [editing, setEditing] = useState<Editing | null>(null);
+  const [deleting, setDeleting] = useState<StorageConfig | null>(null);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const [testing, setTesting] = useState<StorageConfig | null>(null);
+  const remove = useDeleteStorageConfig();
+  const setDefault = useSetDefaultStorageConfig();
+  const test = useTestStorageConfig();
+  const message = (error: unknown) => (isApiError(error) ? error.message : t('errors.unexpected'));
+
+  const runTest = (config: StorageConfig) => {
+    setTesting(config);
+    test.mutate(config.id);
+  };
+  const closeTest = () => {
+    setTesting(null);
+    test.reset();
+  };
+
+  const makeDefault = (config: StorageConfig) =>
+    setDefault.mutate(config.id, {
+      onSuccess: () => showToast(t('admin.storage.setDefault.done', { name: config.name }), 'success'),
+      onError: (error) => showToast(message(error), 'error'),
+    });
+
+  const closeDelete = () => {
+    setDeleting(null);
+    setDeleteError(null);
+  };
+  const confirmDelete = () => {
+    if (!deleting) return;
+    setDeleteError(null);
+    remove.mutate(deleting.id, {
+      onSuccess: () => {
+        showToast(t('admin.storage.delete.done', { name: deleting.name }), 'success');
+        closeDelete();
+      },
+      onError: (error) => setDeleteError(message(error)),
+    });
+  };
+
   return (
-    <ComingSoon
+    <Card
+      as="h1"
       title={t('admin.modules.storageConfig')}
       description={t('admin.descriptions.storageConfig')}
-    />
+      actions={
+        <Button onClick={() => setEditing({ kind: 'create' })} data-testid="create-storage-config">
+          <PlusIcon className="size-4" />
+          {t('admin.storage.create.open')}
+        </Button>
+      }
+    >
+      {configs.isPending ? (
+        <PageLoading />
+      ) : configs.isError ? (
+        <LoadError error={configs.error} onRetry={() => void configs.refetch()} />
+      ) : configs.data.length === 0 ? (
+        <EmptyState
+          title={t('admin.storage.empty.title')}
+          description={t('admin.storage.empty.description')}
+        />
+      ) : (
+        <StorageConfigList
+          configs={configs.data}
+          onTest={runTest}
+          onSetDefault={makeDefault}
+          onEdit={(config) => setEditing({ kind: 'edit', config })}
+          onDelete={setDeleting}
+          settingDefaultId={setDefault.isPending ? (setDefault.variables ?? null) : null}
+        />
+      )}
+
+      {editing && (
+        <StorageConfigDialog
+          key={editing.kind === 'edit' ? editing.config.id : 'create'}
+          config={editing.kind === 'edit' ? editing.config : undefined}
+          onClose={() => setEditing(null)}
+        />
+      )}
+      {testing && (
+        <TestReportDialog
+          config={testing}
+          report={test.data}
+          error={test.isError ? message(test.error) : null}
+          pending={test.isPending}
+          onRetry={() => test.mutate(testing.id)}
+          onClose={closeTest}
+        />
+      )}
+      {deleting && (
+        <ConfirmDialog
+          title={t('admin.storage.delete.title')}
+          description={t('admin.storage.delete.description', { name: deleting.name })}
+          confirmLabel={t('admin.storage.delete.confirm')}
+          onConfirm={confirmDelete}
+          onClose={closeDelete}
+          pending={remove.isPending}
+          error={deleteError}
+          testId="confirm-dialog"
+        />
+      )}
+    </Card>
   );
 }

@@ -7,12 +7,13 @@
 import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PasteSummary } from '@cubby/shared';
-import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
 import { Card } from '../../../components/card.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { TrashIcon } from '../../../components/icons.tsx';
+import { EmptyState, LoadError } from '../../../components/list-states.tsx';
 import { Pagination } from '../../../components/pagination.tsx';
+import { SearchField } from '../../../components/search-field.tsx';
 import { PageLoading } from '../../../components/spinner.tsx';
 import { showToast } from '../../../components/toast/toast-store.ts';
 import { isApiError } from '../../../lib/api/index.ts';
@@ -154,20 +155,14 @@ export default function TextManagementModule() {
       }
     >
       <div className="mb-4 flex flex-wrap items-center gap-3">
-        <div className="min-w-0 flex-1 basis-56">
-          <label htmlFor="paste-search" className="sr-only">
-            {t('textManagement.search.label')}
-          </label>
-          <input
-            id="paste-search"
-            type="search"
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-            placeholder={t('textManagement.search.placeholder')}
-            data-testid="paste-search"
-            className="block w-full rounded-md border border-border-strong/70 bg-surface px-3 py-2 text-sm text-fg placeholder:text-fg-muted/80 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-ring"
-          />
-        </div>
+        <SearchField
+          id="paste-search"
+          label={t('textManagement.search.label')}
+          placeholder={t('textManagement.search.placeholder')}
+          value={search}
+          onChange={setSearch}
+          testId="paste-search"
+        />
         {selected.size > 0 && (
           <Button
             variant="danger"
@@ -183,26 +178,17 @@ export default function TextManagementModule() {
       {pastes.isPending ? (
         <PageLoading />
       ) : pastes.isError ? (
-        <Alert tone="error">
-          <p>{pastes.error.message}</p>
-          <Button variant="secondary" size="sm" className="mt-2" onClick={() => void pastes.refetch()}>
-            {t('common.retry')}
-          </Button>
-        </Alert>
+        <LoadError error={pastes.error} onRetry={() => void pastes.refetch()} />
       ) : items.length === 0 ? (
-        <div
-          className="rounded-lg border border-dashed border-border-strong/60 px-4 py-10 text-center"
-          data-testid="pastes-empty"
-        >
-          <p className="font-medium text-fg">
-            {query.trim() ? t('textManagement.empty.noMatch') : t('textManagement.empty.title')}
-          </p>
-          <p className="mt-1 text-sm text-fg-muted">
-            {query.trim()
+        <EmptyState
+          title={query.trim() ? t('textManagement.empty.noMatch') : t('textManagement.empty.title')}
+          description={
+            query.trim()
               ? t('textManagement.empty.noMatchDescription')
-              : t('textManagement.empty.description')}
-          </p>
-        </div>
+              : t('textManagement.empty.description')
+          }
+          testId="pastes-empty"
+        />
       ) : (
         <div className={pastes.isPlaceholderData ? 'opacity-60' : ''}>
           <PasteList

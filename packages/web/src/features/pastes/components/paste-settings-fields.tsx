@@ -12,9 +12,11 @@ export interface PasteSettingsFieldsProps {
   form: PasteFormState;
   /** Edit form: "keep current expiry" choice and the current one shown, password removal. */
   edit?: { currentExpiry: string; hasPassword: boolean };
+  /** What a new password protects, when the share is not a text (e.g. a file share). */
+  passwordHint?: string;
 }
 
-export function PasteSettingsFields({ form, edit }: PasteSettingsFieldsProps) {
+export function PasteSettingsFields({ form, edit, passwordHint }: PasteSettingsFieldsProps) {
   const { t } = useTranslation();
   const { values, change } = form;
   const error = (field: Parameters<PasteFormState['fieldError']>[0]) =>
@@ -64,7 +66,9 @@ export function PasteSettingsFields({ form, edit }: PasteSettingsFieldsProps) {
           autoComplete="new-password"
           value={values.password}
           disabled={values.clearPassword}
-          hint={edit?.hasPassword ? t('pastes.hints.passwordKeep') : t('pastes.hints.password')}
+          hint={
+            edit?.hasPassword ? t('pastes.hints.passwordKeep') : (passwordHint ?? t('pastes.hints.password'))
+          }
           error={error('password')}
           onChange={(event) => change({ password: event.target.value })}
         />

@@ -2,10 +2,10 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiKeyView } from '@cubby/shared';
-import { Alert } from '../../../../components/alert.tsx';
 import { Button } from '../../../../components/button.tsx';
 import { Card } from '../../../../components/card.tsx';
 import { PlusIcon } from '../../../../components/icons.tsx';
+import { EmptyState, LoadError } from '../../../../components/list-states.tsx';
 import { PageLoading } from '../../../../components/spinner.tsx';
 import { useApiKeys } from '../api/get-api-keys.ts';
 import { CreateKeyDialog } from './create-key-dialog.tsx';
@@ -35,17 +35,9 @@ export default function KeyManagementModule() {
       {keys.isPending ? (
         <PageLoading />
       ) : keys.isError ? (
-        <Alert tone="error">
-          <p>{keys.error.message}</p>
-          <Button variant="secondary" size="sm" className="mt-2" onClick={() => void keys.refetch()}>
-            {t('common.retry')}
-          </Button>
-        </Alert>
+        <LoadError error={keys.error} onRetry={() => void keys.refetch()} />
       ) : keys.data.length === 0 ? (
-        <div className="rounded-lg border border-dashed border-border-strong/60 px-4 py-10 text-center">
-          <p className="font-medium text-fg">{t('keys.empty.title')}</p>
-          <p className="mt-1 text-sm text-fg-muted">{t('keys.empty.description')}</p>
-        </div>
+        <EmptyState title={t('keys.empty.title')} description={t('keys.empty.description')} />
       ) : (
         <KeyList keys={keys.data} now={keys.dataUpdatedAt} onEdit={setEditing} onDelete={setDeleting} />
       )}

@@ -7,8 +7,8 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PasteSummary } from '@cubby/shared';
 import { Badge, type BadgeTone } from '../../../../components/badge.tsx';
-import { Button } from '../../../../components/button.tsx';
 import { EyeIcon, PencilIcon, TrashIcon } from '../../../../components/icons.tsx';
+import { RowActions, type RowAction } from '../../../../components/row-actions.tsx';
 import { formatDateTime } from '../../../../lib/i18n/format-date.ts';
 import { useMediaQuery } from '../../../../lib/use-media-query.ts';
 
@@ -56,47 +56,30 @@ function Actions({
   onDelete,
 }: { paste: PasteSummary; compact?: boolean } & Pick<PasteListProps, 'onPreview' | 'onEdit' | 'onDelete'>) {
   const { t } = useTranslation();
-  const actions = [
+  const actions: RowAction[] = [
     {
       testId: 'preview-paste',
       icon: <EyeIcon className="size-4" />,
       text: t('textManagement.preview.button'),
       name: t('textManagement.preview.action', { slug: paste.slug }),
-      run: onPreview,
+      onClick: () => onPreview(paste),
     },
     {
       testId: 'edit-paste',
       icon: <PencilIcon className="size-4" />,
       text: t('common.edit'),
       name: t('textManagement.edit.action', { slug: paste.slug }),
-      run: onEdit,
+      onClick: () => onEdit(paste),
     },
     {
       testId: 'delete-paste',
       icon: <TrashIcon className="size-4 text-danger-text" />,
       text: t('common.delete'),
       name: t('textManagement.delete.action', { slug: paste.slug }),
-      run: onDelete,
+      onClick: () => onDelete(paste),
     },
   ];
-  return (
-    <div className={`flex gap-1.5 ${compact ? 'flex-nowrap justify-end' : 'flex-wrap'}`}>
-      {actions.map((action) => (
-        <Button
-          key={action.testId}
-          variant="secondary"
-          size="sm"
-          onClick={() => action.run(paste)}
-          aria-label={action.name}
-          title={compact ? action.text : undefined}
-          data-testid={action.testId}
-        >
-          {action.icon}
-          <span className={compact ? 'sr-only' : 'sr-only sm:not-sr-only'}>{action.text}</span>
-        </Button>
-      ))}
-    </div>
-  );
+  return <RowActions actions={actions} compact={compact} />;
 }
 
 function SlugCell({ paste }: { paste: PasteSummary }) {

@@ -1,0 +1,128 @@
+/**
+ * The "Uploads" settings (spec §3 "System settings", §5 "max upload size greater than 0"): the
+ * largest upload is saved with its unit and shown again after a reload, and the server enforces
+ * it; bad sizes and allowlist entries are refused inline; the URL-upload allowlist and the WebDAV
+ * upload mode are saved. Other tests upload at the same time, so the settings are put back after
+ * each test (the upload limit only ever grows here).
+ */
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { expect, test } from '../support/fixtures.ts';
+import { BASE_URL } from '../support/env.ts';
+
+interface SettingRow {
+  key: string;
+  value: string;
+}
+
+async function settingsRows(request: APIRequestContext, token: string): Promise<SettingRow[]> {
+  const response = await request.get(`${BASE_URL}/api/admin/system-settings`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as { data: SettingRow[] }).data;
+}
+
+const value = (rows: SettingRow[], key: string) => rows.find((row) => row.key === key)?.value;
+
+async function restore(request: APIRequestContext, token: string, rows: SettingRow[]): Promise<void> {
+  const response = await request.put(`${BASE_URL}/api/admin/system-settings`, {
+    headers: { Authorization: `Bearer ${token}` },
+    data: {
+      max_upload_size: Number(value(rows, 'max_upload_bytes')) / 1024,
+      max_upload_size_unit: 'KB',
+      webdav_upload_mode: value(rows, 'webdav_upload_mode'),
+      url_allowlist: value(rows, 'url_allowlist') ?? '',
+    },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+function section(page: Page): Locator {
+  return page.getByTestId('uploads-settings');
+}
+
+/** The settings before each test, put back after it. */
+let before: SettingRow[] = [];
+
+test.beforeEach(async ({ seedAdmin, api, request }) => {
+  await seedAdmin();
+  before = await settingsRows(request, await api.adminToken());
+});
+
+test.afterEach(async ({ api, request }) => {
+  await restore(request, await api.adminToken(), before);
+});
+
+test('saves the largest upload with its unit; it shows after a reload and is the limit the server announces', async ({
+  page,
+  api,
+  request,
+}) => {
+  const token = await api.adminToken();
+  await page.goto('/admin/settings');
+  const form = section(page);
+  await expect(page.getByRole('heading', { name: 'Uploads' })).toBeVisible();
+  const size = form.getByRole('spinbutton', { name: 'Largest upload' });
+  const unit = form.getByRole('combobox', { name: 'Unit' });
+  await expect(size).toHaveValue(/\d/);
+
+  // Nothing greater than 0, nothing saved.
+  await size.fill('0');
+  await form.getByRole('button', { name: 'Save upload settings' }).click();
+  await expect(size).toHaveAttribute('aria-invalid', 'true');
+  await expect(form).toContainText('Enter a size greater than 0.');
+  expect(value(await settingsRows(request, token), 'max_upload_bytes')).toBe(
+    value(before, 'max_upload_bytes'),
+  );
+
+  await size.fill('1.5');
+  await unit.selectOption('GB');
+  await form.getByRole('button', { name: 'Save upload settings' }).click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Upload settings saved.' })).toBeVisible();
+  const limit = await request.get(`${BASE_URL}/api/system/max-upload-size`);
+  expect(((await limit.json()) as { data: { max_upload_bytes: number } }).data.max_upload_bytes).toBe(
+    1.5 * 1024 ** 3,
+  );
+
+  await page.reload();
+  await expect(size).toHaveValue('1536');
+  await expect(unit).toHaveValue('MB');
+});
+
+test('checks allowlist entries inline, and saves the allowlist and the WebDAV mode', async ({
+  page,
+  api,
+  request,
+}) => {
+  const token = await api.adminToken();
+  await page.goto('/admin/settings');
+  const form = section(page);
+  const allowlist = form.getByRole('textbox', { name: 'Internal hosts URL uploads may fetch' });
+  const existing = (await allowlist.inputValue()).trim();
+  await allowlist.fill(`${existing}\nfiles.lan\nhttp://not-a-host/\n10.0.0.0/8`.trim());
+  await form.getByRole('button', { name: 'Save upload settings' }).click();
+  await expect(allowlist).toHaveAttribute('aria-invalid', 'true');
+  await expect(form).toContainText('"http://not-a-host/" is not a host, host:port or address range.');
+
+  const entries = `${existing}\nfiles.lan, 192.168.7.20:8080\n10.0.0.0/8`.trim();
+  await allowlist.fill(entries);
+  await form.getByRole('combobox', { name: 'WebDAV upload mode' }).selectOption('multipart');
+  await form.getByRole('button', { name: 'Save upload settings' }).click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Upload settings saved.' })).toBeVisible();
+  // One entry per line, as the server stores them.
+  const expected = [
+    ...(existing ? existing.split('\n') : []),
+    'files.lan',
+    '192.168.7.20:8080',
+    '10.0.0.0/8',
+  ];
+  await expect(allowlist).toHaveValue(expected.join('\n'));
+  const rows = await settingsRows(request, token);
+  expect(value(rows, 'url_allowlist')).toBe(expected.join('\n'));
+  expect(value(rows, 'webdav_upload_mode')).toBe('multipart');
+
+  await page.reload();
+  await expect(allowlist).toHaveValue(expected.join('\n'));
+  await expect(form.getByRole('combobox', { name: 'WebDAV upload mode' })).toHaveValue('multipart');
+  await expect(form).toContainText('Files are sent to storage in parts');
+});

@@ -1,0 +1,107 @@
+/**
+ * File share management: GET …/files?limit&offset&search (the admin sees every share at
+ * `/admin/files`, an API key with the file permission its own at `/user/files`), PUT …/files/:id
+ * (only the changed fields), DELETE …/files/:id and POST …/files/batch-delete {ids}. Deleting a
+ * share deletes its object in storage too.
+ */
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../../lib/api/index.ts';
+import type { ManagementScope } from '../../../pastes/index.ts';
+import { fileShareKeys } from './query-keys.ts';
+import type { FileListParams, FilePage, FileShare, FileShareUpdate } from './types.ts';
+
+export function filesPath(scope: ManagementScope, id?: string): string {
+  const base = `/${scope}/files`;
+  return id === undefined ? base : `${base}/${encodeURIComponent(id)}`;
+}
+
+/** Normalises a list item: numbers as numbers, 0/1 flags, missing optional fields as null. */
+export function toFileShare(raw: FileShare): FileShare {
+  return {
+    ...raw,
+    id: String(raw.id),
+    size: Number(raw.size) || 0,
+    remark: raw.remark ?? null,
+    views: Number(raw.views) || 0,
+    max_views: Number(raw.max_views) || 0,
+    expires_at: raw.expires_at ?? null,
+    etag: raw.etag ?? null,
+    has_password: Boolean(raw.has_password),
+    created_by: raw.created_by ?? null,
+    use_proxy: Number(raw.use_proxy) === 0 ? 0 : 1,
+    s3_config_name: raw.s3_config_name ?? null,
+    s3_provider_type: raw.s3_provider_type ?? null,
+    key_name: raw.key_name ?? null,
+  };
+}
+
+export async function getFileShares(
+  scope: ManagementScope,
+  { page, limit, search }: FileListParams,
+  signal?: AbortSignal,
+): Promise<FilePage> {
+  const query = new URLSearchParams({ limit: String(limit), offset: String((page - 1) * limit) });
+  if (search.trim() !== '') query.set('search', search.trim());
+  const data = await api.get<{ files?: FileShare[]; pagination?: { total?: number } }>(
+    `${filesPath(scope)}?${query}`,
+    { signal },
+  );
+  const items = (Array.isArray(data?.files) ? data.files : []).map(toFileShare);
+  const total = Number(data?.pagination?.total ?? items.length);
+  return { items, total, totalPages: Math.max(1, Math.ceil(total / limit)) };
+}
+
+export const fileSharesQueryOptions = (scope: ManagementScope, params: FileListParams) =>
+  queryOptions({
+    queryKey: fileShareKeys.list(scope, params),
+    queryFn: ({ signal }) => getFileShares(scope, params, signal),
+    placeholderData: keepPreviousData,
+  });
+
+export function useFileShares(scope: ManagementScope, params: FileListParams) {
+  return useQuery(fileSharesQueryOptions(scope, params));
+}
+
+export async function updateFileShare({
+  scope,
+  id,
+  input,
+}: {
+  scope: ManagementScope;
+  id: string;
+  input: FileShareUpdate;
+}): Promise<void> {
+  await api.put<unknown>(filesPath(scope, id), input);
+}
+
+export async function deleteFileShare({ scope, id }: { scope: ManagementScope; id: string }): Promise<void> {
+  await api.delete<unknown>(filesPath(scope, id));
+}
+
+/** Deletes several shares; answers how many the server removed. */
+export async function batchDeleteFileShares({
+  scope,
+  ids,
+}: {
+  scope: ManagementScope;
+  ids: string[];
+}): Promise<number> {
+  const result = await api.post<{ count?: number; deleted?: number }>(`${filesPath(scope)}/batch-delete`, {
+    ids,
+  });
+  return Number(result?.count ?? result?.deleted ?? ids.length);
+}
+
+function useInvalidatingMutation<TInput, TResult>(mutationFn: (input: TInput) => Promise<TResult>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn,
+    // The variables of an update may hold a new password: forget the finished mutation at once.
+    gcTime: 0,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: fileShareKeys.managed() }),
+  });
+}
+
+export const useUpdateFileShare = () => useInvalidatingMutation(updateFileShare);
+export const useDeleteFileShare = () => useInvalidatingMutation(deleteFileShare);
+export const useBatchDeleteFileShares = () => useInvalidatingMutation(batchDeleteFileShares);

@@ -1,0 +1,318 @@
+/**
+ * The file shares of one page: a table on wide screens, cards on phones. The table is laid out
+ * fixed, so it always fits its card: the columns that matter least (type, storage, created, then
+ * expiry and access mode) give way as the card narrows (container queries), and what they held
+ * moves into the name cell instead of off to the side.
+ */
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatBytes } from '@cubby/shared';
+import { Fact } from '../../../../components/fact.tsx';
+import { Badge, type BadgeTone } from '../../../../components/badge.tsx';
+import { buttonClasses } from '../../../../components/button.tsx';
+import { ExternalLinkIcon, EyeIcon, PencilIcon, TrashIcon } from '../../../../components/icons.tsx';
+import { RowActions, rowActionTextClass, type RowAction } from '../../../../components/row-actions.tsx';
+import { paths } from '../../../../config/paths.ts';
+import { formatDateTime } from '../../../../lib/i18n/format-date.ts';
+import { useMediaQuery } from '../../../../lib/use-media-query.ts';
+import type { FileShare } from '../api/types.ts';
+import { fileStatus, type FileStatus } from '../file-form.ts';
+
+export interface FileListProps {
+  files: FileShare[];
+  /** When the page was fetched: shares past their expiry or views at that time are marked. */
+  now: number;
+  selected: ReadonlySet<string>;
+  onToggle(id: string, selected: boolean): void;
+  onToggleAll(selected: boolean): void;
+  onDetails(file: FileShare): void;
+  onEdit(file: FileShare): void;
+  onDelete(file: FileShare): void;
+}
+
+const STATUS_TONE: Record<Exclude<FileStatus, 'active'>, BadgeTone> = {
+  expired: 'danger',
+  used_up: 'warning',
+};
+
+function useRowText(now: number) {
+  const { t } = useTranslation();
+  return {
+    views: (file: FileShare) =>
+      file.max_views > 0
+        ? t('admin.files.viewsOf', { views: file.views, max: file.max_views })
+        : t('admin.files.viewsUnlimited', { views: file.views }),
+    mode: (file: FileShare) => (file.use_proxy ? t('admin.files.mode.proxy') : t('admin.files.mode.direct')),
+    expiry: (file: FileShare): ReactNode =>
+      file.expires_at ? (
+        <time dateTime={file.expires_at}>{formatDateTime(file.expires_at)}</time>
+      ) : (
+        t('admin.files.never')
+      ),
+    storage: (file: FileShare): ReactNode =>
+      file.s3_config_name ? (
+        <span data-user-content="">{file.s3_config_name}</span>
+      ) : (
+        t('admin.files.unknownStorage')
+      ),
+    status: (file: FileShare) => {
+      const status = fileStatus(file, now);
+      return status === 'active' ? null : (
+        <Badge tone={STATUS_TONE[status]} testId="file-status">
+          {t(`admin.files.status.${status}`)}
+        </Badge>
+      );
+    },
+  };
+}
+
+function Size({ file }: { file: FileShare }) {
+  return (
+    <span data-user-content="" data-testid="file-size">
+      {formatBytes(file.size)}
+    </span>
+  );
+}
+
+/** Open (new tab), details, edit and delete; icons only (with names for assistive tech) in the table. */
+function Actions({
+  file,
+  compact = false,
+  onDetails,
+  onEdit,
+  onDelete,
+}: { file: FileShare; compact?: boolean } & Pick<FileListProps, 'onDetails' | 'onEdit' | 'onDelete'>) {
+  const { t } = useTranslation();
+  const actions: RowAction[] = [
+    {
+      testId: 'file-details',
+      icon: <EyeIcon className="size-4" />,
+      text: t('admin.files.details.button'),
+      name: t('admin.files.details.action', { name: file.filename }),
+      onClick: () => onDetails(file),
+    },
+    {
+      testId: 'edit-file',
+      icon: <PencilIcon className="size-4" />,
+      text: t('common.edit'),
+      name: t('admin.files.edit.action', { name: file.filename }),
+      onClick: () => onEdit(file),
+    },
+    {
+      testId: 'delete-file',
+      icon: <TrashIcon className="size-4 text-danger-text" />,
+      text: t('common.delete'),
+      name: t('admin.files.delete.action', { name: file.filename }),
+      onClick: () => onDelete(file),
+    },
+  ];
+  return (
+    <RowActions actions={actions} compact={compact}>
+      <a
+        href={paths.file.getHref(file.slug)}
+        target="_blank"
+        rel="noopener noreferrer"
+        className={buttonClasses('secondary', 'sm', compact ? 'px-2' : '')}
+        aria-label={t('admin.files.open.action', { name: file.filename })}
+        title={compact ? t('admin.files.open.button') : undefined}
+        data-testid="open-file"
+      >
+        <ExternalLinkIcon className="size-4" />
+        <span className={rowActionTextClass(compact)}>{t('admin.files.open.button')}</span>
+      </a>
+    </RowActions>
+  );
+}
+
+function NameCell({ file, children }: { file: FileShare; children?: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <div className="min-w-0">
+      <p
+        id={`file-share-${file.id}`}
+        className="truncate font-medium text-fg"
+        data-user-content=""
+        title={file.filename}
+      >
+        {file.filename}
+      </p>
+      <p className="truncate font-mono text-xs text-fg-muted" data-user-content="" data-testid="file-slug">
+        {file.slug}
+      </p>
+      {file.remark && (
+        <p className="truncate text-xs text-fg-muted" data-user-content="" title={file.remark}>
+          {file.remark}
+        </p>
+      )}
+      {(file.has_password || children) && (
+        <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-fg-muted">
+          {file.has_password && <Badge tone="warning">{t('admin.files.protected')}</Badge>}
+          {children}
+        </div>
+      )}
+    </div>
+  );
+}
+
+export function FileList(props: FileListProps) {
+  const { t } = useTranslation();
+  const text = useRowText(props.now);
+  const wide = useMediaQuery('(min-width: 1024px)');
+  const { files, selected, onToggle, onToggleAll } = props;
+  const allSelected = files.length > 0 && files.every((file) => selected.has(file.id));
+  const checkbox = (file: FileShare, className: string) => (
+    <input
+      type="checkbox"
+      className={`size-4 accent-accent ${className}`}
+      checked={selected.has(file.id)}
+      onChange={(event) => onToggle(file.id, event.target.checked)}
+      aria-label={t('admin.files.select', { name: file.filename })}
+    />
+  );
+
+  if (!wide) {
+    return (
+      <div className="space-y-3">
+        <label className="flex items-center gap-2 text-sm text-fg-muted">
+          <input
+            type="checkbox"
+            className="size-4 accent-accent"
+            checked={allSelected}
+            onChange={(event) => onToggleAll(event.target.checked)}
+          />
+          {t('admin.files.selectAll')}
+        </label>
+        <ul className="space-y-3" aria-label={t('admin.files.listLabel')}>
+          {files.map((file) => (
+            <li key={file.id} data-testid="file-row" data-slug={file.slug}>
+              <article
+                className="rounded-lg border border-border bg-surface p-4"
+                aria-labelledby={`file-share-${file.id}`}
+              >
+                <div className="flex items-start gap-3">
+                  {checkbox(file, 'mt-1 shrink-0')}
+                  <div className="min-w-0 flex-1">
+                    <NameCell file={file}>{text.status(file)}</NameCell>
+                  </div>
+                </div>
+                <dl className="mt-3 grid grid-cols-2 gap-3 border-t border-border pt-3">
+                  <Fact label={t('admin.files.columns.size')}>
+                    <Size file={file} />
+                  </Fact>
+                  <Fact label={t('admin.files.columns.views')}>{text.views(file)}</Fact>
+                  <Fact label={t('admin.files.columns.type')}>
+                    <span className="break-all" data-user-content="">
+                      {file.mimetype}
+                    </span>
+                  </Fact>
+                  <Fact label={t('admin.files.columns.storage')}>{text.storage(file)}</Fact>
+                  <Fact label={t('admin.files.columns.expires')}>{text.expiry(file)}</Fact>
+                  <Fact label={t('admin.files.columns.mode')}>{text.mode(file)}</Fact>
+                  <Fact label={t('admin.files.columns.created')}>
+                    <time dateTime={file.created_at}>{formatDateTime(file.created_at)}</time>
+                  </Fact>
+                </dl>
+                <div className="mt-3 border-t border-border pt-3">
+                  <Actions file={file} {...props} />
+                </div>
+              </article>
+            </li>
+          ))}
+        </ul>
+      </div>
+    );
+  }
+
+  // Columns shown only in a wide card; below that their content joins the name cell.
+  const roomy = 'hidden @[48rem]:table-cell';
+  const spacious = 'hidden @[76rem]:table-cell';
+  const th = 'py-2 pe-3 font-medium whitespace-nowrap';
+  return (
+    <div className="@container">
+      <table className="w-full table-fixed text-left text-sm" aria-label={t('admin.files.listLabel')}>
+        <thead className="border-b border-border text-xs text-fg-muted">
+          <tr>
+            <th scope="col" className="w-8 py-2 pe-2">
+              <input
+                type="checkbox"
+                className="size-4 accent-accent"
+                checked={allSelected}
+                onChange={(event) => onToggleAll(event.target.checked)}
+                aria-label={t('admin.files.selectAll')}
+              />
+            </th>
+            <th scope="col" className={th}>
+              {t('admin.files.columns.name')}
+            </th>
+            <th scope="col" className={`w-20 ${th}`}>
+              {t('admin.files.columns.size')}
+            </th>
+            <th scope="col" className={`w-40 ${th} ${spacious}`}>
+              {t('admin.files.columns.type')}
+            </th>
+            <th scope="col" className={`w-32 ${th} ${spacious}`}>
+              {t('admin.files.columns.storage')}
+            </th>
+            <th scope="col" className={`w-36 ${th} ${spacious}`}>
+              {t('admin.files.columns.created')}
+            </th>
+            <th scope="col" className={`w-36 ${th} ${roomy}`}>
+              {t('admin.files.columns.expires')}
+            </th>
+            <th scope="col" className={`w-24 ${th}`}>
+              {t('admin.files.columns.views')}
+            </th>
+            <th scope="col" className={`w-20 ${th} ${roomy}`}>
+              {t('admin.files.columns.mode')}
+            </th>
+            <th scope="col" className="w-40 py-2">
+              <span className="sr-only">{t('admin.files.columns.actions')}</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-border">
+          {files.map((file) => (
+            <tr key={file.id} data-testid="file-row" data-slug={file.slug} className="align-top">
+              <td className="py-3 pe-2">{checkbox(file, 'mt-0.5')}</td>
+              <td className="py-3 pe-3">
+                <NameCell file={file}>
+                  {text.status(file)}
+                  <span className="@[76rem]:hidden" data-user-content="">
+                    {file.mimetype}
+                  </span>
+                  <span className="@[76rem]:hidden">{text.storage(file)}</span>
+                  <span className="@[48rem]:hidden">{text.mode(file)}</span>
+                  <span className="@[48rem]:hidden">{text.expiry(file)}</span>
+                </NameCell>
+              </td>
+              <td className="py-3 pe-3 whitespace-nowrap">
+                <Size file={file} />
+              </td>
+              <td className={`py-3 pe-3 ${spacious}`}>
+                <span className="block truncate" data-user-content="" title={file.mimetype}>
+                  {file.mimetype}
+                </span>
+              </td>
+              <td className={`py-3 pe-3 ${spacious}`}>
+                <span className="block truncate">{text.storage(file)}</span>
+              </td>
+              <td className={`py-3 pe-3 ${spacious}`}>
+                <time dateTime={file.created_at}>{formatDateTime(file.created_at)}</time>
+              </td>
+              <td className={`py-3 pe-3 ${roomy}`}>{text.expiry(file)}</td>
+              <td className="py-3 pe-3 whitespace-nowrap" data-testid="file-views">
+                {text.views(file)}
+              </td>
+              <td className={`py-3 pe-3 whitespace-nowrap ${roomy}`} data-testid="file-mode">
+                {text.mode(file)}
+              </td>
+              <td className="py-3">
+                <Actions file={file} compact {...props} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

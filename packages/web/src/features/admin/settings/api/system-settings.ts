@@ -1,0 +1,78 @@
+/**
+ * GET and PUT /admin/system-settings: the largest upload (bytes; sent back as a number and a unit),
+ * the WebDAV upload mode and the URL-upload allowlist. The server answers a list of
+ * `{key, value}` rows (CloudPaste's shape); this turns it into one typed object.
+ */
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  DEFAULT_MAX_UPLOAD_BYTES,
+  WEBDAV_UPLOAD_MODES,
+  type systemSettingsUpdateSchema,
+} from '@cubby/shared';
+import type { z } from 'zod';
+import { api } from '../../../../lib/api/index.ts';
+import { maxUploadSizeQueryOptions } from '../../../upload/api/use-upload-options.ts';
+
+export type WebdavUploadMode = (typeof WEBDAV_UPLOAD_MODES)[number];
+export type SystemSettingsUpdate = z.input<typeof systemSettingsUpdateSchema>;
+
+export interface SystemSettings {
+  maxUploadBytes: number;
+  webdavUploadMode: WebdavUploadMode;
+  /** One entry per line. */
+  urlAllowlist: string;
+}
+
+interface SettingRow {
+  key: string;
+  value: string;
+}
+
+export const systemSettingsKeys = {
+  all: ['system-settings'] as const,
+  detail: () => [...systemSettingsKeys.all, 'detail'] as const,
+};
+
+/** The settings from the server's rows; unknown or missing values fall back to the defaults. */
+export function toSystemSettings(rows: unknown): SystemSettings {
+  const list = Array.isArray(rows) ? (rows as SettingRow[]) : [];
+  const value = (key: string) => list.find((row) => row?.key === key)?.value;
+  const bytes = Number(value('max_upload_bytes'));
+  const mode = value('webdav_upload_mode') ?? '';
+  return {
+    maxUploadBytes: Number.isSafeInteger(bytes) && bytes > 0 ? bytes : DEFAULT_MAX_UPLOAD_BYTES,
+    webdavUploadMode: (WEBDAV_UPLOAD_MODES as readonly string[]).includes(mode)
+      ? (mode as WebdavUploadMode)
+      : 'auto',
+    urlAllowlist: value('url_allowlist') ?? '',
+  };
+}
+
+export async function getSystemSettings(signal?: AbortSignal): Promise<SystemSettings> {
+  return toSystemSettings(await api.get<SettingRow[]>('/admin/system-settings', { signal }));
+}
+
+export async function updateSystemSettings(input: SystemSettingsUpdate): Promise<SystemSettings> {
+  return toSystemSettings(await api.put<SettingRow[]>('/admin/system-settings', input));
+}
+
+export const systemSettingsQueryOptions = () =>
+  queryOptions({ queryKey: systemSettingsKeys.detail(), queryFn: ({ signal }) => getSystemSettings(signal) });
+
+export function useSystemSettings() {
+  return useQuery(systemSettingsQueryOptions());
+}
+
+export function useUpdateSystemSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateSystemSettings,
+    onSuccess: (settings) => queryClient.setQueryData(systemSettingsKeys.detail(), settings),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: systemSettingsKeys.all }),
+        // The upload page shows the limit: let it read the new one.
+        queryClient.invalidateQueries({ queryKey: maxUploadSizeQueryOptions().queryKey }),
+      ]),
+  });
+}

@@ -1,0 +1,48 @@
+/**
+ * GET /s3-configs: every config for the admin, those usable by API keys for a key. Only the
+ * fields of `StorageConfig` are kept, so a credential can never sit in the query cache even if a
+ * server sent one.
+ */
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../../lib/api/index.ts';
+import { storageConfigKeys } from './query-keys.ts';
+import type { StorageConfig } from './types.ts';
+
+const flag = (value: unknown): 0 | 1 => (Number(value) ? 1 : 0);
+
+export function toStorageConfig(raw: StorageConfig): StorageConfig {
+  return {
+    id: String(raw.id),
+    name: raw.name,
+    driver: raw.driver === 'local' ? 'local' : 's3',
+    provider_type: raw.provider_type,
+    endpoint_url: raw.endpoint_url ?? null,
+    bucket_name: raw.bucket_name ?? null,
+    region: raw.region ?? null,
+    path_style: flag(raw.path_style),
+    default_folder: raw.default_folder ?? null,
+    custom_host: raw.custom_host ?? null,
+    root_path: raw.root_path ?? null,
+    is_public: flag(raw.is_public),
+    is_default: flag(raw.is_default),
+    total_storage_bytes: raw.total_storage_bytes == null ? null : Number(raw.total_storage_bytes),
+    signature_expires_in: Number(raw.signature_expires_in) || 3600,
+    created_at: raw.created_at,
+    updated_at: raw.updated_at,
+    last_used: raw.last_used ?? null,
+    access_key_id_masked: raw.access_key_id_masked ?? null,
+    has_secret: Boolean(raw.has_secret),
+  };
+}
+
+export async function getStorageConfigs(signal?: AbortSignal): Promise<StorageConfig[]> {
+  const configs = await api.get<StorageConfig[]>('/s3-configs', { signal });
+  return (Array.isArray(configs) ? configs : []).map(toStorageConfig);
+}
+
+export const storageConfigsQueryOptions = () =>
+  queryOptions({ queryKey: storageConfigKeys.list(), queryFn: ({ signal }) => getStorageConfigs(signal) });
+
+export function useStorageConfigs() {
+  return useQuery(storageConfigsQueryOptions());
+}

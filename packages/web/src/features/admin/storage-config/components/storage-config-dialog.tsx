@@ -1,0 +1,82 @@
+/**
+ * Creating or editing a storage config. Mounted only while open (with a `key` per record), so the
+ * form starts from the record or from the chosen provider's preset. Nothing secret is ever read
+ * back: on edit the credential fields start empty and empty means "keep".
+ */
+import type { FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Alert } from '../../../../components/alert.tsx';
+import { Button } from '../../../../components/button.tsx';
+import { Dialog, DialogActions } from '../../../../components/dialog.tsx';
+import { Spinner } from '../../../../components/spinner.tsx';
+import { showToast } from '../../../../components/toast/toast-store.ts';
+import { useCreateStorageConfig, useUpdateStorageConfig } from '../api/mutate-storage-configs.ts';
+import type { StorageConfig } from '../api/types.ts';
+import { applyProvider, emptyStorageForm, validateStorageForm, valuesOf } from '../storage-form.ts';
+import { StorageFormFields } from './storage-form-fields.tsx';
+import { useStorageForm } from './use-storage-form.ts';
+
+export function StorageConfigDialog({ config, onClose }: { config?: StorageConfig; onClose(): void }) {
+  const { t } = useTranslation();
+  const form = useStorageForm(config ? valuesOf(config) : emptyStorageForm());
+  const create = useCreateStorageConfig();
+  const update = useUpdateStorageConfig();
+  const pending = create.isPending || update.isPending;
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const result = validateStorageForm(form.values, config ? 'edit' : 'create');
+    form.setFormError(null);
+    if (!result.ok) {
+      form.setErrors(result.errors);
+      return;
+    }
+    const name = result.input.name;
+    const done = {
+      onSuccess: () => {
+        showToast(t(config ? 'admin.storage.edit.saved' : 'admin.storage.create.done', { name }), 'success');
+        onClose();
+      },
+      onError: (error: unknown) => form.showServerError(error, t('errors.unexpected')),
+    };
+    if (config) update.mutate({ id: config.id, input: result.input }, done);
+    else create.mutate(result.input, done);
+  };
+
+  return (
+    <Dialog
+      open
+      wide
+      onOpenChange={(open) => !open && onClose()}
+      title={config ? t('admin.storage.edit.title') : t('admin.storage.create.title')}
+      description={
+        config
+          ? t('admin.storage.edit.description', { name: config.name })
+          : t('admin.storage.create.description')
+      }
+      testId="storage-config-dialog"
+    >
+      <form onSubmit={onSubmit} noValidate>
+        <StorageFormFields
+          form={form}
+          stored={config}
+          onProviderChange={(providerType) => form.change(applyProvider(form.values, providerType))}
+        />
+        {form.formError && (
+          <Alert tone="error" className="mt-4" testId="storage-form-error">
+            {form.formError}
+          </Alert>
+        )}
+        <DialogActions>
+          <Button variant="secondary" onClick={onClose}>
+            {t('common.cancel')}
+          </Button>
+          <Button type="submit" disabled={pending} data-testid="save-storage-config">
+            {pending && <Spinner className="size-4 text-accent-fg" />}
+            {config ? t('common.save') : t('admin.storage.create.submit')}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,320 @@
+/**
+ * Form logic of the storage config dialogs (spec §3 "S3 storage config"): the provider presets
+ * (which fields each provider needs, what it fills in), the values a config starts from, and the
+ * validation that turns the form into the body of `POST /s3-configs` or `PUT /s3-configs/:id`,
+ * with translation keys for every problem. Secrets are never part of a stored config's values: on
+ * edit an empty credential field means "keep the stored one", so it is left out of the body.
+ */
+import {
+  S3_PROVIDER_RULES,
+  SIGNATURE_EXPIRES_DEFAULT,
+  SIZE_UNITS,
+  STORAGE_PROVIDER_LABELS,
+  canonicalProvider,
+  checkStorageConfig,
+  storageConfigUpdateSchema,
+  toBytes,
+  toUnit,
+  type S3ProviderLabel,
+  type SizeUnit,
+  type StorageConfigCreateBody,
+  type StorageProviderLabel,
+} from '@cubby/shared';
+import type { StorageConfig } from './api/types.ts';
+
+export const PROVIDER_TYPES = STORAGE_PROVIDER_LABELS;
+export type ProviderType = StorageProviderLabel;
+export type ProviderId = 'r2' | 'b2' | 'aws' | 'other' | 'local';
+
+/** What the form shows and fills in per provider; the rules themselves are `S3_PROVIDER_RULES`. */
+export interface ProviderPreset {
+  id: ProviderId;
+  driver: 'local' | 's3';
+  /** The endpoint must be given (others derive it from the region when empty). */
+  endpointRequired: boolean;
+  /** Region handling: fixed by the provider, needed (unless the endpoint names it), or optional. */
+  region: 'fixed' | 'required' | 'optional';
+  /** The region the form starts with. */
+  defaultRegion: string;
+  /** Path-style addressing: always on for the provider, or the form's starting value. */
+  pathStyle: 'forced' | boolean;
+}
+
+function s3Preset(label: S3ProviderLabel, id: ProviderId, defaultRegion: string, pathStyle: boolean) {
+  const rules = S3_PROVIDER_RULES[label];
+  return {
+    id,
+    driver: 's3',
+    endpointRequired: rules.endpointRequired,
+    region: rules.fixedRegion ? 'fixed' : rules.regionOrEndpoint ? 'required' : 'optional',
+    defaultRegion: rules.fixedRegion ?? defaultRegion,
+    pathStyle: rules.forcePathStyle ? 'forced' : pathStyle,
+  } satisfies ProviderPreset;
+}
+
+export const PROVIDER_PRESETS: Record<ProviderType, ProviderPreset> = {
+  'Cloudflare R2': s3Preset('Cloudflare R2', 'r2', '', false),
+  'Backblaze B2': s3Preset('Backblaze B2', 'b2', '', false),
+  'AWS S3': s3Preset('AWS S3', 'aws', 'us-east-1', false),
+  // MinIO, Ceph, Garage…: most self-hosted servers only answer path-style requests.
+  'Other S3 Compatible': s3Preset('Other S3 Compatible', 'other', '', true),
+  Local: {
+    id: 'local',
+    driver: 'local',
+    endpointRequired: false,
+    region: 'optional',
+    defaultRegion: '',
+    pathStyle: false,
+  },
+};
+
+/** The preset of a stored `provider_type` ("Other" is how CloudPaste clients spell the last S3 one). */
+export function providerOf(providerType: string, driver?: 'local' | 's3'): ProviderType {
+  const label = canonicalProvider(providerType);
+  if (label) return label;
+  return driver === 'local' ? 'Local' : 'Other S3 Compatible';
+}
+
+export interface StorageFormValues {
+  providerType: ProviderType;
+  name: string;
+  endpointUrl: string;
+  bucketName: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  pathStyle: boolean;
+  defaultFolder: string;
+  customHost: string;
+  /** Seconds, as typed. */
+  signatureExpiresIn: string;
+  /** Empty: no quota. */
+  quotaValue: string;
+  quotaUnit: SizeUnit;
+  isPublic: boolean;
+  /** Local disk only: the folder on the server. */
+  rootPath: string;
+}
+
+export function emptyStorageForm(providerType: ProviderType = 'Other S3 Compatible'): StorageFormValues {
+  const preset = PROVIDER_PRESETS[providerType];
+  return {
+    providerType,
+    name: '',
+    endpointUrl: '',
+    bucketName: '',
+    region: preset.defaultRegion,
+    accessKeyId: '',
+    secretAccessKey: '',
+    pathStyle: preset.pathStyle !== false,
+    defaultFolder: '',
+    customHost: '',
+    signatureExpiresIn: String(SIGNATURE_EXPIRES_DEFAULT),
+    quotaValue: '',
+    quotaUnit: 'GB',
+    isPublic: false,
+    rootPath: '',
+  };
+}
+
+/**
+ * Switches the provider: the region and path style follow the new preset unless the user had
+ * changed them from the old preset's values; everything else stays.
+ */
+export function applyProvider(values: StorageFormValues, providerType: ProviderType): StorageFormValues {
+  const before = PROVIDER_PRESETS[values.providerType];
+  const after = PROVIDER_PRESETS[providerType];
+  const regionUntouched = values.region.trim() === '' || values.region === before.defaultRegion;
+  const pathStyleUntouched = before.pathStyle === 'forced' || values.pathStyle === before.pathStyle;
+  return {
+    ...values,
+    providerType,
+    region: after.region === 'fixed' || regionUntouched ? after.defaultRegion : values.region,
+    pathStyle: after.pathStyle === 'forced' ? true : pathStyleUntouched ? after.pathStyle : values.pathStyle,
+  };
+}
+
+/** The form's starting values for a stored config (credentials empty: kept unless retyped). */
+export function valuesOf(config: StorageConfig): StorageFormValues {
+  const providerType = providerOf(config.provider_type, config.driver);
+  const quota = config.total_storage_bytes ? toUnit(config.total_storage_bytes) : null;
+  return {
+    ...emptyStorageForm(providerType),
+    name: config.name,
+    endpointUrl: config.endpoint_url ?? '',
+    bucketName: config.bucket_name ?? '',
+    region: config.region ?? '',
+    pathStyle: Boolean(config.path_style),
+    defaultFolder: config.default_folder ?? '',
+    customHost: config.custom_host ?? '',
+    signatureExpiresIn: String(config.signature_expires_in || SIGNATURE_EXPIRES_DEFAULT),
+    quotaValue: quota ? String(quota.value) : '',
+    quotaUnit: quota?.unit ?? 'GB',
+    isPublic: Boolean(config.is_public),
+    rootPath: config.root_path ?? '',
+  };
+}
+
+export type StorageFormField =
+  | 'name'
+  | 'endpointUrl'
+  | 'bucketName'
+  | 'region'
+  | 'accessKeyId'
+  | 'secretAccessKey'
+  | 'defaultFolder'
+  | 'customHost'
+  | 'signatureExpiresIn'
+  | 'quotaValue'
+  | 'rootPath';
+
+export type StorageFormErrorKey =
+  | 'admin.storage.errors.nameRequired'
+  | 'admin.storage.errors.nameTooLong'
+  | 'admin.storage.errors.endpointRequired'
+  | 'admin.storage.errors.urlInvalid'
+  | 'admin.storage.errors.bucketRequired'
+  | 'admin.storage.errors.bucketInvalid'
+  | 'admin.storage.errors.regionRequired'
+  | 'admin.storage.errors.regionInvalid'
+  | 'admin.storage.errors.accessKeyRequired'
+  | 'admin.storage.errors.secretRequired'
+  | 'admin.storage.errors.credentialTooLong'
+  | 'admin.storage.errors.folderInvalid'
+  | 'admin.storage.errors.signatureInvalid'
+  | 'admin.storage.errors.quotaInvalid'
+  | 'admin.storage.errors.rootPathRequired'
+  | 'admin.storage.errors.rootPathInvalid';
+
+export type StorageFormErrors = Partial<Record<StorageFormField, StorageFormErrorKey>>;
+
+/** Maps the server's field names (in a 400 `details` object, or a schema issue path) to form fields. */
+export const SERVER_FIELD: Record<string, StorageFormField> = {
+  name: 'name',
+  endpoint_url: 'endpointUrl',
+  bucket_name: 'bucketName',
+  region: 'region',
+  access_key_id: 'accessKeyId',
+  secret_access_key: 'secretAccessKey',
+  default_folder: 'defaultFolder',
+  custom_host: 'customHost',
+  signature_expires_in: 'signatureExpiresIn',
+  total_storage_bytes: 'quotaValue',
+  root_path: 'rootPath',
+};
+
+/** The shared schema's issue messages as translation keys. */
+const MESSAGE_ERRORS: Record<string, StorageFormErrorKey> = {
+  storage_name_required: 'admin.storage.errors.nameRequired',
+  storage_name_too_long: 'admin.storage.errors.nameTooLong',
+  endpoint_required: 'admin.storage.errors.endpointRequired',
+  url_invalid: 'admin.storage.errors.urlInvalid',
+  bucket_required: 'admin.storage.errors.bucketRequired',
+  bucket_invalid: 'admin.storage.errors.bucketInvalid',
+  region_required: 'admin.storage.errors.regionRequired',
+  region_invalid: 'admin.storage.errors.regionInvalid',
+  access_key_required: 'admin.storage.errors.accessKeyRequired',
+  secret_required: 'admin.storage.errors.secretRequired',
+  credential_too_long: 'admin.storage.errors.credentialTooLong',
+  folder_invalid: 'admin.storage.errors.folderInvalid',
+  signature_expires_invalid: 'admin.storage.errors.signatureInvalid',
+  quota_invalid: 'admin.storage.errors.quotaInvalid',
+  root_path_required: 'admin.storage.errors.rootPathRequired',
+  root_path_invalid: 'admin.storage.errors.rootPathInvalid',
+};
+
+/** The quota in bytes: null for an empty field (no quota), undefined when invalid. */
+export function parseQuota(value: string, unit: SizeUnit): number | null | undefined {
+  const trimmed = value.trim();
+  if (trimmed === '') return null;
+  if (!/^\d+(\.\d+)?$/.test(trimmed) || !SIZE_UNITS.includes(unit)) return undefined;
+  const bytes = toBytes(Number(trimmed), unit);
+  return bytes >= 1 && Number.isSafeInteger(bytes) ? bytes : undefined;
+}
+
+/** The request body the form stands for, before checking (credentials as typed). */
+function bodyOf(values: StorageFormValues, quota: number | null): StorageConfigCreateBody {
+  const common = {
+    name: values.name,
+    is_public: values.isPublic,
+    total_storage_bytes: quota,
+    signature_expires_in: values.signatureExpiresIn,
+  };
+  if (PROVIDER_PRESETS[values.providerType].driver === 'local') {
+    return { ...common, provider_type: 'Local', root_path: values.rootPath };
+  }
+  return {
+    ...common,
+    provider_type: values.providerType,
+    endpoint_url: values.endpointUrl,
+    bucket_name: values.bucketName,
+    region: values.region,
+    path_style: values.pathStyle,
+    default_folder: values.defaultFolder,
+    custom_host: values.customHost,
+    access_key_id: values.accessKeyId,
+    secret_access_key: values.secretAccessKey,
+  };
+}
+
+/** The message for a field when the schema's issue has none of its own. */
+const FIELD_ERRORS: Record<StorageFormField, StorageFormErrorKey> = {
+  name: 'admin.storage.errors.nameRequired',
+  endpointUrl: 'admin.storage.errors.urlInvalid',
+  bucketName: 'admin.storage.errors.bucketInvalid',
+  region: 'admin.storage.errors.regionInvalid',
+  accessKeyId: 'admin.storage.errors.accessKeyRequired',
+  secretAccessKey: 'admin.storage.errors.secretRequired',
+  defaultFolder: 'admin.storage.errors.folderInvalid',
+  customHost: 'admin.storage.errors.urlInvalid',
+  signatureExpiresIn: 'admin.storage.errors.signatureInvalid',
+  quotaValue: 'admin.storage.errors.quotaInvalid',
+  rootPath: 'admin.storage.errors.rootPathInvalid',
+};
+
+/** Stands in for a stored credential while an edit is checked (it is never sent). */
+const KEPT = 'kept';
+
+type Validated = { ok: true; input: StorageConfigCreateBody } | { ok: false; errors: StorageFormErrors };
+
+/**
+ * Checks the form with the server's rules (each field with `storageConfigUpdateSchema`, then what
+ * the provider requires with `checkStorageConfig`, so every problem shows at once) and builds the
+ * request body, normalised as the server stores it. On edit an empty credential keeps the stored
+ * one: it is checked as present and left out of the body.
+ */
+export function validateStorageForm(values: StorageFormValues, mode: 'create' | 'edit'): Validated {
+  const errors: StorageFormErrors = {};
+  const quota = parseQuota(values.quotaValue, values.quotaUnit);
+  if (quota === undefined) errors.quotaValue = 'admin.storage.errors.quotaInvalid';
+  const body = bodyOf(values, quota ?? null);
+  const keep = mode === 'edit' && body.provider_type !== 'Local';
+  const keepKey = keep && values.accessKeyId.trim() === '';
+  const keepSecret = keep && values.secretAccessKey.trim() === '';
+  const candidate: Record<string, unknown> = {
+    ...body,
+    ...(keepKey ? { access_key_id: KEPT } : {}),
+    ...(keepSecret ? { secret_access_key: KEPT } : {}),
+  };
+  const issues: { path: PropertyKey; message: string }[] = [];
+  const fields = storageConfigUpdateSchema.safeParse(candidate);
+  if (!fields.success) {
+    for (const issue of fields.error.issues) {
+      issues.push({ path: issue.path[0] ?? '', message: issue.message });
+      delete candidate[String(issue.path[0])];
+    }
+  }
+  // The provider's requirements, on the fields that are valid on their own.
+  const rest = storageConfigUpdateSchema.parse(candidate);
+  const checked = checkStorageConfig(rest);
+  if (!checked.ok) issues.push(...checked.issues);
+  for (const issue of issues) {
+    const field = SERVER_FIELD[String(issue.path)];
+    if (field) errors[field] ??= MESSAGE_ERRORS[issue.message] ?? FIELD_ERRORS[field];
+  }
+  if (!checked.ok || Object.keys(errors).length > 0) return { ok: false, errors };
+  const { driver: _driver, ...input } = checked.value;
+  if (keepKey) delete (input as { access_key_id?: string }).access_key_id;
+  if (keepSecret) delete (input as { secret_access_key?: string }).secret_access_key;
+  return { ok: true, input };
+}

@@ -1,0 +1,94 @@
+/**
+ * The password form of a protected file. The right password answers the file's details with
+ * URLs carrying a short-lived token; a wrong one says so; after too many guesses the server
+ * answers 429 and the form waits out `Retry-After` (counting down).
+ */
+import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Alert } from '../../../components/alert.tsx';
+import { Button } from '../../../components/button.tsx';
+import { Card } from '../../../components/card.tsx';
+import { TextField } from '../../../components/form-field.tsx';
+import { Spinner } from '../../../components/spinner.tsx';
+import { isApiError } from '../../../lib/api/index.ts';
+import { useVerifyFilePassword, type PublicFile } from '../api/file-share-api.ts';
+
+export function FilePasswordGate({
+  file,
+  onUnlocked,
+}: {
+  file: PublicFile;
+  onUnlocked(unlocked: PublicFile): void;
+}) {
+  const { t } = useTranslation();
+  const verify = useVerifyFilePassword();
+  const [password, setPassword] = useState('');
+  const [message, setMessage] = useState<{ tone: 'error' | 'field'; text: string } | null>(null);
+  const [lockedFor, setLockedFor] = useState(0);
+
+  useEffect(() => {
+    if (lockedFor <= 0) return;
+    const timer = setTimeout(() => setLockedFor((seconds) => seconds - 1), 1000);
+    return () => clearTimeout(timer);
+  }, [lockedFor]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!password) {
+      setMessage({ tone: 'field', text: t('fileView.password.required') });
+      return;
+    }
+    setMessage(null);
+    verify.mutate(
+      { slug: file.slug, password },
+      {
+        onSuccess: onUnlocked,
+        onError: (error) => {
+          if (isApiError(error) && error.status === 429) setLockedFor(error.retryAfterSeconds ?? 60);
+          else
+            setMessage({ tone: 'error', text: isApiError(error) ? error.message : t('errors.unexpected') });
+        },
+      },
+    );
+  };
+
+  return (
+    <div className="mx-auto max-w-md">
+      <Card title={t('fileView.password.title')} as="h1" description={t('fileView.password.description')}>
+        <p className="mb-4 truncate text-sm font-medium text-fg" data-user-content="" title={file.filename}>
+          {file.filename}
+        </p>
+        <form onSubmit={submit} noValidate className="space-y-4" data-testid="file-password-gate">
+          <TextField
+            label={t('fileView.password.label')}
+            type="password"
+            name="password"
+            autoComplete="off"
+            autoFocus
+            value={password}
+            error={message?.tone === 'field' ? message.text : null}
+            onChange={(event) => {
+              setPassword(event.target.value);
+              if (message?.tone === 'field') setMessage(null);
+            }}
+          />
+          {lockedFor > 0 ? (
+            <Alert tone="warning" testId="file-password-rate-limited">
+              {t('fileView.password.rateLimited', { count: lockedFor })}
+            </Alert>
+          ) : (
+            message?.tone === 'error' && (
+              <Alert tone="error" testId="file-password-error">
+                {message.text}
+              </Alert>
+            )
+          )}
+          <Button type="submit" className="w-full" disabled={verify.isPending || lockedFor > 0}>
+            {verify.isPending && <Spinner className="size-4 text-accent-fg" />}
+            {t('fileView.password.submit')}
+          </Button>
+        </form>
+      </Card>
+    </div>
+  );
+}

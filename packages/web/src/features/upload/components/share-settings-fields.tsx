@@ -1,0 +1,154 @@
+/**
+ * The settings the next uploads get: storage, link suffix, sub-folder, remark, password, expiry
+ * and max views, each with its inline error (spec §5).
+ */
+import { useTranslation } from 'react-i18next';
+import { SLUG_MAX, type StorageConfigView } from '@cubby/shared';
+import { SelectField, TextField } from '../../../components/form-field.tsx';
+import {
+  EXPIRY_CHOICES,
+  MAX_EXPIRY_HOURS,
+  type ExpiryChoice,
+  type UploadErrors,
+  type UploadSettingsValues,
+} from '../upload-form.ts';
+
+export interface ShareSettingsFieldsProps {
+  values: UploadSettingsValues;
+  errors: UploadErrors;
+  onChange(patch: Partial<UploadSettingsValues>): void;
+  configs: readonly StorageConfigView[];
+  configId: string | null;
+  onConfigChange(id: string): void;
+  /** The caller may use no storage at all (not merely: not loaded). */
+  noStorage: boolean;
+  disabled: boolean;
+}
+
+export function ShareSettingsFields({
+  values,
+  errors,
+  onChange,
+  configs,
+  configId,
+  onConfigChange,
+  noStorage,
+  disabled,
+}: ShareSettingsFieldsProps) {
+  const { t } = useTranslation();
+  const error = (field: keyof UploadErrors) => {
+    const key = errors[field];
+    return key ? t(key, { max: SLUG_MAX }) : null;
+  };
+  const expiryLabels: Record<ExpiryChoice, string> = {
+    '1h': t('pastes.expiry.oneHour'),
+    '1d': t('pastes.expiry.oneDay'),
+    '7d': t('pastes.expiry.sevenDays'),
+    '30d': t('pastes.expiry.thirtyDays'),
+    never: t('pastes.expiry.never'),
+    custom: t('upload.settings.customHoursChoice'),
+  };
+
+  return (
+    <fieldset disabled={disabled} className="grid gap-4 sm:grid-cols-2 lg:grid-cols-1">
+      <SelectField
+        label={t('upload.settings.storage')}
+        name="storage"
+        value={configId ?? ''}
+        hint={noStorage ? t('upload.settings.noStorage') : t('upload.settings.storageHint')}
+        onChange={(event) => onConfigChange(event.target.value)}
+        className="sm:col-span-2 lg:col-span-1"
+      >
+        {configs.map((config) => (
+          <option key={config.id} value={config.id} data-user-content="">
+            {config.is_default === 1
+              ? t('upload.settings.defaultStorage', { name: config.name })
+              : config.name}
+          </option>
+        ))}
+      </SelectField>
+      <TextField
+        label={t('pastes.fields.slug')}
+        name="slug"
+        value={values.slug}
+        autoComplete="off"
+        spellCheck={false}
+        className="font-mono"
+        placeholder={t('pastes.placeholders.slug')}
+        hint={t('upload.settings.slugHint', { max: SLUG_MAX })}
+        error={error('slug')}
+        onChange={(event) => onChange({ slug: event.target.value })}
+      />
+      <TextField
+        label={t('upload.settings.path')}
+        name="path"
+        value={values.path}
+        autoComplete="off"
+        spellCheck={false}
+        className="font-mono"
+        placeholder={t('upload.settings.pathPlaceholder')}
+        hint={t('upload.settings.pathHint')}
+        error={error('path')}
+        onChange={(event) => onChange({ path: event.target.value })}
+      />
+      <TextField
+        label={t('pastes.fields.remark')}
+        name="remark"
+        value={values.remark}
+        maxLength={500}
+        autoComplete="off"
+        error={error('remark')}
+        onChange={(event) => onChange({ remark: event.target.value })}
+      />
+      <TextField
+        label={t('pastes.fields.password')}
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        value={values.password}
+        hint={t('upload.settings.passwordHint')}
+        error={error('password')}
+        onChange={(event) => onChange({ password: event.target.value })}
+      />
+      <SelectField
+        label={t('pastes.fields.expiry')}
+        name="expiry"
+        value={values.expiry}
+        onChange={(event) => onChange({ expiry: event.target.value as ExpiryChoice })}
+      >
+        {EXPIRY_CHOICES.map((choice) => (
+          <option key={choice} value={choice}>
+            {expiryLabels[choice]}
+          </option>
+        ))}
+      </SelectField>
+      {values.expiry === 'custom' && (
+        <TextField
+          label={t('upload.settings.customHours')}
+          name="customHours"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={MAX_EXPIRY_HOURS}
+          step={1}
+          value={values.customHours}
+          error={error('customHours')}
+          onChange={(event) => onChange({ customHours: event.target.value })}
+        />
+      )}
+      <TextField
+        label={t('pastes.fields.maxViews')}
+        name="maxViews"
+        type="number"
+        inputMode="numeric"
+        min={0}
+        step={1}
+        value={values.maxViews}
+        placeholder="0"
+        hint={t('pastes.hints.maxViews')}
+        error={error('maxViews')}
+        onChange={(event) => onChange({ maxViews: event.target.value })}
+      />
+    </fieldset>
+  );
+}

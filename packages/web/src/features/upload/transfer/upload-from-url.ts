@@ -1,0 +1,154 @@
+/**
+ * URL uploads (spec §4): the URL was analysed (`/api/url/info`); now the browser downloads it
+ * (directly, or through the server proxy when CORS forbids) and uploads it to storage. Progress:
+ * 0–49 % downloading, 50–99 % uploading, then commit.
+ * - Size known and above the multipart threshold: a URL multipart session; parts are cut from the
+ *   download as it arrives and sent three at a time (the download waits while three are in flight).
+ * - Otherwise: the body is collected into a Blob (a browser cannot stream a download into a PUT),
+ *   then presign → PUT → commit.
+ * A failure after the server made a record cancels it (`/url/cancel`, `/url/multipart/abort`).
+ */
+import {
+  abortUrlMultipart,
+  cancelUrlUpload,
+  commitUrlUpload,
+  completeUrlMultipart,
+  getPartUrls,
+  initUrlMultipart,
+  presignUrlUpload,
+  type ConfirmedPart,
+  type FileShare,
+  type UrlInfo,
+} from '../api/upload-api.ts';
+import { chooseStrategy, partSizeFor } from '../part-plan.ts';
+import { runPool } from '../task-runner.ts';
+import { TransferError } from './transfer-error.ts';
+import { PartUrls, sendPart } from './part-sender.ts';
+import { checkCancelled, childController, type UploadRun } from './upload-run.ts';
+import { collectBlob, streamParts } from './body-reader.ts';
+import { openUrlSource } from './url-source.ts';
+import { putAndCommit } from './presigned-put.ts';
+
+const downloadPercent = (loaded: number, total: number) =>
+  total > 0 ? Math.min(49, Math.floor((loaded / total) * 49)) : 0;
+const uploadPercent = (loaded: number, total: number) =>
+  50 + (total > 0 ? Math.min(49, Math.floor((loaded / total) * 49)) : 0);
+
+/** What is uploaded: the analysed URL with the name and type to store it under. */
+export interface UrlSource {
+  info: UrlInfo;
+  filename: string;
+}
+
+export async function uploadFromUrl(source: UrlSource, run: UploadRun): Promise<FileShare> {
+  const size = source.info.size;
+  if (size !== null && size > 0 && chooseStrategy(size, run.tuning) === 'multipart') {
+    return uploadUrlMultipart(source, size, run);
+  }
+  return uploadUrlSingle(source, run);
+}
+
+async function uploadUrlSingle({ info, filename }: UrlSource, run: UploadRun): Promise<FileShare> {
+  const { share, configId } = run.target;
+  run.stage('downloading');
+  const opened = await openUrlSource(info.url, run.signal);
+  const expected = info.size ?? opened.length ?? 0;
+  const blob = await collectBlob(opened.body, info.contentType, run.signal, (loaded) =>
+    run.progress({ percent: downloadPercent(loaded, expected), loaded, total: expected }),
+  );
+  checkCancelled(run);
+  run.stage('initializing');
+  const presigned = await presignUrlUpload({
+    url: info.url,
+    ...(configId ? { s3_config_id: configId } : {}),
+    metadata: { filename, contentType: info.contentType, size: blob.size },
+    filename,
+    ...(share.slug ? { slug: share.slug } : {}),
+    ...(share.remark ? { remark: share.remark } : {}),
+    ...(share.path ? { path: share.path } : {}),
+  });
+  return putAndCommit(presigned, blob, run, {
+    percent: uploadPercent,
+    // The URL commit may also carry the suffix (the server checks it once more).
+    commit: (fields) => commitUrlUpload({ ...fields, ...(share.slug ? { slug: share.slug } : {}) }),
+    cleanup: cancelUrlUpload,
+  });
+}
+
+async function uploadUrlMultipart(
+  { info, filename }: UrlSource,
+  size: number,
+  run: UploadRun,
+): Promise<FileShare> {
+  const { share, configId } = run.target;
+  run.stage('initializing');
+  const init = await initUrlMultipart({
+    ...share,
+    url: info.url,
+    ...(configId ? { s3_config_id: configId } : {}),
+    metadata: { filename, contentType: info.contentType, size },
+    filename,
+    part_size: partSizeFor(size, run.tuning.partSize),
+    total_size: size,
+  });
+  const ids = { file_id: init.file_id, upload_id: init.upload_id };
+  try {
+    run.stage('downloading');
+    const opened = await openUrlSource(info.url, run.signal);
+    const numbers = Array.from({ length: init.part_count }, (_, i) => i + 1);
+    const urls = new PartUrls(
+      async (part_numbers) => (await getPartUrls({ ...ids, part_numbers })).urls,
+      numbers,
+    );
+    urls.seed(init.presigned_urls);
+
+    let downloaded = 0;
+    let downloadDone = false;
+    let uploaded = 0;
+    const sending = new Map<number, number>();
+    const report = () => {
+      let sent = uploaded;
+      for (const bytes of sending.values()) sent += bytes;
+      if (downloadDone) run.progress({ percent: uploadPercent(sent, size), loaded: sent, total: size });
+      else run.progress({ percent: downloadPercent(downloaded, size), loaded: downloaded, total: size });
+    };
+    const parts: ConfirmedPart[] = [];
+    const abort = childController(run.signal);
+    async function* partsOfDownload() {
+      yield* streamParts(opened.body, init.part_size, abort.signal, (loaded) => {
+        downloaded = loaded;
+        report();
+      });
+      downloadDone = true;
+      run.stage('uploading');
+      report();
+    }
+    await runPool(
+      partsOfDownload(),
+      async ({ partNumber, body }) => {
+        if (partNumber > init.part_count) throw new TransferError('size-mismatch');
+        const etag = await sendPart(partNumber, body, {
+          urls,
+          tuning: run.tuning,
+          signal: abort.signal,
+          onProgress: (loaded) => {
+            sending.set(partNumber, loaded);
+            report();
+          },
+        });
+        sending.delete(partNumber);
+        uploaded += body.size;
+        parts.push({ partNumber, etag });
+        report();
+      },
+      { limit: run.tuning.partConcurrency, abort },
+    );
+    if (downloaded !== size || parts.length !== init.part_count) throw new TransferError('size-mismatch');
+    checkCancelled(run);
+    run.stage('completing');
+    return await completeUrlMultipart({ ...ids, parts: parts.sort((a, b) => a.partNumber - b.partNumber) });
+  } catch (error) {
+    await abortUrlMultipart(ids).catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * Small files (spec §4 "Presigned upload"): presign → one PUT of the File straight to storage →
+ * commit. If anything fails once the server has a file record, the record (and any object) is
+ * deleted through the caller's management prefix (admin or user).
+ */
+import { commitUpload, deleteFileShare, presignUpload, type FileShare } from '../api/upload-api.ts';
+import { percentOf } from '../transfer-meter.ts';
+import { putAndCommit } from './presigned-put.ts';
+import type { UploadRun } from './upload-run.ts';
+
+export async function uploadSmallFile(file: File, run: UploadRun): Promise<FileShare> {
+  const { share, configId } = run.target;
+  run.stage('initializing');
+  const presigned = await presignUpload({
+    ...(configId ? { s3_config_id: configId } : {}),
+    filename: file.name,
+    size: file.size,
+    ...(file.type ? { mimetype: file.type } : {}),
+    ...(share.path ? { path: share.path } : {}),
+    ...(share.slug ? { slug: share.slug } : {}),
+  });
+  return putAndCommit(presigned, file, run, {
+    percent: (loaded, total) => Math.min(99, percentOf(loaded, total)),
+    commit: commitUpload,
+    cleanup: (fileId) => deleteFileShare(fileId, run.scope),
+  });
+}

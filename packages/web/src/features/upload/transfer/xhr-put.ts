@@ -1,0 +1,63 @@
+/**
+ * One PUT of a Blob (a File or a slice of one) straight to storage with XMLHttpRequest, which —
+ * unlike fetch — reports upload progress. The browser streams the Blob from disk; it is never read
+ * into memory here. Resolves with the ETag (quotes stripped, spec §7) when the answer is 2xx.
+ */
+import { TransferError } from './transfer-error.ts';
+
+export interface PutOptions {
+  /** Exactly the headers the presign answer asked for. */
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  /** Milliseconds the whole PUT may take (0 = no limit). */
+  timeoutMs?: number;
+  onProgress?(loaded: number): void;
+}
+
+/** Headers a page may not set; the browser derives them itself. */
+const BROWSER_CONTROLLED = new Set(['content-length', 'host', 'connection', 'expect']);
+
+export function stripEtagQuotes(etag: string): string {
+  return etag.trim().replace(/^W\//, '').replace(/^"|"$/g, '');
+}
+
+export function putBlob(url: string, body: Blob, options: PutOptions = {}): Promise<{ etag: string | null }> {
+  return new Promise((resolve, reject) => {
+    if (options.signal?.aborted) {
+      reject(new TransferError('cancelled'));
+      return;
+    }
+    const xhr = new XMLHttpRequest();
+    const onAbort = () => xhr.abort();
+    const finish = () => options.signal?.removeEventListener('abort', onAbort);
+    xhr.open('PUT', url);
+    for (const [name, value] of Object.entries(options.headers ?? {})) {
+      if (!BROWSER_CONTROLLED.has(name.toLowerCase())) xhr.setRequestHeader(name, value);
+    }
+    xhr.timeout = options.timeoutMs ?? 0;
+    xhr.upload.onprogress = (event) => options.onProgress?.(event.loaded);
+    xhr.onload = () => {
+      finish();
+      if (xhr.status >= 200 && xhr.status < 300) {
+        const etag = xhr.getResponseHeader('ETag');
+        resolve({ etag: etag ? stripEtagQuotes(etag) : null });
+      } else {
+        reject(new TransferError('http', xhr.status));
+      }
+    };
+    xhr.onerror = () => {
+      finish();
+      reject(new TransferError('network'));
+    };
+    xhr.ontimeout = () => {
+      finish();
+      reject(new TransferError('timeout'));
+    };
+    xhr.onabort = () => {
+      finish();
+      reject(new TransferError('cancelled'));
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    xhr.send(body);
+  });
+}

@@ -1,0 +1,273 @@
+/**
+ * The upload list and the runner behind it (spec §4 upload states). Items are files picked or
+ * dropped, or analysed URLs; each is pending, uploading (stage, percent, speed, time left), success
+ * (the share) or error (the failure), and can be retried, removed or cancelled. Started items run
+ * one after another (a large file already sends three parts at once). The state lives outside the
+ * page, so uploads go on while the user looks at another screen of the app.
+ */
+import { create } from 'zustand';
+import { useAuthStore } from '../auth/index.ts';
+import { abortMultipart, type FileScope, type FileShare } from './api/upload-api.ts';
+import { chooseStrategy } from './part-plan.ts';
+import { addRecentUpload, readRecentUploads, type RecentUpload } from './recent-uploads.ts';
+import { ResumeStore, type ResumeRecord } from './resume-store.ts';
+import { TransferMeter } from './transfer-meter.ts';
+import { toUploadFailure, type UploadFailure } from './transfer/transfer-error.ts';
+import { uploadFromUrl, type UrlSource } from './transfer/upload-from-url.ts';
+import { uploadLargeFile } from './transfer/upload-large-file.ts';
+import type { UploadRun, UploadStage, UploadTarget } from './transfer/upload-run.ts';
+import { uploadSmallFile } from './transfer/upload-small-file.ts';
+import { isWithinLimit } from './upload-form.ts';
+import { readTuning } from './upload-tuning.ts';
+
+export type ItemStatus = 'pending' | 'uploading' | 'success' | 'error';
+
+export type ItemSource = { kind: 'file'; file: File } | { kind: 'url'; source: UrlSource };
+
+export interface UploadItem {
+  id: string;
+  source: ItemSource;
+  name: string;
+  /** Bytes; null for a URL whose size the server could not tell. */
+  size: number | null;
+  type: string;
+  status: ItemStatus;
+  stage: UploadStage | null;
+  percent: number;
+  /** Bytes per second and seconds left, while known. */
+  speed: number | null;
+  eta: number | null;
+  share: FileShare | null;
+  failure: UploadFailure | null;
+  /** An interrupted upload of this very file that will be continued. */
+  resume: ResumeRecord | null;
+  /** Larger than the server's limit: cannot be uploaded. */
+  tooLarge: boolean;
+  /** Where to and with which settings; set when the upload starts, reused by a retry. */
+  target: UploadTarget | null;
+  /** Started and waiting for its turn. */
+  queued: boolean;
+}
+
+interface QueueState {
+  items: UploadItem[];
+  recent: RecentUpload[];
+  addFiles(files: readonly File[], maxBytes: number | null): void;
+  /** Adds an analysed URL and returns its item id. */
+  addUrl(source: UrlSource, maxBytes: number | null): string;
+  /** Starts every pending item that may be uploaded, with these settings. */
+  startPending(target: UploadTarget): void;
+  /** Starts one item (a URL upload) with these settings. */
+  start(id: string, target: UploadTarget): void;
+  cancel(id: string): void;
+  retry(id: string): void;
+  remove(id: string): void;
+  /** Declines the offered resumption: the old session is aborted and the file starts afresh. */
+  startOver(id: string): void;
+  clearFinished(): void;
+}
+
+const resumeStore = new ResumeStore();
+const controllers = new Map<string, AbortController>();
+const waiting: string[] = [];
+let pumping = false;
+let nextId = 1;
+/** Store updates for progress at most this often. */
+const PROGRESS_INTERVAL_MS = 150;
+
+function newItem(
+  source: ItemSource,
+  name: string,
+  size: number | null,
+  type: string,
+  maxBytes: number | null,
+) {
+  return {
+    id: `upload-${nextId++}`,
+    source,
+    name,
+    size,
+    type,
+    status: 'pending',
+    stage: null,
+    percent: 0,
+    speed: null,
+    eta: null,
+    share: null,
+    failure: null,
+    resume: null,
+    tooLarge: size !== null && !isWithinLimit(size, maxBytes),
+    target: null,
+    queued: false,
+  } satisfies UploadItem;
+}
+
+function scope(): FileScope {
+  return useAuthStore.getState().authType === 'admin' ? 'admin' : 'user';
+}
+
+export const useUploadQueue = create<QueueState>()((set, get) => {
+  const update = (id: string, patch: Partial<UploadItem>) =>
+    set((state) => ({ items: state.items.map((item) => (item.id === id ? { ...item, ...patch } : item)) }));
+  const find = (id: string) => get().items.find((item) => item.id === id);
+
+  const enqueue = (id: string) => {
+    update(id, { queued: true, failure: null, status: 'pending', percent: 0, stage: null });
+    waiting.push(id);
+    void pump();
+  };
+
+  async function pump() {
+    if (pumping) return;
+    pumping = true;
+    try {
+      for (let id = waiting.shift(); id !== undefined; id = waiting.shift()) await runItem(id);
+    } finally {
+      pumping = false;
+    }
+  }
+
+  async function runItem(id: string) {
+    const item = find(id);
+    if (!item || !item.queued || !item.target) return;
+    const controller = new AbortController();
+    controllers.set(id, controller);
+    update(id, { status: 'uploading', queued: false, stage: 'starting', speed: null, eta: null });
+    const meter = new TransferMeter();
+    let lastUpdate = 0;
+    const tuning = readTuning();
+    const run: UploadRun = {
+      target: item.target,
+      signal: controller.signal,
+      tuning,
+      scope: scope(),
+      resumeStore,
+      stage: (stage) => {
+        meter.reset();
+        update(id, { stage, speed: null, eta: null });
+      },
+      progress: ({ percent, loaded, total }) => {
+        const now = performance.now();
+        meter.sample(loaded, now);
+        if (now - lastUpdate < PROGRESS_INTERVAL_MS && percent < 99) return;
+        lastUpdate = now;
+        const estimate = meter.estimate(total);
+        update(id, { percent, speed: estimate.speed, eta: total > 0 ? estimate.eta : null });
+      },
+    };
+    try {
+      const { source } = item;
+      let share: FileShare;
+      if (source.kind === 'url') {
+        share = await uploadFromUrl(source.source, run);
+      } else if (item.resume || chooseStrategy(source.file.size, tuning) === 'multipart') {
+        share = await uploadLargeFile(source.file, run, item.resume);
+      } else {
+        share = await uploadSmallFile(source.file, run);
+      }
+      update(id, {
+        status: 'success',
+        stage: 'completed',
+        percent: 100,
+        share,
+        resume: null,
+        speed: null,
+        eta: null,
+      });
+      set({
+        recent: addRecentUpload({
+          slug: share.slug,
+          filename: share.filename,
+          size: share.size,
+          created_at: share.created_at,
+        }),
+      });
+    } catch (error) {
+      const failure = toUploadFailure(error);
+      const resume = item.source.kind === 'file' ? resumeStore.find(item.source.file) : null;
+      update(id, { status: 'error', failure, resume, speed: null, eta: null });
+    } finally {
+      controllers.delete(id);
+    }
+  }
+
+  return {
+    items: [],
+    recent: readRecentUploads(),
+
+    addFiles(files, maxBytes) {
+      const added = files.map((file) => ({
+        ...newItem({ kind: 'file', file }, file.name, file.size, file.type, maxBytes),
+        resume: resumeStore.find(file),
+      }));
+      set((state) => ({ items: [...state.items, ...added] }));
+    },
+
+    addUrl(source, maxBytes) {
+      const item = newItem(
+        { kind: 'url', source },
+        source.filename,
+        source.info.size,
+        source.info.contentType,
+        maxBytes,
+      );
+      set((state) => ({ items: [...state.items, item] }));
+      return item.id;
+    },
+
+    startPending(target) {
+      for (const item of get().items) {
+        if (item.status === 'pending' && !item.queued && !item.tooLarge) {
+          update(item.id, { target });
+          enqueue(item.id);
+        }
+      }
+    },
+
+    start(id, target) {
+      const item = find(id);
+      if (!item || item.tooLarge || item.status !== 'pending' || item.queued) return;
+      update(id, { target });
+      enqueue(id);
+    },
+
+    cancel(id) {
+      const controller = controllers.get(id);
+      if (controller) {
+        controller.abort();
+        return;
+      }
+      const index = waiting.indexOf(id);
+      if (index >= 0) waiting.splice(index, 1);
+      update(id, {
+        status: 'error',
+        queued: false,
+        failure: toUploadFailure(new DOMException('', 'AbortError')),
+      });
+    },
+
+    retry(id) {
+      const item = find(id);
+      if (!item || item.status !== 'error' || !item.target || item.tooLarge) return;
+      enqueue(id);
+    },
+
+    remove(id) {
+      get().cancel(id);
+      set((state) => ({ items: state.items.filter((item) => item.id !== id) }));
+    },
+
+    startOver(id) {
+      const item = find(id);
+      if (!item?.resume) return;
+      const { file_id, upload_id } = item.resume;
+      resumeStore.forget(file_id);
+      abortMultipart({ file_id, upload_id }).catch(() => {});
+      update(id, { resume: null });
+    },
+
+    clearFinished() {
+      set((state) => ({ items: state.items.filter((item) => item.status !== 'success') }));
+    },
+  };
+});
