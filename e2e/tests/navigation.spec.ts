@@ -22,7 +22,7 @@ const PUBLIC_ROUTES = [
     path: '/file/xyz789',
     title: 'File preview - Cubby',
     zhTitle: '文件预览 - Cubby',
-    heading: 'Shared file',
+    heading: 'File not found',
   },
   {
     path: '/mount-explorer/photos/2024',
