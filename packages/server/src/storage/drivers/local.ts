@@ -15,6 +15,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
+import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import nodePath from 'node:path';
@@ -409,16 +410,16 @@ export class LocalDriver implements StorageDriver {
 
   /** Streams `source` through `limit` into a new temp file, synced to disk; removes it on any failure. */
   private async writeTemp(temp: string, source: Readable, limit: ByteLimit, path: string): Promise<void> {
+    // `flush` syncs the file before it is closed, so the rename that follows never exposes an
+    // empty file after a crash.
+    const sink = createWriteStream(temp, { flags: 'wx', flush: true, highWaterMark: 1024 * 1024 });
     try {
-      // `flush` syncs the file before it is closed, so the rename that follows never exposes
-      // an empty file after a crash.
-      await pipeline(
-        source,
-        limit,
-        createWriteStream(temp, { flags: 'wx', flush: true, highWaterMark: 1024 * 1024 }),
-      );
+      await pipeline(source, limit, sink);
     } catch (error) {
       source.destroy();
+      // The pipeline can fail before the file is even open; it is created when the open completes,
+      // so wait for the sink to close before removing it.
+      if (!sink.closed) await once(sink, 'close').catch(() => undefined);
       await fs.rm(temp, { force: true });
       if (limit.failure) throw limit.failure;
       mapFsError(error, 'write', path);
