@@ -83,19 +83,15 @@ export function createApp(deps: AppDeps) {
     publicBaseUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
     secretKey: deps.secretKey,
   });
-  const files = new FilesService(
-    new FilesRepository(db.kysely),
-    storageConfigs,
-    clock,
-    sharePasswordLimiter,
-    {
-      secretKey: deps.secretKey,
-      logger,
-    },
-  );
+  // One repository for file rows, shared by the share routes and the uploads that create them.
+  const filesRepository = new FilesRepository(db.kysely);
+  const files = new FilesService(filesRepository, storageConfigs, clock, sharePasswordLimiter, {
+    secretKey: deps.secretKey,
+    logger,
+  });
 
   const uploads = new UploadsService({
-    files: new FilesRepository(db.kysely),
+    files: filesRepository,
     uploads: new UploadsRepository(db.kysely),
     storageConfigs,
     settings,
