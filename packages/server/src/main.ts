@@ -34,7 +34,7 @@ try {
 const clock = config.testHooks ? new AdjustableClock() : systemClock;
 if (config.testHooks)
   logger.warn('CUBBY_TEST_HOOKS is on: the clock can be moved through the API; never use this in production');
-const { app, services } = createApp({ config, db, clock, logger, secretKey });
+const { app, services } = createApp({ config, db, clock, logger, secretKey, webDistDir: config.webDistDir });
 
 const initial = await services.auth.ensureInitialAdmin(config.adminUsername, config.adminPassword);
 if (initial?.generatedPassword) {

@@ -50,6 +50,24 @@ describe('server process', () => {
     await second.exited;
   });
 
+  it('serves the web app from WEB_DIST_DIR when it is set', async () => {
+    const dist = tempDir();
+    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>from WEB_DIST_DIR</title>');
+    const port = await freePort();
+    const proc = startServer({
+      DATA_DIR: tempDir(),
+      PORT: String(port),
+      WEB_DIST_DIR: dist,
+      ADMIN_PASSWORD: 'long-enough',
+    });
+    await waitFor(proc, (out) => out.includes('Cubby is serving'));
+    const res = await fetch(`http://127.0.0.1:${port}/paste/abc`);
+    assert.equal(res.status, 200);
+    assert.match(await res.text(), /from WEB_DIST_DIR/);
+    proc.child.kill('SIGTERM');
+    await proc.exited;
+  });
+
   it('uses ADMIN_USERNAME/ADMIN_PASSWORD on first start and never prints them', async () => {
     const port = await freePort();
     const proc = startServer({

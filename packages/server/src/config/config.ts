@@ -49,6 +49,7 @@ const envSchema = z.object({
     .max(24 * 365)
     .default(24),
   CORS_ORIGINS: z.string().trim().default('*'),
+  WEB_DIST_DIR: optionalString,
   CUBBY_TEST_HOOKS: z
     .string()
     .optional()
@@ -68,6 +69,8 @@ export interface Config {
   adminPassword: string | undefined;
   sessionTtlMs: number;
   corsOrigins: '*' | string[];
+  /** The built web app to serve; unset: packages/web/dist next to the server. */
+  webDistDir: string | undefined;
   /** Browser tests only: exposes POST /api/__test__/clock to move the server's clock forward. */
   testHooks: boolean;
 }
@@ -111,6 +114,7 @@ export function loadConfig(env: Record<string, string | undefined>): ConfigResul
           : e.CORS_ORIGINS.split(',')
               .map((o) => o.trim())
               .filter(Boolean),
+      webDistDir: e.WEB_DIST_DIR === undefined ? undefined : path.resolve(e.WEB_DIST_DIR),
       testHooks: e.CUBBY_TEST_HOOKS,
     },
   };

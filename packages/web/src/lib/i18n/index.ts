@@ -84,12 +84,13 @@ export function getLanguage(): Language {
 }
 
 /**
- * Switches the UI language and remembers the choice. Its texts are loaded first; when that fails
- * the promise rejects and the UI stays in the current language.
+ * Remembers the choice at once (a reload right after picking keeps it), then switches the UI once
+ * the language's texts are loaded; when that fails the promise rejects and this page stays in the
+ * current language.
  */
 export async function changeLanguage(language: Language): Promise<void> {
-  await loadLanguage(language);
   storeLanguage(language);
+  await loadLanguage(language);
   uiLanguage = language;
   await i18n.changeLanguage(isKeysModeRequested() ? KEYS_MODE : language);
   applyDocumentLanguage();
