@@ -101,6 +101,24 @@ for (const dialect of DIALECTS) {
       assert.equal(res.headers.get('cache-control'), 'no-store');
     });
 
+    it("lets a route's own header win over a common one, each header once", async () => {
+      const created = await t.json('/api/paste', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${await t.adminToken()}` },
+        json: { content: 'plain words' },
+      });
+      const res = await t.request(`/api/raw/${created.body.data.slug}`);
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('content-type'), 'text/plain; charset=utf-8');
+      assert.equal(res.headers.get('cache-control'), 'no-store');
+      assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+      assert.match(res.headers.get('content-disposition') ?? '', /^inline; filename=/);
+      const limited = await t.request('/api/raw/no-such-paste', { headers: { 'X-Request-Id': 'trace-7' } });
+      assert.equal(limited.status, 404);
+      assert.equal(limited.headers.get('x-request-id'), 'trace-7');
+      assert.equal(limited.headers.get('content-type'), 'text/plain; charset=utf-8');
+    });
+
     it('puts the same headers on answers a route builds by hand', async () => {
       const res = await t.request('/api/storage/local/some-config/get?sig=nope', {
         headers: { Origin: 'http://elsewhere.example' },

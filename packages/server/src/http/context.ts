@@ -9,6 +9,8 @@ export interface AppEnv {
     log: Logger;
     lang: Lang;
     clientIp: string;
+    /** Headers every answer of this request carries, lower-case names (http/answer.ts). */
+    headers: Record<string, string>;
     /** Who is calling; null when no valid credentials were sent. */
     principal: Principal | null;
     /** True when an Authorization header was sent but named no valid, unexpired credential. */

@@ -4,6 +4,7 @@
 import type { ErrorEnvelope, SuccessEnvelope } from '@cubby/shared';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { answer } from './answer.ts';
 import type { AppEnv } from './context.ts';
 import type { AppError } from './errors.ts';
 import { type MessageKey, translate } from './messages.ts';
@@ -20,7 +21,14 @@ export function ok<T>(
     data,
     success: true,
   };
-  return c.json(body, status);
+  return json(c, body, status);
+}
+
+const JSON_TYPE = { 'content-type': 'application/json' };
+
+/** A JSON answer with the request's common headers (http/answer.ts). */
+export function json(c: Context<AppEnv>, body: unknown, status = 200, headers?: Record<string, string>) {
+  return answer(c, JSON.stringify(body), status, headers ? { ...JSON_TYPE, ...headers } : JSON_TYPE);
 }
 
 /**
@@ -35,7 +43,8 @@ export function okWith<T>(
   status: ContentfulStatusCode = 200,
   params: Record<string, string | number> = {},
 ): Response {
-  return c.json(
+  return json(
+    c,
     {
       ...extra,
       code: status,
@@ -63,6 +72,5 @@ export function renderError(c: Context<AppEnv>, error: AppError): Response {
     const first = Object.values(body.details)[0];
     if (first) body.message = first;
   }
-  for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-  return c.json(body, error.status as ContentfulStatusCode);
+  return json(c, body, error.status, error.headers);
 }

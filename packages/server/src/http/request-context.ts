@@ -1,11 +1,14 @@
 /**
  * First middleware: a request id (kept from a sane incoming X-Request-Id, else new) on every log line
  * and in the answer, the answer language, the client address, and one access-log line per request.
+ * It also starts the request's common answer headers and completes answers built without them
+ * (http/answer.ts).
  * The access log names the path without its query string and never any header.
  */
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { Logger } from 'pino';
+import { completeHeaders } from './answer.ts';
 import { clientIp } from './client-ip.ts';
 import type { AppEnv } from './context.ts';
 import { pickLang } from './messages.ts';
@@ -23,6 +26,9 @@ function lazyChild(logger: Logger, reqId: string): Logger {
 }
 
 export function requestContext(logger: Logger, trustProxyHops: number): MiddlewareHandler<AppEnv> {
+  // The access line is built below from fixed fields only (no header, query string or body), so it
+  // skips the logger's redaction pass, which would double its cost.
+  const accessLog = logger.child({}, { redact: [] });
   return async (c, next) => {
     const incoming = c.req.header('x-request-id');
     const requestId = incoming && /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
@@ -31,9 +37,10 @@ export function requestContext(logger: Logger, trustProxyHops: number): Middlewa
     c.set('log', lazyChild(logger, requestId));
     c.set('lang', pickLang(c.req.header('accept-language')));
     c.set('clientIp', clientIp(c, trustProxyHops));
-    c.header('X-Request-Id', requestId);
+    c.set('headers', { 'x-request-id': requestId });
     await next();
-    logger.info(
+    completeHeaders(c);
+    accessLog.info(
       {
         reqId: requestId,
         method: c.req.method,

@@ -8,12 +8,24 @@ export interface PasteListRow extends PastesTable {
   key_name: string | null;
 }
 
+/** The hottest statement of the app, written as SQL: the query builder costs more than the query. */
+function countViewStatement(idOrSlug: string, byId: boolean, now: string) {
+  const match = byId ? sql`id = ${idOrSlug}` : sql`slug = ${idOrSlug} and password_hash is null`;
+  return sql<PastesTable>`update pastes set views = views + 1
+    where ${match}
+      and (expires_at is null or expires_at > ${now})
+      and (max_views = 0 or views < max_views)
+    returning *`;
+}
+
 export class PastesRepository {
   constructor(
     private readonly db: Kysely<Database>,
     /** On SQLite, view counts are group-committed through this (db/write-batch.ts). */
     private readonly writeBatch?: SqliteWriteBatch,
   ) {}
+
+  private readonly countViewSql: { id?: string; slug?: string } = {};
 
   findBySlug(slug: string): Promise<PastesTable | undefined> {
     return this.db.selectFrom('pastes').selectAll().where('slug', '=', slug).executeTakeFirst();
@@ -52,17 +64,14 @@ export class PastesRepository {
     target: { id: string } | { slug: string; unprotectedOnly: true },
     now: string,
   ): Promise<PastesTable | undefined> {
-    // The hottest statement of the app, written as SQL: the query builder costs more than the query.
-    const match =
-      'id' in target ? sql`id = ${target.id}` : sql`slug = ${target.slug} and password_hash is null`;
-    const statement = sql<PastesTable>`update pastes set views = views + 1
-      where ${match}
-        and (expires_at is null or expires_at > ${now})
-        and (max_views = 0 or views < max_views)
-      returning *`;
+    const byId = 'id' in target;
+    const idOrSlug = byId ? target.id : target.slug;
+    const statement = countViewStatement(idOrSlug, byId, now);
     if (this.writeBatch) {
-      const compiled = statement.compile(this.db);
-      return this.writeBatch.get<PastesTable>(compiled.sql, compiled.parameters);
+      // The SQL text is the same for every call of a kind: compile it once (the parameters keep
+      // their order: the id or slug, then the time).
+      const source = (this.countViewSql[byId ? 'id' : 'slug'] ??= statement.compile(this.db).sql);
+      return this.writeBatch.get<PastesTable>(source, [idOrSlug, now]);
     }
     return statement.execute(this.db).then((result) => result.rows[0]);
   }

@@ -7,11 +7,14 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { requireAdmin, requirePermission } from '../../http/auth.ts';
 import type { AppEnv } from '../../http/context.ts';
+import { answer } from '../../http/answer.ts';
 import { ok, okWith } from '../../http/envelope.ts';
 import { AppError, badRequest } from '../../http/errors.ts';
 import { translate } from '../../http/messages.ts';
 import { readJson, validate } from '../../http/validate.ts';
 import type { PastesService } from './pastes.service.ts';
+
+const TEXT_TYPE = 'text/plain; charset=utf-8';
 
 const passwordBody = z.object({ password: z.string().optional() });
 const idsBody = z.object({ ids: z.array(z.string()).min(1) });
@@ -57,16 +60,16 @@ export function pastesRoutes(pastes: PastesService) {
         count: c.req.method !== 'HEAD',
       });
       if (view.requiresPassword) throw new AppError(401, 'UNAUTHENTICATED', 'pastes.password_required');
-      c.header('Content-Disposition', `inline; filename="${view.slug}.txt"`);
-      c.header('X-Content-Type-Options', 'nosniff');
-      c.header('Cache-Control', 'no-store');
-      return c.body(view.content ?? '', 200, { 'Content-Type': 'text/plain; charset=utf-8' });
+      return answer(c, view.content ?? '', 200, {
+        'content-type': TEXT_TYPE,
+        'content-disposition': `inline; filename="${view.slug}.txt"`,
+        'x-content-type-options': 'nosniff',
+        'cache-control': 'no-store',
+      });
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-      return c.body(translate(error.messageKey, c.get('lang'), error.params), error.status as 400, {
-        'Content-Type': 'text/plain; charset=utf-8',
-      });
+      const message = translate(error.messageKey, c.get('lang'), error.params);
+      return answer(c, message, error.status, { ...error.headers, 'content-type': TEXT_TYPE });
     }
   });
 

@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import type { Db } from '../../db/database.ts';
 import { pingDatabase } from '../../db/database.ts';
 import type { AppEnv } from '../../http/context.ts';
-import { ok, renderError } from '../../http/envelope.ts';
+import { json, ok, renderError } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 import { translate } from '../../http/messages.ts';
 import { APP_NAME, APP_VERSION } from '../../version.ts';
@@ -19,7 +19,7 @@ export function systemRoutes(db: Db, clock: Clock) {
       return renderError(c, new AppError(503, 'STORAGE_UNAVAILABLE', 'system.health_db_down'));
     }
     // `status` and `timestamp` at the top level too: the reference answer, which monitors read.
-    return c.json({
+    return json(c, {
       code: 200,
       message: translate('system.health_ok', c.get('lang')),
       data: { status: 'ok', database: 'ok' },

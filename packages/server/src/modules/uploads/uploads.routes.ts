@@ -10,7 +10,8 @@ import { type Context, Hono } from 'hono';
 import type { Config } from '../../config/config.ts';
 import { requirePermission } from '../../http/auth.ts';
 import type { AppEnv } from '../../http/context.ts';
-import { ok } from '../../http/envelope.ts';
+import { addAnswerHeader } from '../../http/answer.ts';
+import { json, ok } from '../../http/envelope.ts';
 import { handleError } from '../../http/error-handler.ts';
 import { translate } from '../../http/messages.ts';
 import { publicOrigin, rebaseUrl } from '../../http/public-origin.ts';
@@ -45,7 +46,8 @@ export function uploadsRoutes(uploads: UploadsService, options: UploadsRouteOpti
   app.onError((error, c) => {
     if (!(error instanceof StorageFullError)) return handleError(error, c);
     const lang = c.get('lang') ?? 'zh';
-    return c.json(
+    return json(
+      c,
       {
         code: 507,
         message: translate(error.messageKey, lang, error.params),
@@ -100,7 +102,7 @@ export function uploadsRoutes(uploads: UploadsService, options: UploadsRouteOpti
       });
     } catch (error) {
       // The rest of a refused body is left unread: close the connection rather than drain it.
-      c.header('Connection', 'close');
+      addAnswerHeader(c, 'Connection', 'close');
       throw error;
     }
     return ok(c, 'uploads.uploaded', share(c, row));
