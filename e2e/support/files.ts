@@ -20,6 +20,10 @@ export interface ShareOptions {
   remark?: string;
   maxViews?: number;
   expiresIn?: number;
+  /** Another storage than the default. */
+  storageConfigId?: string;
+  /** false: direct mode (the view and download links redirect to storage). */
+  useProxy?: boolean;
 }
 
 export interface FileShareData {
@@ -31,6 +35,7 @@ export interface FileShareData {
   views: number;
   max_views: number;
   requires_password: boolean;
+  use_proxy: number;
   expires_at: string | null;
   previewUrl: string | null;
   downloadUrl: string | null;
@@ -53,6 +58,8 @@ export async function uploadShare(
   if (options.remark) fields.remark = options.remark;
   if (options.maxViews !== undefined) fields.max_views = String(options.maxViews);
   if (options.expiresIn !== undefined) fields.expires_in = String(options.expiresIn);
+  if (options.storageConfigId) fields.s3_config_id = options.storageConfigId;
+  if (options.useProxy !== undefined) fields.use_proxy = options.useProxy ? '1' : '0';
   const response = await request.post(`${BASE_URL}/api/upload`, {
     headers: { Authorization: await authorization(api, key) },
     multipart: {

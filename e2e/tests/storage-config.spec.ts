@@ -28,6 +28,7 @@ import {
   type StorageConfigRecord,
 } from '../support/storage-configs.ts';
 import { BASE_URL } from '../support/env.ts';
+import { pdfOf, uploadShare } from '../support/files.ts';
 
 const S3 = {
   endpoint: process.env.S3_ENDPOINT ?? '',
@@ -306,5 +307,47 @@ test.describe('an S3 config on radosgw', () => {
     await row(page, `${name}-renamed`).getByTestId('delete-storage-config').click();
     await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Delete' }).click();
     await expect(row(page, `${name}-renamed`)).toHaveCount(0);
+  });
+  test('a PDF share in direct mode previews straight from the bucket', async ({ page, api, request }) => {
+    const token = await api.adminToken();
+    const created = await request.post(`${BASE_URL}/api/s3-configs`, {
+      headers: { Authorization: `Bearer ${token}` },
+      data: {
+        name: uniqueName('direct'),
+        provider_type: 'Other S3 Compatible',
+        endpoint_url: S3.endpoint,
+        bucket_name: bucket,
+        region: S3.region,
+        access_key_id: S3.accessKeyId,
+        secret_access_key: S3.secretAccessKey,
+        path_style: true,
+      },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    const configId = ((await created.json()) as { data: { id: string } }).data.id;
+    const share = await uploadShare(request, api, {
+      name: `${uniqueName('direct')}.pdf`,
+      mimeType: 'application/pdf',
+      body: pdfOf('Straight from the bucket'),
+      storageConfigId: configId,
+      useProxy: false,
+    });
+    expect(share.use_proxy).toBe(0);
+
+    const refused: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
+    });
+    const fromBucket = page.waitForResponse(
+      (response) =>
+        response.url().startsWith(S3.endpoint) && response.request().resourceType() === 'document',
+      { timeout: 15_000 },
+    );
+    await page.goto(`/file/${share.slug}`);
+    await expect(page.getByTestId('pdf-preview')).toBeVisible();
+    const response = await fromBucket;
+    expect(response.status()).toBe(200);
+    expect(response.headers()['content-type']).toBe('application/pdf');
+    expect(refused).toEqual([]);
   });
 });

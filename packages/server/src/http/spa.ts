@@ -43,7 +43,8 @@ export function pageSecurityHeaders(scriptHashes: string[]): Record<string, stri
       "connect-src 'self' https: http:",
       "font-src 'self' data:",
       "worker-src 'self' blob:",
-      "frame-src 'self' blob:",
+      // A PDF preview of a direct-mode share is a frame of the storage's own (signed) address.
+      "frame-src 'self' blob: https: http:",
       "object-src 'none'",
       "base-uri 'self'",
       "form-action 'self'",
