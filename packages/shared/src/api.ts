@@ -31,7 +31,8 @@ export interface SuccessEnvelope<T> {
 export interface ErrorEnvelope {
   code: number;
   message: string;
-  data: null;
+  /** null, or facts the client shows (507 STORAGE_FULL: `{file_size, free_bytes, total_bytes}`). */
+  data: unknown;
   success: false;
   error: ErrorCode;
   /** Field-level problems of a VALIDATION_FAILED answer: path → message. */

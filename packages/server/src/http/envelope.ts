@@ -61,7 +61,7 @@ export function renderError(c: Context<AppEnv>, error: AppError): Response {
   const body: ErrorEnvelope = {
     code: error.status,
     message: translate(error.messageKey, lang, error.params),
-    data: null,
+    data: error.data,
     success: false,
     error: error.code,
   };

@@ -17,6 +17,9 @@ export class AppError extends Error {
     super(messageKey);
     this.name = 'AppError';
   }
+
+  /** Sent as the error answer's `data` (null when there is nothing to add). */
+  readonly data: unknown = null;
 }
 
 export const badRequest = (key: MessageKey, details?: Record<string, MessageKey>) =>

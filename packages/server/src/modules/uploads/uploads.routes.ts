@@ -11,9 +11,7 @@ import type { Config } from '../../config/config.ts';
 import { requirePermission } from '../../http/auth.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { addAnswerHeader } from '../../http/answer.ts';
-import { json, ok } from '../../http/envelope.ts';
-import { handleError } from '../../http/error-handler.ts';
-import { translate } from '../../http/messages.ts';
+import { ok } from '../../http/envelope.ts';
 import { publicOrigin, rebaseUrl } from '../../http/public-origin.ts';
 import { readJson, validate } from '../../http/validate.ts';
 import type { FilesTable } from '../../db/schema.ts';
@@ -30,7 +28,7 @@ import {
   urlMultipartInitSchema,
   urlPresignSchema,
 } from './uploads.schemas.ts';
-import { StorageFullError, type UploadsService } from './uploads.service.ts';
+import type { UploadsService } from './uploads.service.ts';
 
 export interface UploadsRouteOptions {
   config: Pick<Config, 'publicUrl' | 'trustProxyHops'>;
@@ -41,23 +39,6 @@ export interface UploadsRouteOptions {
 export function uploadsRoutes(uploads: UploadsService, options: UploadsRouteOptions) {
   const app = new Hono<AppEnv>();
   const guard = requirePermission('file');
-
-  // 507 answers carry the numbers the client shows ("file 3 GB, 1 GB left of 10 GB").
-  app.onError((error, c) => {
-    if (!(error instanceof StorageFullError)) return handleError(error, c);
-    const lang = c.get('lang') ?? 'zh';
-    return json(
-      c,
-      {
-        code: 507,
-        message: translate(error.messageKey, lang, error.params),
-        data: error.data,
-        success: false,
-        error: error.code,
-      },
-      507,
-    );
-  });
 
   const principal = (c: Context<AppEnv>): Principal => c.get('principal')!;
   const origin = (c: Context<AppEnv>) => publicOrigin(c, options.config);

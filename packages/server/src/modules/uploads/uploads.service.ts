@@ -110,7 +110,7 @@ export interface Capacity {
 
 /** 507: the upload does not fit; the answer's `data` carries the numbers. */
 export class StorageFullError extends AppError {
-  readonly data: { file_size: number; free_bytes: number; total_bytes: number };
+  override readonly data: { file_size: number; free_bytes: number; total_bytes: number };
 
   constructor(fileSize: number, capacity: Capacity) {
     super(507, 'STORAGE_FULL', 'uploads.storage_full', {
