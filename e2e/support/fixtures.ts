@@ -173,6 +173,9 @@ export async function seedStorage(page: Page, entries: Record<string, string>): 
   const marker = `__e2e_seeded_${randomUUID()}`;
   await page.addInitScript(
     ({ values, flag }) => {
+      // Init scripts run in every frame too; a frame of another origin (a PDF straight from
+      // storage) may not touch storage at all, and is not the app anyway.
+      if (window.top !== window) return;
       if (sessionStorage.getItem(flag) === '1') return;
       for (const [key, value] of Object.entries(values)) localStorage.setItem(key, value);
       sessionStorage.setItem(flag, '1');

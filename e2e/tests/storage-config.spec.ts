@@ -341,7 +341,7 @@ test.describe('an S3 config on radosgw', () => {
     const fromBucket = page.waitForResponse(
       (response) =>
         response.url().startsWith(S3.endpoint) && response.request().resourceType() === 'document',
-      { timeout: 15_000 },
+      { timeout: 30_000 },
     );
     await page.goto(`/file/${share.slug}`);
     await expect(page.getByTestId('pdf-preview')).toBeVisible();

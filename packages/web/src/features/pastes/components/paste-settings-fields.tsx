@@ -4,8 +4,16 @@
  */
 import { useTranslation } from 'react-i18next';
 import { SLUG_MAX } from '@cubby/shared';
-import { Checkbox, SelectField, TextField } from '../../../components/form-field.tsx';
+import { Checkbox, TextField } from '../../../components/form-field.tsx';
 import { EXPIRY_CHOICES, toDateTimeLocal, type ExpiryChoice } from '../paste-form.ts';
+import {
+  ExpiryField,
+  MaxViewsField,
+  PasswordField,
+  RemarkField,
+  SlugField,
+  useExpiryPresetLabels,
+} from '../../shares/share-fields.tsx';
 import type { PasteFormState } from './use-paste-form.ts';
 
 export interface PasteSettingsFieldsProps {
@@ -21,56 +29,40 @@ export function PasteSettingsFields({ form, edit, passwordHint }: PasteSettingsF
   const { values, change } = form;
   const error = (field: Parameters<PasteFormState['fieldError']>[0]) =>
     form.fieldError(field, (key) => t(key));
+  const presetLabels = useExpiryPresetLabels();
   const labels: Record<ExpiryChoice, string> = {
     keep: t('pastes.expiry.keep'),
-    '1h': t('pastes.expiry.oneHour'),
-    '1d': t('pastes.expiry.oneDay'),
-    '7d': t('pastes.expiry.sevenDays'),
-    '30d': t('pastes.expiry.thirtyDays'),
-    never: t('pastes.expiry.never'),
+    ...presetLabels,
     custom: t('pastes.expiry.custom'),
   };
   const choices: ExpiryChoice[] = edit ? ['keep', ...EXPIRY_CHOICES] : [...EXPIRY_CHOICES];
 
   return (
     <div className="grid gap-4 sm:grid-cols-2">
-      <TextField
-        label={t('pastes.fields.remark')}
-        name="remark"
+      <RemarkField
         value={values.remark}
-        maxLength={500}
-        autoComplete="off"
         placeholder={t('pastes.placeholders.remark')}
         error={error('remark')}
-        onChange={(event) => change({ remark: event.target.value })}
+        onChange={(remark) => change({ remark })}
       />
-      <TextField
-        label={t('pastes.fields.slug')}
-        name="slug"
+      <SlugField
         value={values.slug}
-        autoComplete="off"
-        spellCheck={false}
-        className="font-mono"
         hint={
           edit ? t('pastes.hints.slugEdit', { max: SLUG_MAX }) : t('pastes.hints.slug', { max: SLUG_MAX })
         }
-        placeholder={t('pastes.placeholders.slug')}
         error={error('slug')}
-        onChange={(event) => change({ slug: event.target.value })}
+        onChange={(slug) => change({ slug })}
       />
       <div className="space-y-2">
-        <TextField
-          label={edit?.hasPassword ? t('pastes.fields.newPassword') : t('pastes.fields.password')}
-          name="password"
-          type="password"
-          autoComplete="new-password"
+        <PasswordField
+          label={edit?.hasPassword ? t('pastes.fields.newPassword') : undefined}
           value={values.password}
           disabled={values.clearPassword}
           hint={
             edit?.hasPassword ? t('pastes.hints.passwordKeep') : (passwordHint ?? t('pastes.hints.password'))
           }
           error={error('password')}
-          onChange={(event) => change({ password: event.target.value })}
+          onChange={(password) => change({ password })}
         />
         {edit?.hasPassword && (
           <Checkbox
@@ -81,27 +73,18 @@ export function PasteSettingsFields({ form, edit, passwordHint }: PasteSettingsF
           />
         )}
       </div>
-      <TextField
-        label={t('pastes.fields.maxViews')}
-        name="maxViews"
-        type="number"
-        inputMode="numeric"
-        min={0}
-        step={1}
+      <MaxViewsField
         value={values.maxViews}
-        placeholder="0"
-        hint={t('pastes.hints.maxViews')}
         error={error('maxViews')}
-        onChange={(event) => change({ maxViews: event.target.value })}
+        onChange={(maxViews) => change({ maxViews })}
       />
-      <SelectField
-        label={t('pastes.fields.expiry')}
-        name="expiry"
+      <ExpiryField
         value={values.expiry}
+        choices={choices}
+        labels={labels}
         hint={edit ? t('pastes.hints.currentExpiry', { value: edit.currentExpiry }) : undefined}
         error={error('expiry')}
-        onChange={(event) => {
-          const expiry = event.target.value as ExpiryChoice;
+        onChange={(expiry) => {
           // Start a custom date one day ahead, so the field is valid until the user changes it.
           const customExpiry =
             expiry === 'custom' && values.customExpiry === ''
@@ -109,13 +92,7 @@ export function PasteSettingsFields({ form, edit, passwordHint }: PasteSettingsF
               : values.customExpiry;
           change({ expiry, customExpiry });
         }}
-      >
-        {choices.map((choice) => (
-          <option key={choice} value={choice}>
-            {labels[choice]}
-          </option>
-        ))}
-      </SelectField>
+      />
       {values.expiry === 'custom' && (
         <TextField
           label={t('pastes.fields.customExpiry')}

@@ -6,6 +6,14 @@ import { useTranslation } from 'react-i18next';
 import { SLUG_MAX, type StorageConfigView } from '@cubby/shared';
 import { SelectField, TextField } from '../../../components/form-field.tsx';
 import {
+  ExpiryField,
+  MaxViewsField,
+  PasswordField,
+  RemarkField,
+  SlugField,
+  useExpiryPresetLabels,
+} from '../../shares/share-fields.tsx';
+import {
   EXPIRY_CHOICES,
   MAX_EXPIRY_HOURS,
   type ExpiryChoice,
@@ -40,12 +48,9 @@ export function ShareSettingsFields({
     const key = errors[field];
     return key ? t(key, { max: SLUG_MAX }) : null;
   };
+  const presetLabels = useExpiryPresetLabels();
   const expiryLabels: Record<ExpiryChoice, string> = {
-    '1h': t('pastes.expiry.oneHour'),
-    '1d': t('pastes.expiry.oneDay'),
-    '7d': t('pastes.expiry.sevenDays'),
-    '30d': t('pastes.expiry.thirtyDays'),
-    never: t('pastes.expiry.never'),
+    ...presetLabels,
     custom: t('upload.settings.customHoursChoice'),
   };
 
@@ -67,17 +72,11 @@ export function ShareSettingsFields({
           </option>
         ))}
       </SelectField>
-      <TextField
-        label={t('pastes.fields.slug')}
-        name="slug"
+      <SlugField
         value={values.slug}
-        autoComplete="off"
-        spellCheck={false}
-        className="font-mono"
-        placeholder={t('pastes.placeholders.slug')}
         hint={t('upload.settings.slugHint', { max: SLUG_MAX })}
         error={error('slug')}
-        onChange={(event) => onChange({ slug: event.target.value })}
+        onChange={(slug) => onChange({ slug })}
       />
       <TextField
         label={t('upload.settings.path')}
@@ -91,37 +90,23 @@ export function ShareSettingsFields({
         error={error('path')}
         onChange={(event) => onChange({ path: event.target.value })}
       />
-      <TextField
-        label={t('pastes.fields.remark')}
-        name="remark"
+      <RemarkField
         value={values.remark}
-        maxLength={500}
-        autoComplete="off"
         error={error('remark')}
-        onChange={(event) => onChange({ remark: event.target.value })}
+        onChange={(remark) => onChange({ remark })}
       />
-      <TextField
-        label={t('pastes.fields.password')}
-        name="password"
-        type="password"
-        autoComplete="new-password"
+      <PasswordField
         value={values.password}
         hint={t('upload.settings.passwordHint')}
         error={error('password')}
-        onChange={(event) => onChange({ password: event.target.value })}
+        onChange={(password) => onChange({ password })}
       />
-      <SelectField
-        label={t('pastes.fields.expiry')}
-        name="expiry"
+      <ExpiryField
         value={values.expiry}
-        onChange={(event) => onChange({ expiry: event.target.value as ExpiryChoice })}
-      >
-        {EXPIRY_CHOICES.map((choice) => (
-          <option key={choice} value={choice}>
-            {expiryLabels[choice]}
-          </option>
-        ))}
-      </SelectField>
+        choices={EXPIRY_CHOICES}
+        labels={expiryLabels}
+        onChange={(expiry) => onChange({ expiry })}
+      />
       {values.expiry === 'custom' && (
         <TextField
           label={t('upload.settings.customHours')}
@@ -136,18 +121,10 @@ export function ShareSettingsFields({
           onChange={(event) => onChange({ customHours: event.target.value })}
         />
       )}
-      <TextField
-        label={t('pastes.fields.maxViews')}
-        name="maxViews"
-        type="number"
-        inputMode="numeric"
-        min={0}
-        step={1}
+      <MaxViewsField
         value={values.maxViews}
-        placeholder="0"
-        hint={t('pastes.hints.maxViews')}
         error={error('maxViews')}
-        onChange={(event) => onChange({ maxViews: event.target.value })}
+        onChange={(maxViews) => onChange({ maxViews })}
       />
     </fieldset>
   );

@@ -14,17 +14,14 @@ import { ExternalLinkIcon, EyeIcon, PencilIcon, TrashIcon } from '../../../../co
 import { RowActions, rowActionTextClass, type RowAction } from '../../../../components/row-actions.tsx';
 import { paths } from '../../../../config/paths.ts';
 import { formatDateTime } from '../../../../lib/i18n/format-date.ts';
-import { useMediaQuery } from '../../../../lib/use-media-query.ts';
+import { SelectableShareList, type ShareSelection } from '../../../shares/selectable-share-list.tsx';
 import type { FileShare } from '../api/types.ts';
 import { fileStatus, type FileStatus } from '../file-form.ts';
 
-export interface FileListProps {
+export interface FileListProps extends ShareSelection {
   files: FileShare[];
   /** When the page was fetched: shares past their expiry or views at that time are marked. */
   now: number;
-  selected: ReadonlySet<string>;
-  onToggle(id: string, selected: boolean): void;
-  onToggleAll(selected: boolean): void;
   onDetails(file: FileShare): void;
   onEdit(file: FileShare): void;
   onDelete(file: FileShare): void;
@@ -124,12 +121,16 @@ function Actions({
   );
 }
 
+type FileColumn = 'name' | 'size' | 'type' | 'storage' | 'created' | 'expires' | 'views' | 'mode';
+
+const titleId = (file: FileShare) => `file-share-${file.id}`;
+
 function NameCell({ file, children }: { file: FileShare; children?: ReactNode }) {
   const { t } = useTranslation();
   return (
     <div className="min-w-0">
       <p
-        id={`file-share-${file.id}`}
+        id={titleId(file)}
         className="truncate font-medium text-fg"
         data-user-content=""
         title={file.filename}
@@ -157,162 +158,105 @@ function NameCell({ file, children }: { file: FileShare; children?: ReactNode })
 export function FileList(props: FileListProps) {
   const { t } = useTranslation();
   const text = useRowText(props.now);
-  const wide = useMediaQuery('(min-width: 1024px)');
-  const { files, selected, onToggle, onToggleAll } = props;
-  const allSelected = files.length > 0 && files.every((file) => selected.has(file.id));
-  const checkbox = (file: FileShare, className: string) => (
-    <input
-      type="checkbox"
-      className={`size-4 accent-accent ${className}`}
-      checked={selected.has(file.id)}
-      onChange={(event) => onToggle(file.id, event.target.checked)}
-      aria-label={t('admin.files.select', { name: file.filename })}
-    />
-  );
-
-  if (!wide) {
-    return (
-      <div className="space-y-3">
-        <label className="flex items-center gap-2 text-sm text-fg-muted">
-          <input
-            type="checkbox"
-            className="size-4 accent-accent"
-            checked={allSelected}
-            onChange={(event) => onToggleAll(event.target.checked)}
-          />
-          {t('admin.files.selectAll')}
-        </label>
-        <ul className="space-y-3" aria-label={t('admin.files.listLabel')}>
-          {files.map((file) => (
-            <li key={file.id} data-testid="file-row" data-slug={file.slug}>
-              <article
-                className="rounded-lg border border-border bg-surface p-4"
-                aria-labelledby={`file-share-${file.id}`}
-              >
-                <div className="flex items-start gap-3">
-                  {checkbox(file, 'mt-1 shrink-0')}
-                  <div className="min-w-0 flex-1">
-                    <NameCell file={file}>{text.status(file)}</NameCell>
-                  </div>
-                </div>
-                <dl className="mt-3 grid grid-cols-2 gap-3 border-t border-border pt-3">
-                  <Fact label={t('admin.files.columns.size')}>
-                    <Size file={file} />
-                  </Fact>
-                  <Fact label={t('admin.files.columns.views')}>{text.views(file)}</Fact>
-                  <Fact label={t('admin.files.columns.type')}>
-                    <span className="break-all" data-user-content="">
-                      {file.mimetype}
-                    </span>
-                  </Fact>
-                  <Fact label={t('admin.files.columns.storage')}>{text.storage(file)}</Fact>
-                  <Fact label={t('admin.files.columns.expires')}>{text.expiry(file)}</Fact>
-                  <Fact label={t('admin.files.columns.mode')}>{text.mode(file)}</Fact>
-                  <Fact label={t('admin.files.columns.created')}>
-                    <time dateTime={file.created_at}>{formatDateTime(file.created_at)}</time>
-                  </Fact>
-                </dl>
-                <div className="mt-3 border-t border-border pt-3">
-                  <Actions file={file} {...props} />
-                </div>
-              </article>
-            </li>
-          ))}
-        </ul>
-      </div>
-    );
-  }
-
   // Columns shown only in a wide card; below that their content joins the name cell.
   const roomy = 'hidden @[48rem]:table-cell';
   const spacious = 'hidden @[76rem]:table-cell';
   const th = 'py-2 pe-3 font-medium whitespace-nowrap';
+  const column = (key: FileColumn, className: string) => ({
+    label: t(`admin.files.columns.${key}`),
+    className: `${th} ${className}`,
+  });
   return (
-    <div className="@container">
-      <table className="w-full table-fixed text-left text-sm" aria-label={t('admin.files.listLabel')}>
-        <thead className="border-b border-border text-xs text-fg-muted">
-          <tr>
-            <th scope="col" className="w-8 py-2 pe-2">
-              <input
-                type="checkbox"
-                className="size-4 accent-accent"
-                checked={allSelected}
-                onChange={(event) => onToggleAll(event.target.checked)}
-                aria-label={t('admin.files.selectAll')}
-              />
-            </th>
-            <th scope="col" className={th}>
-              {t('admin.files.columns.name')}
-            </th>
-            <th scope="col" className={`w-20 ${th}`}>
-              {t('admin.files.columns.size')}
-            </th>
-            <th scope="col" className={`w-40 ${th} ${spacious}`}>
-              {t('admin.files.columns.type')}
-            </th>
-            <th scope="col" className={`w-32 ${th} ${spacious}`}>
-              {t('admin.files.columns.storage')}
-            </th>
-            <th scope="col" className={`w-36 ${th} ${spacious}`}>
-              {t('admin.files.columns.created')}
-            </th>
-            <th scope="col" className={`w-36 ${th} ${roomy}`}>
-              {t('admin.files.columns.expires')}
-            </th>
-            <th scope="col" className={`w-24 ${th}`}>
-              {t('admin.files.columns.views')}
-            </th>
-            <th scope="col" className={`w-20 ${th} ${roomy}`}>
-              {t('admin.files.columns.mode')}
-            </th>
-            <th scope="col" className="w-40 py-2">
-              <span className="sr-only">{t('admin.files.columns.actions')}</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-border">
-          {files.map((file) => (
-            <tr key={file.id} data-testid="file-row" data-slug={file.slug} className="align-top">
-              <td className="py-3 pe-2">{checkbox(file, 'mt-0.5')}</td>
-              <td className="py-3 pe-3">
-                <NameCell file={file}>
-                  {text.status(file)}
-                  <span className="@[76rem]:hidden" data-user-content="">
-                    {file.mimetype}
-                  </span>
-                  <span className="@[76rem]:hidden">{text.storage(file)}</span>
-                  <span className="@[48rem]:hidden">{text.mode(file)}</span>
-                  <span className="@[48rem]:hidden">{text.expiry(file)}</span>
-                </NameCell>
-              </td>
-              <td className="py-3 pe-3 whitespace-nowrap">
-                <Size file={file} />
-              </td>
-              <td className={`py-3 pe-3 ${spacious}`}>
-                <span className="block truncate" data-user-content="" title={file.mimetype}>
+    <SelectableShareList
+      items={props.files}
+      selected={props.selected}
+      onToggle={props.onToggle}
+      onToggleAll={props.onToggleAll}
+      label={t('admin.files.listLabel')}
+      selectAllLabel={t('admin.files.selectAll')}
+      selectLabel={(file) => t('admin.files.select', { name: file.filename })}
+      rowTestId="file-row"
+      card={(file) => ({
+        titleId: titleId(file),
+        title: <NameCell file={file}>{text.status(file)}</NameCell>,
+        facts: (
+          <>
+            <Fact label={t('admin.files.columns.size')}>
+              <Size file={file} />
+            </Fact>
+            <Fact label={t('admin.files.columns.views')}>{text.views(file)}</Fact>
+            <Fact label={t('admin.files.columns.type')}>
+              <span className="break-all" data-user-content="">
+                {file.mimetype}
+              </span>
+            </Fact>
+            <Fact label={t('admin.files.columns.storage')}>{text.storage(file)}</Fact>
+            <Fact label={t('admin.files.columns.expires')}>{text.expiry(file)}</Fact>
+            <Fact label={t('admin.files.columns.mode')}>{text.mode(file)}</Fact>
+            <Fact label={t('admin.files.columns.created')}>
+              <time dateTime={file.created_at}>{formatDateTime(file.created_at)}</time>
+            </Fact>
+          </>
+        ),
+        actions: <Actions file={file} {...props} />,
+      })}
+      table={{
+        wrapperClassName: '@container',
+        className: 'table-fixed',
+        columns: [
+          column('name', ''),
+          column('size', 'w-20'),
+          column('type', `w-40 ${spacious}`),
+          column('storage', `w-32 ${spacious}`),
+          column('created', `w-36 ${spacious}`),
+          column('expires', `w-36 ${roomy}`),
+          column('views', 'w-24'),
+          column('mode', `w-20 ${roomy}`),
+          {
+            label: <span className="sr-only">{t('admin.files.columns.actions')}</span>,
+            className: 'w-40 py-2',
+          },
+        ],
+        cells: (file) => (
+          <>
+            <td className="py-3 pe-3">
+              <NameCell file={file}>
+                {text.status(file)}
+                <span className="@[76rem]:hidden" data-user-content="">
                   {file.mimetype}
                 </span>
-              </td>
-              <td className={`py-3 pe-3 ${spacious}`}>
-                <span className="block truncate">{text.storage(file)}</span>
-              </td>
-              <td className={`py-3 pe-3 ${spacious}`}>
-                <time dateTime={file.created_at}>{formatDateTime(file.created_at)}</time>
-              </td>
-              <td className={`py-3 pe-3 ${roomy}`}>{text.expiry(file)}</td>
-              <td className="py-3 pe-3 whitespace-nowrap" data-testid="file-views">
-                {text.views(file)}
-              </td>
-              <td className={`py-3 pe-3 whitespace-nowrap ${roomy}`} data-testid="file-mode">
-                {text.mode(file)}
-              </td>
-              <td className="py-3">
-                <Actions file={file} compact {...props} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+                <span className="@[76rem]:hidden">{text.storage(file)}</span>
+                <span className="@[48rem]:hidden">{text.mode(file)}</span>
+                <span className="@[48rem]:hidden">{text.expiry(file)}</span>
+              </NameCell>
+            </td>
+            <td className="py-3 pe-3 whitespace-nowrap">
+              <Size file={file} />
+            </td>
+            <td className={`py-3 pe-3 ${spacious}`}>
+              <span className="block truncate" data-user-content="" title={file.mimetype}>
+                {file.mimetype}
+              </span>
+            </td>
+            <td className={`py-3 pe-3 ${spacious}`}>
+              <span className="block truncate">{text.storage(file)}</span>
+            </td>
+            <td className={`py-3 pe-3 ${spacious}`}>
+              <time dateTime={file.created_at}>{formatDateTime(file.created_at)}</time>
+            </td>
+            <td className={`py-3 pe-3 ${roomy}`}>{text.expiry(file)}</td>
+            <td className="py-3 pe-3 whitespace-nowrap" data-testid="file-views">
+              {text.views(file)}
+            </td>
+            <td className={`py-3 pe-3 whitespace-nowrap ${roomy}`} data-testid="file-mode">
+              {text.mode(file)}
+            </td>
+            <td className="py-3">
+              <Actions file={file} compact {...props} />
+            </td>
+          </>
+        ),
+      }}
+    />
   );
 }

@@ -3,12 +3,19 @@
  * help says (endpoint format, region, path style); local disk only needs a folder on the server.
  * On edit the credential fields start empty and say that empty keeps the stored value.
  */
+import type { ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SIGNATURE_EXPIRES_MAX, SIGNATURE_EXPIRES_MIN, STORAGE_NAME_MAX } from '@cubby/shared';
 import { Checkbox, SelectField, TextField } from '../../../../components/form-field.tsx';
 import { SizeField } from '../../settings/components/size-field.tsx';
 import type { StorageConfig } from '../api/types.ts';
-import { PROVIDER_PRESETS, PROVIDER_TYPES, type ProviderType } from '../storage-form.ts';
+import {
+  PROVIDER_PRESETS,
+  PROVIDER_TYPES,
+  type ProviderType,
+  type StorageFormField,
+  type StorageFormValues,
+} from '../storage-form.ts';
 import type { StorageFormState } from './use-storage-form.ts';
 
 /** Example endpoints, shown as placeholders (addresses, not wording). */
@@ -19,6 +26,12 @@ const ENDPOINT_EXAMPLES: Record<ProviderType, string> = {
   'Other S3 Compatible': 'http://minio.example.com:9000',
   Local: '',
 };
+
+/** Identifiers, addresses and keys: typed exactly, shown in monospace. */
+const CODE = { autoComplete: 'off', spellCheck: false, className: 'font-mono' } as const;
+
+/** The form values edited as plain text (every one a field that can show an error). */
+type TextFieldName = Exclude<StorageFormField, 'quotaValue'>;
 
 export interface StorageFormFieldsProps {
   form: StorageFormState;
@@ -33,6 +46,14 @@ export function StorageFormFields({ form, onProviderChange, stored }: StorageFor
   const preset = PROVIDER_PRESETS[values.providerType];
   const error = (field: Parameters<StorageFormState['fieldError']>[0]) =>
     form.fieldError(field, (key) => t(key));
+  /** Name, value, error and change handler of a text field bound to the form value of that name. */
+  const bound = (name: TextFieldName) => ({
+    name,
+    value: values[name],
+    error: error(name),
+    onChange: (event: ChangeEvent<HTMLInputElement>) =>
+      change({ [name]: event.target.value } as Partial<StorageFormValues>),
+  });
   const hint = (key: 'endpoint' | 'region' | 'pathStyle') =>
     t(`admin.storage.hints.${key}.${preset.id === 'local' ? 'other' : preset.id}`);
   // A stored config keeps its driver: local stays local, S3 moves between S3 providers.
@@ -59,30 +80,22 @@ export function StorageFormFields({ form, onProviderChange, stored }: StorageFor
         </SelectField>
         <TextField
           label={t('admin.storage.fields.name')}
-          name="name"
-          value={values.name}
+          {...bound('name')}
           maxLength={STORAGE_NAME_MAX}
           autoComplete="off"
           required
           hint={t('admin.storage.hints.name')}
-          error={error('name')}
-          onChange={(event) => change({ name: event.target.value })}
         />
       </div>
 
       {preset.driver === 'local' ? (
         <TextField
           label={t('admin.storage.fields.rootPath')}
-          name="rootPath"
-          value={values.rootPath}
-          autoComplete="off"
-          spellCheck={false}
-          className="font-mono"
+          {...bound('rootPath')}
+          {...CODE}
           required
           placeholder={t('admin.storage.placeholders.rootPath')}
           hint={t('admin.storage.hints.rootPath')}
-          error={error('rootPath')}
-          onChange={(event) => change({ rootPath: event.target.value })}
         />
       ) : (
         <fieldset className="space-y-4">
@@ -91,71 +104,49 @@ export function StorageFormFields({ form, onProviderChange, stored }: StorageFor
           </legend>
           <TextField
             label={t('admin.storage.fields.endpoint')}
-            name="endpointUrl"
+            {...bound('endpointUrl')}
             type="url"
-            value={values.endpointUrl}
-            autoComplete="off"
-            spellCheck={false}
-            className="font-mono"
+            {...CODE}
             required={preset.endpointRequired}
             placeholder={ENDPOINT_EXAMPLES[values.providerType]}
             hint={hint('endpoint')}
-            error={error('endpointUrl')}
-            onChange={(event) => change({ endpointUrl: event.target.value })}
           />
           <div className="grid gap-4 sm:grid-cols-2">
             <TextField
               label={t('admin.storage.fields.bucket')}
-              name="bucketName"
-              value={values.bucketName}
-              autoComplete="off"
-              spellCheck={false}
-              className="font-mono"
+              {...bound('bucketName')}
+              {...CODE}
               required
               hint={t('admin.storage.hints.bucket')}
-              error={error('bucketName')}
-              onChange={(event) => change({ bucketName: event.target.value })}
             />
             <TextField
               label={t('admin.storage.fields.region')}
-              name="region"
+              {...bound('region')}
               value={preset.region === 'fixed' ? preset.defaultRegion : values.region}
               disabled={preset.region === 'fixed'}
-              autoComplete="off"
-              spellCheck={false}
-              className="font-mono"
+              {...CODE}
               required={preset.region === 'required'}
               hint={hint('region')}
-              error={error('region')}
-              onChange={(event) => change({ region: event.target.value })}
             />
             <TextField
               label={t('admin.storage.fields.accessKeyId')}
-              name="accessKeyId"
-              value={values.accessKeyId}
-              autoComplete="off"
-              spellCheck={false}
-              className="font-mono"
+              {...bound('accessKeyId')}
+              {...CODE}
               required={!stored}
               hint={
                 stored
                   ? t('admin.storage.hints.accessKeyKeep', { masked: stored.access_key_id_masked ?? '—' })
                   : t('admin.storage.hints.accessKey')
               }
-              error={error('accessKeyId')}
-              onChange={(event) => change({ accessKeyId: event.target.value })}
             />
             <TextField
               label={t('admin.storage.fields.secretAccessKey')}
-              name="secretAccessKey"
+              {...bound('secretAccessKey')}
               type="password"
-              value={values.secretAccessKey}
               autoComplete="new-password"
               spellCheck={false}
               required={!stored}
               hint={stored ? t('admin.storage.hints.secretKeep') : t('admin.storage.hints.secret')}
-              error={error('secretAccessKey')}
-              onChange={(event) => change({ secretAccessKey: event.target.value })}
             />
           </div>
           <Checkbox
@@ -175,46 +166,33 @@ export function StorageFormFields({ form, onProviderChange, stored }: StorageFor
           <div className="grid gap-4 sm:grid-cols-2">
             <TextField
               label={t('admin.storage.fields.defaultFolder')}
-              name="defaultFolder"
-              value={values.defaultFolder}
-              autoComplete="off"
-              spellCheck={false}
-              className="font-mono"
+              {...bound('defaultFolder')}
+              {...CODE}
               hint={t('admin.storage.hints.defaultFolder')}
-              error={error('defaultFolder')}
-              onChange={(event) => change({ defaultFolder: event.target.value })}
             />
             <TextField
               label={t('admin.storage.fields.customHost')}
-              name="customHost"
+              {...bound('customHost')}
               type="url"
-              value={values.customHost}
-              autoComplete="off"
-              spellCheck={false}
-              className="font-mono"
+              {...CODE}
               placeholder="https://files.example.com"
               hint={t('admin.storage.hints.customHost')}
-              error={error('customHost')}
-              onChange={(event) => change({ customHost: event.target.value })}
             />
           </div>
         )}
         <div className="grid gap-4 sm:grid-cols-2">
           <TextField
             label={t('admin.storage.fields.signatureExpiresIn')}
-            name="signatureExpiresIn"
+            {...bound('signatureExpiresIn')}
             type="number"
             inputMode="numeric"
             min={SIGNATURE_EXPIRES_MIN}
             max={SIGNATURE_EXPIRES_MAX}
             step={1}
-            value={values.signatureExpiresIn}
             hint={t('admin.storage.hints.signatureExpiresIn', {
               min: SIGNATURE_EXPIRES_MIN,
               max: SIGNATURE_EXPIRES_MAX,
             })}
-            error={error('signatureExpiresIn')}
-            onChange={(event) => change({ signatureExpiresIn: event.target.value })}
           />
           <SizeField
             label={t('admin.storage.fields.quota')}

@@ -1,0 +1,80 @@
+/**
+ * The frame of an admin share list: the search box and the batch delete button (while rows are
+ * selected), then the list itself — or its loading, error or empty state — and the pages.
+ */
+import type { ReactNode } from 'react';
+import { Button } from '../../components/button.tsx';
+import { TrashIcon } from '../../components/icons.tsx';
+import { EmptyState, LoadError } from '../../components/list-states.tsx';
+import { Pagination } from '../../components/pagination.tsx';
+import { SearchField } from '../../components/search-field.tsx';
+import { PageLoading } from '../../components/spinner.tsx';
+import type { ShareListState } from './use-share-list.ts';
+
+/** The list query, as far as the frame needs it. */
+interface ListQuery {
+  isPending: boolean;
+  isError: boolean;
+  error: Error | null;
+  /** Still the previous page or search while the new one loads. */
+  isPlaceholderData: boolean;
+  refetch(): Promise<unknown>;
+}
+
+export interface ShareListPanelProps {
+  list: ShareListState;
+  query: ListQuery;
+  /** Rows on this page. */
+  count: number;
+  paging: { total: number; totalPages: number } | undefined;
+  /** The search box; its id is also its test id. */
+  search: { id: string; label: string; placeholder: string };
+  batchDelete: { label: string; testId: string; onClick(): void };
+  empty: { title: string; description: string; testId: string };
+  children: ReactNode;
+}
+
+export function ShareListPanel({
+  list,
+  query,
+  count,
+  paging,
+  search,
+  batchDelete,
+  empty,
+  children,
+}: ShareListPanelProps) {
+  return (
+    <>
+      <div className="mb-4 flex flex-wrap items-center gap-3">
+        <SearchField {...search} value={list.search} onChange={list.setSearch} testId={search.id} />
+        {list.selected.size > 0 && (
+          <Button variant="danger" onClick={batchDelete.onClick} data-testid={batchDelete.testId}>
+            <TrashIcon className="size-4" />
+            {batchDelete.label}
+          </Button>
+        )}
+      </div>
+
+      {query.isPending ? (
+        <PageLoading />
+      ) : query.isError && query.error ? (
+        <LoadError error={query.error} onRetry={() => void query.refetch()} />
+      ) : count === 0 ? (
+        <EmptyState {...empty} />
+      ) : (
+        <div className={query.isPlaceholderData ? 'opacity-60' : ''}>{children}</div>
+      )}
+      {paging && paging.total > 0 && (
+        <div className="mt-4 border-t border-border pt-4">
+          <Pagination
+            page={list.page}
+            totalPages={paging.totalPages}
+            total={paging.total}
+            onPageChange={list.showPage}
+          />
+        </div>
+      )}
+    </>
+  );
+}
