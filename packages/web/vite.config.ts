@@ -1,24 +1,76 @@
 /**
  * Build and dev-server configuration of the web app. The build goes to `dist/` (hashed files under
  * `dist/assets/`), which the Node server serves with an SPA fallback. In development `/api` is
- * proxied to a server on port 8787.
+ * proxied to a server on port 8787. The chunking keeps the JavaScript the paste view loads before
+ * it shows content small (issue 4, `bench/paste-view-js.ts`): each locale is served in parts, the
+ * first load is one file, and modules that only re-export are known to be free of side effects.
  */
-import { defineConfig } from 'vite';
+import fs from 'node:fs';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { pickPart, SECTIONS, type LocalePart } from './src/lib/i18n/locale-sections.ts';
+
+const LOCALE_PART = /[\\/]src[\\/]locales[\\/][\w-]+\.json\?section=(\w+)&locale-section$/;
+
+/**
+ * Serves `<locale>.json?section=<part>&locale-section` as that part of the locale file (see
+ * `src/lib/i18n/locale-sections.ts`), so each part of each language is a chunk of its own.
+ */
+function localeSections(): Plugin {
+  return {
+    name: 'cubby:locale-sections',
+    enforce: 'pre',
+    load(id) {
+      const part = LOCALE_PART.exec(id)?.[1];
+      if (part === undefined) return null;
+      if (part !== 'core' && !Object.hasOwn(SECTIONS, part)) this.error(`Unknown locale section in ${id}`);
+      const file = id.slice(0, id.indexOf('?'));
+      this.addWatchFile(file);
+      const texts = pickPart(JSON.parse(fs.readFileSync(file, 'utf8')), part as LocalePart);
+      return { code: `export default ${JSON.stringify(texts)};`, moduleType: 'js' };
+    },
+  };
+}
+
+const SHARE_UI =
+  /[\\/]src[\\/](?:components[\\/](?:alert|badge|copy-button|qr-code)\.tsx|lib[\\/](?:use-media-query|i18n[\\/]format-date)\.ts)$/;
+const PURE_MODULES = /[\\/]packages[\\/]shared[\\/]src[\\/]|[\\/]src[\\/]features[\\/][\w-]+[\\/]index\.ts$/;
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [localeSections(), react(), tailwindcss()],
+  resolve: {
+    // react-i18next imports useSyncExternalStore through a shim for React < 18; React 19 has it.
+    alias: [{ find: /^use-sync-external-store\/shim$/, replacement: 'react' }],
+  },
   build: {
     outDir: 'dist',
     assetsDir: 'assets',
     emptyOutDir: true,
     sourcemap: false,
     rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            // Everything the entry imports statically is one file (react, the router, i18next,
+            // the layout…) rather than several that every page loads anyway.
+            { name: 'app', tags: ['$initial'] },
+            // The small pieces the share pages show (badges, copy and QR buttons, dates): one
+            // request instead of six.
+            { name: 'ui', test: SHARE_UI },
+          ],
+        },
+        // zh-CN-core-<hash>.js rather than eight zh-CN-<hash>.js.
+        chunkFileNames: (chunk) => {
+          const part = chunk.facadeModuleId ? LOCALE_PART.exec(chunk.facadeModuleId)?.[1] : undefined;
+          return part ? `assets/[name]-${part}-[hash].js` : 'assets/[name]-[hash].js';
+        },
+      },
       treeshake: {
-        // @cubby/shared is plain declarations; saying so lets a chunk that only needs the path
-        // rules leave its zod schemas (and zod) out of the bundle.
-        moduleSideEffects: (id) => (/[\\/]packages[\\/]shared[\\/]src[\\/]/.test(id) ? false : undefined),
+        // @cubby/shared is plain declarations, and a feature's index.ts only re-exports; saying so
+        // lets a chunk leave out what it does not use (zod, with the schemas; the login form, which
+        // only the admin screen shows, from the first load).
+        moduleSideEffects: (id) => (PURE_MODULES.test(id) ? false : undefined),
       },
     },
   },

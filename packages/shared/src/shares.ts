@@ -52,6 +52,9 @@ export const PASTE_MAX_BYTES = 5 * 1024 * 1024;
 export const PASTE_FORMATS = ['markdown', 'text'] as const;
 export type PasteFormat = (typeof PASTE_FORMATS)[number];
 
+/** Whether a share can still be opened: expiry first, then its view limit. */
+export type ShareState = 'active' | 'expired' | 'used_up';
+
 /** An optional expiry: an ISO date-time, or null / "" for none. */
 export const optionalExpirySchema = z.union(
   [z.null(), z.literal(''), z.iso.datetime({ offset: true, error: 'invalid_expiry' })],
@@ -117,7 +120,7 @@ export interface PasteSummary {
   max_views: number;
   views: number;
   view_count: number;
-  status: 'active' | 'expired' | 'used_up';
+  status: ShareState;
   content_preview: string;
   size: number;
   created_by: string | null;

@@ -1,36 +1,30 @@
 /**
  * The client routes (spec §2), declared with `<Routes>` (the data router's loaders are not needed
  * and would cost the paste view ~17 KB of JavaScript). Every screen is a lazy chunk (Home holds the
- * editor, which the paste view must not load); every unknown path redirects home. Admin screens
- * revalidate the login first (`AdminRevalidation`); errors while rendering a screen show
- * `RouteError` instead of the page.
+ * editor, which the paste view must not load), loaded with the sections of texts it uses; the
+ * admin area and the mount explorer come with their access guards. Every unknown path redirects
+ * home. Admin screens revalidate the login first (`AdminRevalidation`); errors while rendering a
+ * screen show `RouteError` instead of the page.
  */
 import { lazy } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { paths } from '../config/paths.ts';
+import { withSections } from '../lib/i18n/index.ts';
 import { AdminRevalidation } from './guards/admin-revalidation.tsx';
-import { ManagementAccessGuard, MountExplorerGuard } from './guards/access-guards.tsx';
 import { AppLayout } from './layout/app-layout.tsx';
 import { RouteErrorBoundary } from './route-error.tsx';
 
-const HomePage = lazy(() => import('../features/home/home-page.tsx'));
-const UploadPage = lazy(() => import('../features/upload/upload-page.tsx'));
-const AdminPage = lazy(() => import('../features/admin/admin-page.tsx'));
-const PasteViewPage = lazy(() => import('../features/paste-view/paste-view-page.tsx'));
-const FileViewPage = lazy(() => import('../features/file-view/file-view-page.tsx'));
-const MountExplorerPage = lazy(() => import('../features/explorer/mount-explorer-page.tsx'));
-
-const adminElement = (
-  <ManagementAccessGuard>
-    <AdminPage />
-  </ManagementAccessGuard>
+// Each screen's chunk comes with the sections of texts it uses (the paste view needs only the core).
+const HomePage = lazy(() => withSections(import('../features/home/home-page.tsx'), ['home', 'pastes']));
+const UploadPage = lazy(() =>
+  withSections(import('../features/upload/upload-page.tsx'), ['upload', 'home', 'pastes']),
 );
-
-const explorerElement = (
-  <MountExplorerGuard>
-    <MountExplorerPage />
-  </MountExplorerGuard>
+const AdminScreen = lazy(() => withSections(import('./guards/admin-screen.tsx'), ['admin', 'pastes']));
+const PasteViewPage = lazy(() => withSections(import('../features/paste-view/paste-view-page.tsx'), []));
+const FileViewPage = lazy(() =>
+  withSections(import('../features/file-view/file-view-page.tsx'), ['fileView']),
 );
+const ExplorerScreen = lazy(() => withSections(import('./guards/explorer-screen.tsx'), ['explorer']));
 
 function AppRoutes() {
   return (
@@ -40,13 +34,13 @@ function AppRoutes() {
           <Route path={paths.home.path} element={<HomePage />} />
           <Route path={paths.upload.path} element={<UploadPage />} />
           <Route element={<AdminRevalidation />}>
-            <Route path={paths.admin.path} element={adminElement} />
-            <Route path={paths.adminModule.path} element={adminElement} />
+            <Route path={paths.admin.path} element={<AdminScreen />} />
+            <Route path={paths.adminModule.path} element={<AdminScreen />} />
           </Route>
           <Route path={paths.paste.path} element={<PasteViewPage />} />
           <Route path={paths.file.path} element={<FileViewPage />} />
-          <Route path={paths.mountExplorer.path} element={explorerElement} />
-          <Route path={paths.mountExplorer.splatPath} element={explorerElement} />
+          <Route path={paths.mountExplorer.path} element={<ExplorerScreen />} />
+          <Route path={paths.mountExplorer.splatPath} element={<ExplorerScreen />} />
           <Route path="*" element={<Navigate to={paths.home.getHref()} replace />} />
         </Route>
       </Routes>

@@ -3,7 +3,7 @@
  * bytes (/api/file-view/:slug, /api/file-download/:slug; files.delivery.ts), and management under
  * /api/admin/files (admin: every share) and /api/user/files (an API key with `file`: its own).
  */
-import { maxViewsSchema, optionalExpirySchema, slugSchema } from '@cubby/shared';
+import { type FileListAnswer, maxViewsSchema, optionalExpirySchema, slugSchema } from '@cubby/shared';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Config } from '../../config/config.ts';
@@ -84,7 +84,7 @@ export function filesRoutes(files: FilesService, config: Pick<Config, 'publicUrl
         offset: q.offset,
         hasMore: q.offset + items.length < total,
       };
-      return ok(c, 'files.listed', { files: items, pagination });
+      return ok(c, 'files.listed', { files: items, pagination } satisfies FileListAnswer);
     });
 
     app.post(`${base}/batch-delete`, async (c) => {

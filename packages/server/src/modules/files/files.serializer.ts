@@ -4,32 +4,10 @@
  * Storage URLs are never given out raw: every link goes through /api/file-view and /api/file-download,
  * which check the password and count the view whether they stream (proxy) or redirect (direct).
  */
+import type { FileItem, FileShare } from '@cubby/shared';
 import type { FilesTable } from '../../db/schema.ts';
-import { shareState, type ShareState } from '../shares/share-rules.ts';
+import { shareState } from '../shares/share-rules.ts';
 import type { FileListRow } from './files.repository.ts';
-
-/** A file share as GET /api/public/files/:slug, the password check and the upload routes answer it. */
-export interface FileShare {
-  id: string;
-  slug: string;
-  filename: string;
-  mimetype: string;
-  size: number;
-  remark: string | null;
-  created_at: string;
-  expires_at: string | null;
-  max_views: number;
-  views: number;
-  requires_password: boolean;
-  use_proxy: number;
-  /** The share page, relative to the web app: `/file/<slug>`. */
-  url: string;
-  /** Absolute; null while a password is needed. */
-  previewUrl: string | null;
-  downloadUrl: string | null;
-  proxy_preview_url: string | null;
-  proxy_download_url: string | null;
-}
 
 export interface ShareLinks {
   preview: string;
@@ -77,31 +55,6 @@ export function toFileShare(
 }
 
 /** A file share as the admin and key-user management routes list it. */
-export interface FileItem {
-  id: string;
-  filename: string;
-  slug: string;
-  storage_path: string;
-  mimetype: string;
-  size: number;
-  remark: string | null;
-  created_at: string;
-  updated_at: string;
-  views: number;
-  max_views: number;
-  expires_at: string | null;
-  etag: string | null;
-  has_password: boolean;
-  created_by: string | null;
-  use_proxy: number;
-  s3_config_id: string;
-  s3_config_name: string | null;
-  s3_provider_type: string | null;
-  key_name: string | null;
-  status: 'pending' | ShareState;
-  url: string;
-}
-
 export function toFileItem(row: FileListRow, now: Date): FileItem {
   return {
     id: row.id,

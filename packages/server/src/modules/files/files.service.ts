@@ -15,7 +15,7 @@
  * sends its bytes, nor while a grant (a counted token, a direct download's presigned URL) lives —
  * the purge job deletes what is left, expired and used-up shares alike.
  */
-import { isCreator, type Principal } from '@cubby/shared';
+import { type FileItem, type FileShare, isCreator, type Principal } from '@cubby/shared';
 import { creatorId } from '@cubby/shared';
 import type { Logger } from 'pino';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -43,7 +43,7 @@ import {
   type ShareState,
 } from '../shares/share-rules.ts';
 import { type FilesRepository, grantNonce } from './files.repository.ts';
-import { type FileItem, type FileShare, shareLinks, toFileItem, toFileShare } from './files.serializer.ts';
+import { shareLinks, toFileItem, toFileShare } from './files.serializer.ts';
 import { signFileToken, type VerifiedToken, verifyFileToken } from './files.token.ts';
 
 /** How long a direct download's presigned URL lives, at most. */

@@ -1,5 +1,5 @@
 /** /api/system/max-upload-size (anyone) and /api/admin/system-settings (admin). */
-import { systemSettingsUpdateSchema } from '@cubby/shared';
+import { type MaxUploadSize, systemSettingsUpdateSchema } from '@cubby/shared';
 import { Hono } from 'hono';
 import { requireAdmin } from '../../http/auth.ts';
 import type { AppEnv } from '../../http/context.ts';
@@ -16,7 +16,7 @@ export function settingsRoutes(settings: SettingsService) {
     return ok(c, 'settings.max_upload_size', {
       max_upload_size: toMegabytes(bytes),
       max_upload_bytes: bytes,
-    });
+    } satisfies MaxUploadSize);
   });
 
   app.get('/admin/system-settings', requireAdmin, async (c) =>

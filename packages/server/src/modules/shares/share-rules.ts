@@ -3,6 +3,7 @@
  * (slugs) picked at random, share passwords checked under the share-password rate limiter, future
  * expiries, the LIKE pattern of management searches, and the API key name of a creator.
  */
+import type { ShareState } from '@cubby/shared';
 import { type Kysely, type SqlBool, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, badRequest, rateLimited } from '../../http/errors.ts';
@@ -13,7 +14,7 @@ import { randomString, verifyPassword } from '../../lib/crypto.ts';
 const SLUG_LENGTH = 6;
 const SLUG_ATTEMPTS = 10;
 
-export type ShareState = 'active' | 'expired' | 'used_up';
+export type { ShareState };
 
 /** Whether a share can still be opened at `now`: expiry first, then its view limit. */
 export function shareState(

@@ -5,7 +5,18 @@
  * call UploadsService, answer. Presigned URLs of local storage are moved onto the origin the
  * client used.
  */
-import type { Principal } from '@cubby/shared';
+import type {
+  ConfirmedPart,
+  MultipartAbortAnswer,
+  MultipartCompleteAnswer,
+  MultipartInitAnswer,
+  MultipartStatus,
+  PartUrlsAnswer,
+  PresignAnswer,
+  Principal,
+  UrlCancelAnswer,
+  UrlMultipartInitAnswer,
+} from '@cubby/shared';
 import { type Context, Hono } from 'hono';
 import type { Config } from '../../config/config.ts';
 import { requirePermission } from '../../http/auth.ts';
@@ -46,7 +57,10 @@ export function uploadsRoutes(uploads: UploadsService, options: UploadsRouteOpti
   const share = (c: Context<AppEnv>, row: FilesTable) => toFileShare(row, { origin: origin(c) });
 
   /** The presign answer (CloudPaste's fields, plus the headers the PUT must carry). */
-  const presigned = (c: Context<AppEnv>, p: Awaited<ReturnType<UploadsService['presign']>>) => ({
+  const presigned = (
+    c: Context<AppEnv>,
+    p: Awaited<ReturnType<UploadsService['presign']>>,
+  ): PresignAnswer => ({
     file_id: p.row.id,
     upload_url: clientUrl(c, p.url),
     storage_path: p.row.storage_path,
@@ -58,7 +72,9 @@ export function uploadsRoutes(uploads: UploadsService, options: UploadsRouteOpti
     upload_headers: { 'Content-Type': p.row.mimetype },
   });
 
-  const multipartStarted = (p: Awaited<ReturnType<UploadsService['initMultipart']>>) => ({
+  const multipartStarted = (
+    p: Awaited<ReturnType<UploadsService['initMultipart']>>,
+  ): MultipartInitAnswer => ({
     file_id: p.row.id,
     upload_id: p.session.upload_id,
     slug: p.row.slug,
@@ -110,7 +126,7 @@ export function uploadsRoutes(uploads: UploadsService, options: UploadsRouteOpti
     const urls = await uploads.partUrls(principal(c), await readJson(c, partUrlsSchema));
     return ok(c, 'uploads.part_urls', {
       urls: urls.map((u) => ({ partNumber: u.partNumber, url: clientUrl(c, u.url) })),
-    });
+    } satisfies PartUrlsAnswer);
   });
 
   app.get('/s3/multipart/status', guard, async (c) => {
@@ -124,17 +140,25 @@ export function uploadsRoutes(uploads: UploadsService, options: UploadsRouteOpti
       part_size: open.session.part_size,
       part_count: open.session.part_count,
       parts: parts.map((p) => ({ partNumber: p.partNumber, etag: p.etag, size: p.size })),
-    });
+    } satisfies MultipartStatus);
   });
 
   app.post('/s3/multipart/part', guard, async (c) => {
     const part = await uploads.recordPart(principal(c), await readJson(c, partRecordSchema));
-    return ok(c, 'uploads.part_recorded', { partNumber: part.partNumber, etag: part.etag, size: part.size });
+    return ok(c, 'uploads.part_recorded', {
+      partNumber: part.partNumber,
+      etag: part.etag,
+      size: part.size,
+    } satisfies ConfirmedPart);
   });
 
   const complete = async (c: Context<AppEnv>) => {
     const row = await uploads.complete(principal(c), await readJson(c, completeSchema));
-    return ok(c, 'uploads.multipart_completed', { ...share(c, row), file_id: row.id, status: 'completed' });
+    return ok(c, 'uploads.multipart_completed', {
+      ...share(c, row),
+      file_id: row.id,
+      status: 'completed',
+    } satisfies MultipartCompleteAnswer);
   };
   app.post('/s3/multipart/complete', guard, complete);
   app.post('/url/multipart/complete', guard, complete);
@@ -142,7 +166,7 @@ export function uploadsRoutes(uploads: UploadsService, options: UploadsRouteOpti
   const abort = async (c: Context<AppEnv>) => {
     const { file_id, upload_id } = await readJson(c, sessionSchema);
     await uploads.abort(principal(c), file_id, upload_id);
-    return ok(c, 'uploads.multipart_aborted', { file_id, status: 'aborted' });
+    return ok(c, 'uploads.multipart_aborted', { file_id, status: 'aborted' } satisfies MultipartAbortAnswer);
   };
   app.post('/s3/multipart/abort', guard, abort);
   app.post('/url/multipart/abort', guard, abort);
@@ -158,13 +182,13 @@ export function uploadsRoutes(uploads: UploadsService, options: UploadsRouteOpti
       ...multipartStarted(p),
       total_size: p.session.total_size,
       presigned_urls: p.urls.map((u) => ({ partNumber: u.partNumber, url: clientUrl(c, u.url) })),
-    });
+    } satisfies UrlMultipartInitAnswer);
   });
 
   app.post('/url/cancel', guard, async (c) => {
     const { file_id } = await readJson(c, fileIdSchema);
     await uploads.cancel(principal(c), file_id);
-    return ok(c, 'uploads.url_cancelled', { file_id, status: 'cancelled' });
+    return ok(c, 'uploads.url_cancelled', { file_id, status: 'cancelled' } satisfies UrlCancelAnswer);
   });
 
   return app;

@@ -3,21 +3,9 @@
  * back to a one-byte ranged GET for the size. Every request goes through safeFetch, so the SSRF
  * rules hold for the probe and for each redirect it follows.
  */
-import { DEFAULT_MIME, formatBytes, mimeFromFilename } from '@cubby/shared';
+import { DEFAULT_MIME, formatBytes, mimeFromFilename, type UrlInfo } from '@cubby/shared';
 import { AppError, badRequest, forbidden } from '../../http/errors.ts';
 import { type SafeFetchOptions, type SafeResponse, safeFetch, UrlFetchError } from '../../lib/safe-fetch.ts';
-
-export interface ProbeResult {
-  url: string;
-  filename: string;
-  contentType: string;
-  size: number | null;
-  lastModified: string | null;
-  /** Which request gave the size: HEAD, or the ranged GET. */
-  method: 'HEAD' | 'GET';
-  /** Whether the source allows the browser at `origin` to read it (so no proxy is needed). */
-  corsSupported?: boolean;
-}
 
 export interface ProbeOptions extends Pick<
   SafeFetchOptions,
@@ -102,7 +90,7 @@ function wholeNumber(text: string | null | undefined): number | null {
 
 const ok = (res: SafeResponse) => res.status >= 200 && res.status < 300;
 
-export async function probeUrl(url: string, options: ProbeOptions = {}): Promise<ProbeResult> {
+export async function probeUrl(url: string, options: ProbeOptions = {}): Promise<UrlInfo> {
   const { maxBytes, origin, ...fetchOptions } = options;
   const headers: Record<string, string> = origin ? { origin } : {};
   let head: SafeResponse | null = null;
@@ -115,7 +103,7 @@ export async function probeUrl(url: string, options: ProbeOptions = {}): Promise
   const headOk = head !== null && ok(head);
   let size = headOk ? wholeNumber(head!.headers.get('content-length')) : null;
   let source = headOk ? head! : null;
-  let method: ProbeResult['method'] = 'HEAD';
+  let method: UrlInfo['method'] = 'HEAD';
 
   if (size === null || size === 0) {
     const get = await safeFetch(url, { ...fetchOptions, headers: { ...headers, range: 'bytes=0-0' } });

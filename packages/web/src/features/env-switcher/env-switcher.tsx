@@ -6,11 +6,12 @@
  */
 import { lazy, Suspense } from 'react';
 import { useSearchParams } from 'react-router';
+import { withSections } from '../../lib/i18n/index.ts';
 import { useAuthStore } from '../auth/index.ts';
 
 export const ENV_SWITCHER_QUERY = 'showEnvSwitcher';
 
-const EnvSwitcherPanel = lazy(() => import('./env-switcher-panel.tsx'));
+const EnvSwitcherPanel = lazy(() => withSections(import('./env-switcher-panel.tsx'), ['envSwitcher']));
 
 export function EnvSwitcher() {
   const [searchParams] = useSearchParams();

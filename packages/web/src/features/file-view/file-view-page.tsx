@@ -4,12 +4,13 @@
  * this page only — and the pages for unknown (404), expired or used-up (410) links. Heavy previews
  * (text, Markdown, highlighting) are lazy chunks.
  */
+import type { FileShare } from '@cubby/shared';
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PageLoading } from '../../components/spinner.tsx';
 import { usePageTitle } from '../../lib/i18n/use-page-title.ts';
-import { usePublicFile, type PublicFile } from './api/file-share-api.ts';
+import { usePublicFile } from './api/file-share-api.ts';
 import { FileDetails } from './components/file-details.tsx';
 import { FilePasswordGate } from './components/file-password-gate.tsx';
 import { FileUnavailable } from './components/file-unavailable.tsx';
@@ -19,7 +20,7 @@ export default function FileViewPage() {
   const { slug = '' } = useParams();
   usePageTitle(t('titles.file'));
   const query = usePublicFile(slug);
-  const [unlocked, setUnlocked] = useState<PublicFile | null>(null);
+  const [unlocked, setUnlocked] = useState<FileShare | null>(null);
 
   if (query.isPending) return <PageLoading />;
   if (query.isError) return <FileUnavailable error={query.error} onRetry={() => void query.refetch()} />;

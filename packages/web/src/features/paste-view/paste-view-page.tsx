@@ -1,9 +1,10 @@
 /**
  * View of a shared text, /paste/:slug (spec §2). The paste is fetched once per page view (each
- * read counts a view); a protected one asks for its password first. After its creator edits it
- * in place, the page shows the saved record from management, which counts no view.
+ * read counts a view); a protected one asks for its password first (a form loaded only then).
+ * After its creator edits it in place, the page shows the saved record from management, which
+ * counts no view.
  */
-import { useState } from 'react';
+import { lazy, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
@@ -12,9 +13,14 @@ import { PageLoading } from '../../components/spinner.tsx';
 import { paths } from '../../config/paths.ts';
 import { usePageTitle } from '../../lib/i18n/use-page-title.ts';
 import { pasteKeys, toPasteView, usePasteView } from '../pastes/index.ts';
-import { PasswordGate } from './components/password-gate.tsx';
 import { PasteReader } from './components/paste-reader.tsx';
 import { PasteUnavailable } from './components/paste-unavailable.tsx';
+
+// Only a protected paste needs the form (and its mutation): a chunk of its own, shown after the
+// layout's loading state.
+const PasswordGate = lazy(() =>
+  import('./components/password-gate.tsx').then((module) => ({ default: module.PasswordGate })),
+);
 
 export default function PasteViewPage() {
   const { t } = useTranslation();

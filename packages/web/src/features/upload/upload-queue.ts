@@ -5,9 +5,10 @@
  * one after another (a large file already sends three parts at once). The state lives outside the
  * page, so uploads go on while the user looks at another screen of the app.
  */
+import type { FileShare } from '@cubby/shared';
 import { create } from 'zustand';
 import { useAuthStore } from '../auth/index.ts';
-import { abortMultipart, type FileScope, type FileShare } from './api/upload-api.ts';
+import { abortMultipart, type FileScope } from './api/upload-api.ts';
 import { chooseStrategy } from './part-plan.ts';
 import { addRecentUpload, readRecentUploads, type RecentUpload } from './recent-uploads.ts';
 import { ResumeStore, type ResumeRecord } from './resume-store.ts';

@@ -45,10 +45,22 @@ export function detectLanguage(): Language {
   return browser.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en-US';
 }
 
-export function storeLanguage(language: Language): void {
+/**
+ * Remembers a choice; returns what puts the previous stored value back (for a switch that failed).
+ */
+export function storeLanguage(language: Language): () => void {
+  const previous = readStored();
   try {
     localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
   } catch {
     // Private mode or a full quota: the choice then lasts only for this page.
   }
+  return () => {
+    try {
+      if (previous === null) localStorage.removeItem(LANGUAGE_STORAGE_KEY);
+      else localStorage.setItem(LANGUAGE_STORAGE_KEY, previous);
+    } catch {
+      // As above.
+    }
+  };
 }

@@ -1,12 +1,12 @@
 /** The file share edit dialog's rules: only what changed is sent, with the text-share field rules. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { FileShare } from './api/types.ts';
+import type { FileItem } from '@cubby/shared';
 import { fileStatus, settingsOf, validateFileUpdate } from './file-form.ts';
 
 const NOW = Date.parse('2026-01-01T00:00:00.000Z');
 
-const file: FileShare = {
+const file: FileItem = {
   id: 'f1',
   filename: 'report.pdf',
   slug: 'report',
@@ -27,6 +27,8 @@ const file: FileShare = {
   s3_config_name: 'Local storage',
   s3_provider_type: 'Local',
   key_name: null,
+  status: 'active',
+  url: '/file/report',
 };
 
 test('an untouched form changes nothing (so the view count is not reset)', () => {

@@ -4,7 +4,7 @@
  * messages: `paste-form.ts`); the body holds only what changed, because the server resets the
  * view count when `max_views` is sent.
  */
-import { slugSchema } from '@cubby/shared';
+import { type FileItem, type ShareState, slugSchema } from '@cubby/shared';
 import {
   EMPTY_SETTINGS,
   MESSAGE_ERRORS,
@@ -14,13 +14,13 @@ import {
   type PasteErrors,
   type PasteSettingsValues,
 } from '../../pastes/paste-form.ts';
-import type { FileShare, FileShareUpdate } from './api/types.ts';
+import type { FileShareUpdate } from './api/types.ts';
 
 export const REMARK_MAX = 500;
 export const PASSWORD_MAX = 200;
 
 /** The edit form's starting values for a share: expiry kept, max views blank when unlimited. */
-export function settingsOf(file: FileShare): PasteSettingsValues {
+export function settingsOf(file: FileItem): PasteSettingsValues {
   return {
     ...EMPTY_SETTINGS,
     remark: file.remark ?? '',
@@ -36,7 +36,7 @@ type Validated = { ok: true; input: FileShareUpdate } | { ok: false; errors: Pas
 export function validateFileUpdate(
   values: PasteSettingsValues,
   useProxy: boolean,
-  file: FileShare,
+  file: FileItem,
   now = Date.now(),
 ): Validated {
   const errors = commonErrors(undefined, values, now);
@@ -65,13 +65,11 @@ export function validateFileUpdate(
   return { ok: true, input };
 }
 
-export type FileStatus = 'active' | 'expired' | 'used_up';
-
 /** Whether a share still opens at `now`: past its expiry, or out of views, it does not. */
 export function fileStatus(
-  file: Pick<FileShare, 'expires_at' | 'max_views' | 'views'>,
+  file: Pick<FileItem, 'expires_at' | 'max_views' | 'views'>,
   now: number,
-): FileStatus {
+): ShareState {
   if (file.expires_at && Date.parse(file.expires_at) <= now) return 'expired';
   if (file.max_views > 0 && file.views >= file.max_views) return 'used_up';
   return 'active';

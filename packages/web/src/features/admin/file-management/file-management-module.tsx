@@ -4,6 +4,7 @@
  * new tab, edit, delete and multi-select delete. Deleting a share deletes its file in storage. An
  * API key with the file permission sees and manages only its own (the `/user/files` endpoints).
  */
+import type { FileItem } from '@cubby/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Card } from '../../../components/card.tsx';
@@ -14,7 +15,6 @@ import { ShareListPanel } from '../../shares/share-list-panel.tsx';
 import { useConfirmation } from '../../shares/use-confirmation.ts';
 import { useShareList } from '../../shares/use-share-list.ts';
 import { useBatchDeleteFileShares, useDeleteFileShare, useFileShares } from './api/file-shares.ts';
-import type { FileShare } from './api/types.ts';
 import { EditFileDialog } from './components/edit-file-dialog.tsx';
 import { FileDetailsDialog } from './components/file-details-dialog.tsx';
 import { FileList } from './components/file-list.tsx';
@@ -22,15 +22,15 @@ import { FileList } from './components/file-list.tsx';
 /** File shares per page (spec §9: files list default limit 50). */
 export const PAGE_SIZE = 50;
 
-type Confirming = { kind: 'one'; file: FileShare } | { kind: 'batch'; ids: string[] };
+type Confirming = { kind: 'one'; file: FileItem } | { kind: 'batch'; ids: string[] };
 
 export default function FileManagementModule() {
   const { t } = useTranslation();
   const scope = useManagementScope();
   const list = useShareList();
   const files = useFileShares(scope, { page: list.page, limit: PAGE_SIZE, search: list.query });
-  const [details, setDetails] = useState<FileShare | null>(null);
-  const [editing, setEditing] = useState<FileShare | null>(null);
+  const [details, setDetails] = useState<FileItem | null>(null);
+  const [editing, setEditing] = useState<FileItem | null>(null);
   const confirmation = useConfirmation<Confirming>();
   const { confirming } = confirmation;
   const removeOne = useDeleteFileShare();

@@ -3,34 +3,17 @@
  * count a view, and the password check, whose answer carries URLs with a short-lived token. The
  * unlocked answer is kept by the page only, never in the query cache.
  */
+import type { FileShare } from '@cubby/shared';
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { api, isApiError } from '../../../lib/api/index.ts';
-
-export interface PublicFile {
-  id: string;
-  slug: string;
-  filename: string;
-  mimetype: string;
-  size: number;
-  remark: string | null;
-  created_at: string;
-  expires_at: string | null;
-  max_views: number;
-  views: number;
-  requires_password: boolean;
-  use_proxy: number;
-  /** Null while the password is not given. */
-  previewUrl: string | null;
-  downloadUrl: string | null;
-}
 
 const sharePath = (slug: string) => `/public/files/${encodeURIComponent(slug)}`;
 
 export const getPublicFile = (slug: string, signal?: AbortSignal) =>
-  api.get<PublicFile>(sharePath(slug), { signal });
+  api.get<FileShare>(sharePath(slug), { signal });
 
 export const verifyFilePassword = ({ slug, password }: { slug: string; password: string }) =>
-  api.post<PublicFile>(`${sharePath(slug)}/verify`, { password });
+  api.post<FileShare>(`${sharePath(slug)}/verify`, { password });
 
 export const publicFileQueryOptions = (slug: string) =>
   queryOptions({

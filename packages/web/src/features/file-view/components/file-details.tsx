@@ -4,7 +4,7 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatBytes } from '@cubby/shared';
+import { type FileShare, formatBytes } from '@cubby/shared';
 import { Badge } from '../../../components/badge.tsx';
 import { Button, buttonClasses } from '../../../components/button.tsx';
 import { CopyButton } from '../../../components/copy-button.tsx';
@@ -12,7 +12,6 @@ import { DownloadIcon } from '../../../components/icons.tsx';
 import { QrCode } from '../../../components/qr-code.tsx';
 import { getApiBaseUrl } from '../../../lib/api/index.ts';
 import { formatDateTime } from '../../../lib/i18n/format-date.ts';
-import type { PublicFile } from '../api/file-share-api.ts';
 import { filePageUrl } from '../file-urls.ts';
 import { previewKind } from '../preview-kind.ts';
 import { FilePreview } from './file-preview.tsx';
@@ -22,7 +21,7 @@ function fileUrl(given: string | null, route: 'file-view' | 'file-download', slu
   return given || `${getApiBaseUrl()}/${route}/${encodeURIComponent(slug)}`;
 }
 
-export function FileDetails({ file, isProtected }: { file: PublicFile; isProtected: boolean }) {
+export function FileDetails({ file, isProtected }: { file: FileShare; isProtected: boolean }) {
   const { t } = useTranslation();
   const [showQr, setShowQr] = useState(false);
   const kind = previewKind(file.mimetype, file.filename);

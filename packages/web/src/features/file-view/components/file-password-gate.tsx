@@ -3,6 +3,7 @@
  * URLs carrying a short-lived token; a wrong one says so; after too many guesses the server
  * answers 429 and the form waits out `Retry-After` (counting down).
  */
+import type { FileShare } from '@cubby/shared';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../components/alert.tsx';
@@ -11,14 +12,14 @@ import { Card } from '../../../components/card.tsx';
 import { TextField } from '../../../components/form-field.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { isApiError } from '../../../lib/api/index.ts';
-import { useVerifyFilePassword, type PublicFile } from '../api/file-share-api.ts';
+import { useVerifyFilePassword } from '../api/file-share-api.ts';
 
 export function FilePasswordGate({
   file,
   onUnlocked,
 }: {
-  file: PublicFile;
-  onUnlocked(unlocked: PublicFile): void;
+  file: FileShare;
+  onUnlocked(unlocked: FileShare): void;
 }) {
   const { t } = useTranslation();
   const verify = useVerifyFilePassword();

@@ -4,13 +4,13 @@
  * that reads the first MiB; Office documents and everything else a download card. The URLs carry
  * the share's token, so the preview and a download count one view together.
  */
+import type { FileShare } from '@cubby/shared';
 import { Suspense, lazy, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../components/alert.tsx';
 import { buttonClasses } from '../../../components/button.tsx';
 import { DownloadIcon, FileIcon } from '../../../components/icons.tsx';
 import { PageLoading } from '../../../components/spinner.tsx';
-import type { PublicFile } from '../api/file-share-api.ts';
 import type { PreviewKind } from '../preview-kind.ts';
 
 const TextFilePreview = lazy(() => import('./text-file-preview.tsx'));
@@ -20,7 +20,7 @@ export function DownloadCard({
   kind,
   downloadUrl,
 }: {
-  file: PublicFile;
+  file: FileShare;
   kind: PreviewKind;
   downloadUrl: string;
 }) {
@@ -47,7 +47,7 @@ export function DownloadCard({
 }
 
 export interface FilePreviewProps {
-  file: PublicFile;
+  file: FileShare;
   kind: PreviewKind;
   previewUrl: string;
   downloadUrl: string;

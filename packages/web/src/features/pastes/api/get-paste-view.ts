@@ -4,7 +4,7 @@
  * or remount. A protected paste answers `requiresPassword` without content (no view counted).
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { PasteView } from '@cubby/shared';
+import type { PasteDetail, PasteView } from '@cubby/shared';
 import { api } from '../../../lib/api/index.ts';
 import { pasteKeys } from './query-keys.ts';
 
@@ -28,4 +28,22 @@ export const pasteViewQueryOptions = (slug: string) =>
 
 export function usePasteView(slug: string) {
   return useQuery(pasteViewQueryOptions(slug));
+}
+
+/** The reader's view of a paste, built from its management record (no view counted). */
+export function toPasteView(detail: PasteDetail): PasteView {
+  return {
+    slug: detail.slug,
+    content: detail.content,
+    format: detail.format,
+    remark: detail.remark,
+    hasPassword: detail.has_password,
+    expiresAt: detail.expires_at,
+    maxViews: detail.max_views,
+    views: detail.views,
+    remainingViews: detail.max_views > 0 ? Math.max(0, detail.max_views - detail.views) : null,
+    createdAt: detail.created_at,
+    updatedAt: detail.updated_at,
+    created_by: detail.created_by,
+  };
 }

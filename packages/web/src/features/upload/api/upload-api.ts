@@ -3,75 +3,25 @@
  * ones, the URL-upload variants, and deleting a share whose upload failed. Thin wrappers: the
  * uploaders in ../transfer decide the order.
  */
+import type {
+  ConfirmedPart,
+  FileShare,
+  MaxUploadSize,
+  MultipartAbortAnswer,
+  MultipartCompleteAnswer,
+  MultipartInitAnswer,
+  MultipartStatus,
+  PartUrlsAnswer,
+  PresignAnswer,
+  UrlCancelAnswer,
+  UrlInfo,
+  UrlMultipartInitAnswer,
+} from '@cubby/shared';
 import { api } from '../../../lib/api/index.ts';
-import type { PublicFile } from '../../file-view/api/file-share-api.ts';
 import type { ShareInput } from '../upload-form.ts';
 
-export interface MaxUploadSize {
-  max_upload_bytes: number;
-  /** Megabytes (CloudPaste clients read this one). */
-  max_upload_size: number;
-}
-
-/** A file share as upload, commit and complete answer it: the public details plus its page path. */
-export type FileShare = PublicFile & { url: string };
-
-export interface PresignAnswer {
-  file_id: string;
-  upload_url: string;
-  storage_path: string;
-  slug: string;
-  provider_type: string;
-  contentType: string;
-  /** Headers the PUT must carry, exactly. */
-  upload_headers?: Record<string, string>;
-}
-
-export interface MultipartInitAnswer {
-  file_id: string;
-  upload_id: string;
-  slug: string;
-  part_size: number;
-  part_count: number;
-  storage_path: string;
-}
-
-export interface PartUrl {
-  partNumber: number;
-  url: string;
-}
-
-export interface ConfirmedPart {
-  partNumber: number;
-  etag: string;
-  size?: number;
-}
-
-export interface MultipartStatus {
-  part_size: number;
-  part_count: number;
-  size: number;
-  filename: string;
-  parts: ConfirmedPart[];
-}
-
-export interface UrlInfo {
-  url: string;
-  filename: string;
-  contentType: string;
-  size: number | null;
-  lastModified?: string | null;
-  corsSupported?: boolean;
-}
-
-export interface UrlPresignAnswer extends PresignAnswer {
-  filename: string;
-  size: number;
-}
-
-export interface UrlMultipartInitAnswer extends MultipartInitAnswer {
-  presigned_urls: PartUrl[];
-}
+/** The parts of a multipart upload as complete takes them. */
+export type PartToComplete = Pick<ConfirmedPart, 'partNumber' | 'etag'>;
 
 /** Which prefix manages the caller's files: the admin's, or a key user's own. */
 export type FileScope = 'admin' | 'user';
@@ -110,7 +60,7 @@ export const initMultipart = (
 ) => api.post<MultipartInitAnswer>('/s3/multipart/init', body);
 
 export const getPartUrls = (body: { file_id: string; upload_id: string; part_numbers: number[] }) =>
-  api.post<{ urls: PartUrl[] }>('/s3/multipart/urls', body);
+  api.post<PartUrlsAnswer>('/s3/multipart/urls', body);
 
 export const getMultipartStatus = (fileId: string, uploadId: string, signal?: AbortSignal) =>
   api.get<MultipartStatus>(
@@ -121,11 +71,11 @@ export const getMultipartStatus = (fileId: string, uploadId: string, signal?: Ab
 export const reportPart = (body: { file_id: string; upload_id: string; partNumber: number; etag: string }) =>
   api.post<unknown>('/s3/multipart/part', body);
 
-export const completeMultipart = (body: { file_id: string; upload_id: string; parts: ConfirmedPart[] }) =>
-  api.post<FileShare>('/s3/multipart/complete', body, { timeoutMs: COMPLETE_TIMEOUT_MS });
+export const completeMultipart = (body: { file_id: string; upload_id: string; parts: PartToComplete[] }) =>
+  api.post<MultipartCompleteAnswer>('/s3/multipart/complete', body, { timeoutMs: COMPLETE_TIMEOUT_MS });
 
 export const abortMultipart = (body: { file_id: string; upload_id: string }) =>
-  api.post<unknown>('/s3/multipart/abort', body);
+  api.post<MultipartAbortAnswer>('/s3/multipart/abort', body);
 
 export const getUrlInfo = (url: string, signal?: AbortSignal) =>
   api.post<UrlInfo>('/url/info', { url }, { signal });
@@ -138,7 +88,7 @@ export const presignUrlUpload = (body: {
   slug?: string;
   remark?: string;
   path?: string;
-}) => api.post<UrlPresignAnswer>('/url/presign', body);
+}) => api.post<PresignAnswer>('/url/presign', body);
 
 export const commitUrlUpload = (
   body: CommitFields & { file_id: string; etag?: string; size: number; slug?: string },
@@ -155,10 +105,11 @@ export const initUrlMultipart = (
   },
 ) => api.post<UrlMultipartInitAnswer>('/url/multipart/init', body);
 
-export const completeUrlMultipart = (body: { file_id: string; upload_id: string; parts: ConfirmedPart[] }) =>
-  api.post<FileShare>('/url/multipart/complete', body, { timeoutMs: COMPLETE_TIMEOUT_MS });
+export const completeUrlMultipart = (body: { file_id: string; upload_id: string; parts: PartToComplete[] }) =>
+  api.post<MultipartCompleteAnswer>('/url/multipart/complete', body, { timeoutMs: COMPLETE_TIMEOUT_MS });
 
 export const abortUrlMultipart = (body: { file_id: string; upload_id: string }) =>
-  api.post<unknown>('/url/multipart/abort', body);
+  api.post<MultipartAbortAnswer>('/url/multipart/abort', body);
 
-export const cancelUrlUpload = (fileId: string) => api.post<unknown>('/url/cancel', { file_id: fileId });
+export const cancelUrlUpload = (fileId: string) =>
+  api.post<UrlCancelAnswer>('/url/cancel', { file_id: fileId });

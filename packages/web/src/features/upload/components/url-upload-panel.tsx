@@ -5,13 +5,13 @@
  */
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatBytes } from '@cubby/shared';
+import { formatBytes, type UrlInfo } from '@cubby/shared';
 import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
 import { TextField } from '../../../components/form-field.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { isApiError } from '../../../lib/api/index.ts';
-import { getUrlInfo, type UrlInfo } from '../api/upload-api.ts';
+import { getUrlInfo } from '../api/upload-api.ts';
 import type { UrlSource } from '../transfer/upload-from-url.ts';
 
 /** An http or https URL (spec §5), or null. */

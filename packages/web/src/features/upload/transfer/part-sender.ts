@@ -3,7 +3,7 @@
  * reaches them, so a 10,000-part file does not sign every URL up front), the PUT with progress, and
  * up to N attempts with backoff — a fresh URL after a 403, since presigned URLs expire.
  */
-import type { PartUrl } from '../api/upload-api.ts';
+import type { PartUrl } from '@cubby/shared';
 import { withRetry } from '../task-runner.ts';
 import type { UploadTuning } from '../upload-tuning.ts';
 import { TransferError, isRetryableTransfer } from './transfer-error.ts';

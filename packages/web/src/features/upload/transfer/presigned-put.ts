@@ -4,7 +4,7 @@
  * settings. Any failure once the record exists runs `cleanup` (delete or cancel the record) so no
  * half-made share is left behind.
  */
-import type { FileShare, PresignAnswer } from '../api/upload-api.ts';
+import type { FileShare, PresignAnswer } from '@cubby/shared';
 import { checkCancelled, type UploadRun } from './upload-run.ts';
 import { putBlob } from './xhr-put.ts';
 

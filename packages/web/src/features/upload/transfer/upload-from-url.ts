@@ -8,6 +8,7 @@
  *   then presign → PUT → commit.
  * A failure after the server made a record cancels it (`/url/cancel`, `/url/multipart/abort`).
  */
+import type { FileShare, UrlInfo } from '@cubby/shared';
 import {
   abortUrlMultipart,
   cancelUrlUpload,
@@ -16,9 +17,7 @@ import {
   getPartUrls,
   initUrlMultipart,
   presignUrlUpload,
-  type ConfirmedPart,
-  type FileShare,
-  type UrlInfo,
+  type PartToComplete,
 } from '../api/upload-api.ts';
 import { chooseStrategy, partSizeFor } from '../part-plan.ts';
 import { runPool } from '../task-runner.ts';
@@ -112,7 +111,7 @@ async function uploadUrlMultipart(
       if (downloadDone) run.progress({ percent: uploadPercent(sent, size), loaded: sent, total: size });
       else run.progress({ percent: downloadPercent(downloaded, size), loaded: downloaded, total: size });
     };
-    const parts: ConfirmedPart[] = [];
+    const parts: PartToComplete[] = [];
     const abort = childController(run.signal);
     async function* partsOfDownload() {
       yield* streamParts(opened.body, init.part_size, abort.signal, (loaded) => {

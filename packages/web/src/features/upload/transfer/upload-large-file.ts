@@ -5,6 +5,7 @@
  * the server as it finishes, then complete. The session is remembered in localStorage until it
  * completes; a failure keeps it (retry resumes), a cancel aborts it.
  */
+import type { ConfirmedPart, FileShare } from '@cubby/shared';
 import { isApiError } from '../../../lib/api/index.ts';
 import {
   abortMultipart,
@@ -13,8 +14,6 @@ import {
   getPartUrls,
   initMultipart,
   reportPart,
-  type ConfirmedPart,
-  type FileShare,
 } from '../api/upload-api.ts';
 import { confirmedBytes, missingParts, partSizeFor, planParts } from '../part-plan.ts';
 import type { ResumeRecord } from '../resume-store.ts';

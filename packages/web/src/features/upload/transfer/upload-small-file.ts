@@ -3,7 +3,8 @@
  * commit. If anything fails once the server has a file record, the record (and any object) is
  * deleted through the caller's management prefix (admin or user).
  */
-import { commitUpload, deleteFileShare, presignUpload, type FileShare } from '../api/upload-api.ts';
+import type { FileShare } from '@cubby/shared';
+import { commitUpload, deleteFileShare, presignUpload } from '../api/upload-api.ts';
 import { percentOf } from '../transfer-meter.ts';
 import { putAndCommit } from './presigned-put.ts';
 import type { UploadRun } from './upload-run.ts';

@@ -4,11 +4,12 @@
  * (only the changed fields), DELETE …/files/:id and POST …/files/batch-delete {ids}. Deleting a
  * share deletes its object in storage too.
  */
+import type { FileItem, FileListAnswer } from '@cubby/shared';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../../lib/api/index.ts';
 import type { ManagementScope } from '../../../pastes/index.ts';
 import { fileShareKeys } from './query-keys.ts';
-import type { FileListParams, FilePage, FileShare, FileShareUpdate } from './types.ts';
+import type { FileListParams, FilePage, FileShareUpdate } from './types.ts';
 
 export function filesPath(scope: ManagementScope, id?: string): string {
   const base = `/${scope}/files`;
@@ -16,7 +17,7 @@ export function filesPath(scope: ManagementScope, id?: string): string {
 }
 
 /** Normalises a list item: numbers as numbers, 0/1 flags, missing optional fields as null. */
-export function toFileShare(raw: FileShare): FileShare {
+export function toFileShare(raw: FileItem): FileItem {
   return {
     ...raw,
     id: String(raw.id),
@@ -42,10 +43,7 @@ export async function getFileShares(
 ): Promise<FilePage> {
   const query = new URLSearchParams({ limit: String(limit), offset: String((page - 1) * limit) });
   if (search.trim() !== '') query.set('search', search.trim());
-  const data = await api.get<{ files?: FileShare[]; pagination?: { total?: number } }>(
-    `${filesPath(scope)}?${query}`,
-    { signal },
-  );
+  const data = await api.get<FileListAnswer>(`${filesPath(scope)}?${query}`, { signal });
   const items = (Array.isArray(data?.files) ? data.files : []).map(toFileShare);
   const total = Number(data?.pagination?.total ?? items.length);
   return { items, total, totalPages: Math.max(1, Math.ceil(total / limit)) };

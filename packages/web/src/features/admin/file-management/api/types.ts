@@ -1,30 +1,8 @@
-/** File shares as the management endpoints answer them (files-api.md "Reading and managing shares"). */
-
-export interface FileShare {
-  id: string;
-  filename: string;
-  slug: string;
-  storage_path: string;
-  mimetype: string;
-  size: number;
-  remark: string | null;
-  created_at: string;
-  updated_at: string;
-  views: number;
-  /** 0 = unlimited. */
-  max_views: number;
-  expires_at: string | null;
-  etag: string | null;
-  has_password: boolean;
-  created_by: string | null;
-  /** 1 = served through the server (proxy), 0 = redirected to the storage (direct). */
-  use_proxy: number;
-  s3_config_id: string;
-  s3_config_name: string | null;
-  s3_provider_type: string | null;
-  /** The creating API key's name, when a key made it (and still exists). */
-  key_name: string | null;
-}
+/**
+ * File share management on the web: the list's paging and the update body. The list items are
+ * `FileItem` from @cubby/shared, as the management endpoints answer them.
+ */
+import type { FileItem } from '@cubby/shared';
 
 /** The body of PUT …/files/:id: only what changed. */
 export interface FileShareUpdate {
@@ -44,7 +22,7 @@ export interface FileListParams {
 }
 
 export interface FilePage {
-  items: FileShare[];
+  items: FileItem[];
   total: number;
   totalPages: number;
 }

@@ -3,6 +3,7 @@
  * the file is served (through the server, or by redirect to the storage). Only what changed is
  * sent; saving nothing closes the dialog.
  */
+import type { FileItem } from '@cubby/shared';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../../components/alert.tsx';
@@ -15,11 +16,10 @@ import { formatDateTime } from '../../../../lib/i18n/format-date.ts';
 import { useManagementScope } from '../../../pastes/index.ts';
 import { PasteSettingsFields, usePasteForm } from '../../../pastes/forms.ts';
 import { useUpdateFileShare } from '../api/file-shares.ts';
-import type { FileShare } from '../api/types.ts';
 import { settingsOf, validateFileUpdate } from '../file-form.ts';
 
 /** Mounted only while open (with a `key` per share), so the form starts from the share. */
-export function EditFileDialog({ file, onClose }: { file: FileShare; onClose(): void }) {
+export function EditFileDialog({ file, onClose }: { file: FileItem; onClose(): void }) {
   const { t } = useTranslation();
   const scope = useManagementScope();
   const form = usePasteForm(settingsOf(file));

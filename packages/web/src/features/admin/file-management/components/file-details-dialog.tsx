@@ -3,7 +3,7 @@
  * a link that opens the share page in a new tab.
  */
 import { useTranslation } from 'react-i18next';
-import { formatBytes } from '@cubby/shared';
+import { type FileItem, formatBytes } from '@cubby/shared';
 import { Fact } from '../../../../components/fact.tsx';
 import { buttonClasses } from '../../../../components/button.tsx';
 import { CopyButton } from '../../../../components/copy-button.tsx';
@@ -11,14 +11,13 @@ import { Dialog } from '../../../../components/dialog.tsx';
 import { QrCode } from '../../../../components/qr-code.tsx';
 import { paths } from '../../../../config/paths.ts';
 import { formatDateTime } from '../../../../lib/i18n/format-date.ts';
-import type { FileShare } from '../api/types.ts';
 
 /** The share page of a file, as an absolute address to hand out. */
 function fileShareUrl(slug: string): string {
   return new URL(paths.file.getHref(slug), window.location.origin).href;
 }
 
-export function FileDetailsDialog({ file, onClose }: { file: FileShare; onClose(): void }) {
+export function FileDetailsDialog({ file, onClose }: { file: FileItem; onClose(): void }) {
   const { t } = useTranslation();
   const link = fileShareUrl(file.slug);
   return (

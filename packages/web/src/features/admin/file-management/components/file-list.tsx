@@ -6,7 +6,7 @@
  */
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatBytes } from '@cubby/shared';
+import { type FileItem, formatBytes, type ShareState } from '@cubby/shared';
 import { Fact } from '../../../../components/fact.tsx';
 import { Badge, type BadgeTone } from '../../../../components/badge.tsx';
 import { buttonClasses } from '../../../../components/button.tsx';
@@ -15,19 +15,18 @@ import { RowActions, rowActionTextClass, type RowAction } from '../../../../comp
 import { paths } from '../../../../config/paths.ts';
 import { formatDateTime } from '../../../../lib/i18n/format-date.ts';
 import { SelectableShareList, type ShareSelection } from '../../../shares/selectable-share-list.tsx';
-import type { FileShare } from '../api/types.ts';
-import { fileStatus, type FileStatus } from '../file-form.ts';
+import { fileStatus } from '../file-form.ts';
 
 export interface FileListProps extends ShareSelection {
-  files: FileShare[];
+  files: FileItem[];
   /** When the page was fetched: shares past their expiry or views at that time are marked. */
   now: number;
-  onDetails(file: FileShare): void;
-  onEdit(file: FileShare): void;
-  onDelete(file: FileShare): void;
+  onDetails(file: FileItem): void;
+  onEdit(file: FileItem): void;
+  onDelete(file: FileItem): void;
 }
 
-const STATUS_TONE: Record<Exclude<FileStatus, 'active'>, BadgeTone> = {
+const STATUS_TONE: Record<Exclude<ShareState, 'active'>, BadgeTone> = {
   expired: 'danger',
   used_up: 'warning',
 };
@@ -35,24 +34,24 @@ const STATUS_TONE: Record<Exclude<FileStatus, 'active'>, BadgeTone> = {
 function useRowText(now: number) {
   const { t } = useTranslation();
   return {
-    views: (file: FileShare) =>
+    views: (file: FileItem) =>
       file.max_views > 0
         ? t('admin.files.viewsOf', { views: file.views, max: file.max_views })
         : t('admin.files.viewsUnlimited', { views: file.views }),
-    mode: (file: FileShare) => (file.use_proxy ? t('admin.files.mode.proxy') : t('admin.files.mode.direct')),
-    expiry: (file: FileShare): ReactNode =>
+    mode: (file: FileItem) => (file.use_proxy ? t('admin.files.mode.proxy') : t('admin.files.mode.direct')),
+    expiry: (file: FileItem): ReactNode =>
       file.expires_at ? (
         <time dateTime={file.expires_at}>{formatDateTime(file.expires_at)}</time>
       ) : (
         t('admin.files.never')
       ),
-    storage: (file: FileShare): ReactNode =>
+    storage: (file: FileItem): ReactNode =>
       file.s3_config_name ? (
         <span data-user-content="">{file.s3_config_name}</span>
       ) : (
         t('admin.files.unknownStorage')
       ),
-    status: (file: FileShare) => {
+    status: (file: FileItem) => {
       const status = fileStatus(file, now);
       return status === 'active' ? null : (
         <Badge tone={STATUS_TONE[status]} testId="file-status">
@@ -63,7 +62,7 @@ function useRowText(now: number) {
   };
 }
 
-function Size({ file }: { file: FileShare }) {
+function Size({ file }: { file: FileItem }) {
   return (
     <span data-user-content="" data-testid="file-size">
       {formatBytes(file.size)}
@@ -78,7 +77,7 @@ function Actions({
   onDetails,
   onEdit,
   onDelete,
-}: { file: FileShare; compact?: boolean } & Pick<FileListProps, 'onDetails' | 'onEdit' | 'onDelete'>) {
+}: { file: FileItem; compact?: boolean } & Pick<FileListProps, 'onDetails' | 'onEdit' | 'onDelete'>) {
   const { t } = useTranslation();
   const actions: RowAction[] = [
     {
@@ -123,9 +122,9 @@ function Actions({
 
 type FileColumn = 'name' | 'size' | 'type' | 'storage' | 'created' | 'expires' | 'views' | 'mode';
 
-const titleId = (file: FileShare) => `file-share-${file.id}`;
+const titleId = (file: FileItem) => `file-share-${file.id}`;
 
-function NameCell({ file, children }: { file: FileShare; children?: ReactNode }) {
+function NameCell({ file, children }: { file: FileItem; children?: ReactNode }) {
   const { t } = useTranslation();
   return (
     <div className="min-w-0">
