@@ -11,7 +11,14 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { type BenchServer, adminToken, machine, startServer, writeSection } from './lib/harness.ts';
+import {
+  type BenchServer,
+  adminToken,
+  cpuMicros,
+  machine,
+  startServer,
+  writeSection,
+} from './lib/harness.ts';
 import { type S3Server, withBucket, withS3Server } from './lib/s3.ts';
 
 const MiB = 1024 * 1024;
@@ -22,12 +29,18 @@ function rss(pid: number): number {
   return Number(match?.[1] ?? 0) * 1024;
 }
 
-/** Runs `fn` while sampling the server's RSS; returns seconds and the peak growth in MiB. */
-async function measure(
-  pid: number,
-  fn: () => Promise<void>,
-): Promise<{ seconds: number; growthMiB: number }> {
+interface Step {
+  seconds: number;
+  /** Peak growth of the server's RSS over its level before the step. */
+  growthMiB: number;
+  /** Server CPU time (user + system), ms. */
+  cpuMs: number;
+}
+
+/** Runs `fn` while sampling the server's RSS; returns seconds, the peak growth in MiB and server CPU. */
+async function measure(pid: number, fn: () => Promise<void>): Promise<Step> {
   const before = rss(pid);
+  const cpuBefore = cpuMicros(pid);
   let peak = before;
   const timer = setInterval(() => (peak = Math.max(peak, rss(pid))), 20);
   const start = performance.now();
@@ -37,8 +50,17 @@ async function measure(
     clearInterval(timer);
   }
   peak = Math.max(peak, rss(pid));
-  return { seconds: (performance.now() - start) / 1000, growthMiB: (peak - before) / MiB };
+  return {
+    seconds: (performance.now() - start) / 1000,
+    growthMiB: (peak - before) / MiB,
+    cpuMs: (cpuMicros(pid) - cpuBefore) / 1000,
+  };
 }
+
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+
+/** Download rounds: proxied and direct alternate, so both see the same load on a shared machine. */
+const ROUNDS = 3;
 
 /** `bytes` of random data in 1 MiB chunks, produced only as fast as they are consumed. */
 function generated(bytes: number): ReadableStream<Uint8Array> {
@@ -100,9 +122,12 @@ async function drain(body: ReadableStream<Uint8Array> | null): Promise<number> {
 
 interface Row {
   storage: string;
-  upload: { seconds: number; growthMiB: number };
-  proxied: { seconds: number; growthMiB: number };
-  direct: { seconds: number };
+  upload: Step;
+  /** Median round of each. */
+  proxied: Step;
+  direct: Step;
+  /** Median over the rounds of proxied / direct speed, each pair taken back to back. */
+  ratio: number;
 }
 
 async function api<T>(server: BenchServer, token: string, route: string, init: RequestInit = {}): Promise<T> {
@@ -163,36 +188,53 @@ async function run(server: BenchServer, size: number, storage: string, s3?: S3Se
     fileId = answer.data.id;
   });
 
-  const proxied = await measure(pid, async () => {
-    const res = await fetch(`${server.base}/api/file-download/${slug}`);
-    const n = await drain(res.body);
-    if (!res.ok || n !== size) throw new Error(`proxied download: ${res.status}, ${n} bytes`);
-  });
+  const download = () =>
+    measure(pid, async () => {
+      const res = await fetch(`${server.base}/api/file-download/${slug}`);
+      const n = await drain(res.body);
+      if (!res.ok || n !== size) throw new Error(`proxied download: ${res.status}, ${n} bytes`);
+    });
 
   // Straight from storage: the file on disk, or the object through a presigned URL (direct mode).
-  let directUrl: string | undefined;
-  if (s3) {
+  const file = await api<{ storage_path: string }>(server, token, `/api/admin/files/${fileId}`);
+  const directUrl = async (): Promise<string> => {
     await api(server, token, `/api/admin/files/${fileId}`, {
       method: 'PUT',
       body: JSON.stringify({ use_proxy: 0 }),
     });
     const redirect = await fetch(`${server.base}/api/file-download/${slug}`, { redirect: 'manual' });
-    directUrl = redirect.headers.get('location') ?? undefined;
-    if (redirect.status !== 302 || !directUrl) throw new Error(`direct mode answered ${redirect.status}`);
-  }
-  const file = await api<{ storage_path: string }>(server, token, `/api/admin/files/${fileId}`);
-  const direct = await measure(pid, async () => {
-    const n = directUrl
-      ? await drain((await fetch(directUrl)).body)
-      : await drain(
-          Readable.toWeb(
-            fs.createReadStream(path.join(server.dataDir, 'storage', file.storage_path.replace(/^\/+/, ''))),
-          ) as ReadableStream<Uint8Array>,
-        );
-    if (n !== size) throw new Error(`direct read: ${n} bytes`);
-  });
+    const location = redirect.headers.get('location');
+    if (redirect.status !== 302 || !location) throw new Error(`direct mode answered ${redirect.status}`);
+    await api(server, token, `/api/admin/files/${fileId}`, {
+      method: 'PUT',
+      body: JSON.stringify({ use_proxy: 1 }),
+    });
+    return location;
+  };
+  const read = async (): Promise<Step> => {
+    const url = s3 ? await directUrl() : undefined;
+    return measure(pid, async () => {
+      const n = url
+        ? await drain((await fetch(url)).body)
+        : await drain(
+            Readable.toWeb(
+              fs.createReadStream(
+                path.join(server.dataDir, 'storage', file.storage_path.replace(/^\/+/, '')),
+              ),
+            ) as ReadableStream<Uint8Array>,
+          );
+      if (n !== size) throw new Error(`direct read: ${n} bytes`);
+    });
+  };
+  const rounds: Array<{ proxied: Step; direct: Step }> = [];
+  for (let i = 0; i < ROUNDS; i++) rounds.push({ proxied: await download(), direct: await read() });
+  const middle = (pick: (r: (typeof rounds)[number]) => Step) =>
+    rounds.map(pick).sort((a, b) => a.seconds - b.seconds)[rounds.length >> 1]!;
+  const proxied = middle((r) => r.proxied);
+  const direct = middle((r) => r.direct);
+  const ratio = median(rounds.map((r) => r.direct.seconds / r.proxied.seconds));
   await api(server, token, `/api/admin/files/${fileId}`, { method: 'DELETE' });
-  return { storage, upload, proxied, direct } satisfies Row;
+  return { storage, upload, proxied, direct, ratio } satisfies Row;
 }
 
 export async function benchFiles(sizeMiB = 1024): Promise<void> {
@@ -216,13 +258,15 @@ export async function benchFiles(sizeMiB = 1024): Promise<void> {
   );
 
   const rate = (s: number) => `${(sizeMiB / s).toFixed(0)}`;
+  const cpu = (step: Step) => (step.cpuMs / sizeMiB).toFixed(1);
   const table = [
-    '| storage | upload MiB/s | upload RSS growth MiB | proxied download MiB/s | download RSS growth MiB | direct read MiB/s | proxied / direct |',
-    '|---|---|---|---|---|---|---|',
+    '| storage | upload MiB/s | upload RSS growth MiB | upload server CPU ms/MiB | proxied download MiB/s | download RSS growth MiB | download server CPU ms/MiB | direct read MiB/s | proxied / direct |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...rows.map(
       (r) =>
-        `| ${r.storage} | ${rate(r.upload.seconds)} | ${r.upload.growthMiB.toFixed(0)} | ${rate(r.proxied.seconds)} | ` +
-        `${r.proxied.growthMiB.toFixed(0)} | ${rate(r.direct.seconds)} | ${(r.direct.seconds / r.proxied.seconds).toFixed(2)} |`,
+        `| ${r.storage} | ${rate(r.upload.seconds)} | ${r.upload.growthMiB.toFixed(0)} | ${cpu(r.upload)} | ` +
+        `${rate(r.proxied.seconds)} | ${r.proxied.growthMiB.toFixed(0)} | ${cpu(r.proxied)} | ` +
+        `${rate(r.direct.seconds)} | ${r.ratio.toFixed(2)} |`,
     ),
   ].join('\n');
   console.log(table);
@@ -232,7 +276,10 @@ export async function benchFiles(sizeMiB = 1024): Promise<void> {
       'uploaded with POST /api/upload (a streamed multipart/form-data body) and downloaded through ' +
       '/api/file-download/:slug (proxy mode), against the real server on SQLite; "direct" reads the same object ' +
       'straight from storage (the file on disk; for S3 a presigned GET from direct mode). RSS growth is the ' +
-      "server process's peak resident memory over its level before each step, sampled every 20 ms. " +
+      "server process's peak resident memory over its level before each step, sampled every 20 ms; " +
+      'server CPU is its user + system time per MiB moved (steadier than speed on a busy machine). ' +
+      `Downloads run ${ROUNDS} rounds, proxied and direct back to back; the table gives the median ` +
+      'round and the median of the per-round ratios. ' +
       'Targets: proxied ≥ 90 % of direct; growth < 64 MiB whatever the size.\n\n' +
       table,
   );

@@ -11,11 +11,18 @@ import fs from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import nodePath from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { S3Client } from '@aws-sdk/client-s3';
+import { ListMultipartUploadsCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { serve, type ServerType } from '@hono/node-server';
 import type { FilesTable } from '../src/db/schema.ts';
 import type { StorageDriver } from '../src/storage/driver.ts';
-import { generatedHash, generatedStream, hashStream, readAll, streamOf } from './storage/contract.ts';
+import {
+  droppedStream,
+  generatedHash,
+  generatedStream,
+  hashStream,
+  readAll,
+  streamOf,
+} from './storage/contract.ts';
 import { DIALECTS } from './support/databases.ts';
 import { createBucket, deleteBucket, insertS3Config, s3AdminClient, s3Env, S3_SKIP } from './support/s3.ts';
 import { freePort } from './support/server-process.ts';
@@ -860,6 +867,64 @@ describe('uploads to S3 (radosgw)', { skip: S3_SKIP }, () => {
     const s = await stored(res.body.data.id);
     assert.deepEqual([s.hash, s.size], [sha256(content), content.length]);
     assert.equal(s.file.mimetype, 'image/jpeg');
+  });
+
+  describe('form uploads larger than a part', () => {
+    const setMaxUpload = async (mb: number) => {
+      const res = await t.json('/api/admin/system-settings', {
+        method: 'PUT',
+        headers: admin,
+        json: { max_upload_size: mb, max_upload_size_unit: 'MB' },
+      });
+      assert.equal(res.status, 200);
+    };
+    const pending = async () =>
+      (await s3.send(new ListMultipartUploadsCommand({ Bucket: bucket }))).Uploads ?? [];
+    const objectCount = async () =>
+      (await s3.send(new ListObjectsV2Command({ Bucket: bucket }))).KeyCount ?? 0;
+    const send = (file: ReadableStream<Uint8Array>) => {
+      const { body, contentType } = formStream([
+        { name: 's3_config_id', value: configId },
+        { file: 'big.bin', body: file },
+      ]);
+      return t.json('/api/upload', {
+        method: 'POST',
+        headers: { ...admin, 'Content-Type': contentType },
+        body,
+        duplex: 'half',
+      } as RequestInit);
+    };
+
+    it('streams 20 MiB in parts, byte for byte', async () => {
+      const size = 20 * MiB + 9;
+      const res = await send(generatedStream(size, 's3-big'));
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const s = await stored(res.body.data.id);
+      assert.deepEqual([s.hash, s.size], [generatedHash(size, 's3-big'), size]);
+      assert.match(s.file.etag ?? '', /-3"$/, 'three parts of 8 MiB, 8 MiB and 4 MiB');
+      assert.deepEqual(await pending(), []);
+    });
+
+    it('answers 413 past the limit and leaves neither an object nor a pending upload', async () => {
+      const objects = await objectCount();
+      await setMaxUpload(12);
+      try {
+        const res = await send(generatedStream(30 * MiB, 's3-over'));
+        assert.equal(res.status, 413, JSON.stringify(res.body));
+        assert.deepEqual(await pending(), [], 'the multipart upload was aborted');
+        assert.equal(await objectCount(), objects);
+      } finally {
+        await setMaxUpload(100);
+      }
+    });
+
+    it('aborts the multipart upload when the client goes away midway', async () => {
+      const objects = await objectCount();
+      const res = await send(droppedStream(20 * MiB, 's3-gone')).catch(() => null);
+      assert.notEqual(res?.status, 200);
+      assert.deepEqual(await pending(), [], 'the multipart upload was aborted before the answer');
+      assert.equal(await objectCount(), objects);
+    });
   });
 
   it('presign → fetch PUT → commit', async () => {

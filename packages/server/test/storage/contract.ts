@@ -67,6 +67,20 @@ function* generatedChunks(size: number, seed: string): Generator<Uint8Array> {
   }
 }
 
+/** Generated data that fails with "client went away" after `bytes` (a client that disconnects). */
+export function droppedStream(bytes: number, seed: string): ReadableStream<Uint8Array> {
+  const source = generatedStream(bytes * 2 + 1, seed).getReader();
+  let sent = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (sent >= bytes) return controller.error(new Error('client went away'));
+      const { value } = await source.read();
+      sent += value!.length;
+      controller.enqueue(value!);
+    },
+  });
+}
+
 /** A pull-driven stream over generated data: it produces a chunk only when the consumer asks. */
 export function generatedStream(size: number, seed: string): ReadableStream<Uint8Array> {
   const chunks = generatedChunks(size, seed);

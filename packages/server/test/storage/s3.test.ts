@@ -8,7 +8,8 @@
  * Without them the suite fails and says how to start radosgw; it never skips.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import {
   HeadObjectCommand,
@@ -26,6 +27,7 @@ import {
 } from '../../src/storage/drivers/s3.ts';
 import {
   type DriverHarness,
+  droppedStream,
   expectCode,
   generatedHash,
   generatedStream,
@@ -35,6 +37,13 @@ import {
   ShiftableClock,
   streamOf,
 } from './contract.ts';
+import { startTcpProxy, type TcpProxy } from './tcp-proxy.ts';
+
+/** Polls `done` for up to five seconds. */
+async function waitFor(done: () => boolean, message: string): Promise<void> {
+  for (let i = 0; i < 100 && !done(); i++) await sleep(50);
+  assert.ok(done(), message);
+}
 
 const MiB = 1024 * 1024;
 const { endpoint, accessKeyId, secretAccessKey, region } = s3Env;
@@ -138,6 +147,11 @@ if (!endpoint) {
       driver = new S3Driver(driverConfig(bucket, { rootPrefix: 'specifics' }));
       harnesses.push(driver);
     });
+
+    const pendingUploads = async (prefix: string): Promise<string[]> => {
+      const out = await admin.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: prefix }));
+      return (out.Uploads ?? []).map((u) => u.Key!);
+    };
 
     const keysUnder = async (prefix: string): Promise<string[]> => {
       const out = await admin.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
@@ -248,15 +262,90 @@ if (!endpoint) {
         'TOO_LARGE',
       );
       await expectCode(small.stat('/over.bin'), 'NOT_FOUND');
-      // lib-storage aborts its upload in the background of the rejection; give it a moment.
-      for (let i = 0; i < 50; i++) {
-        const pending = await admin.send(
-          new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: 'specifics/over.bin' }),
-        );
-        if ((pending.Uploads ?? []).length === 0) return;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      assert.fail('the multipart upload was left pending');
+      assert.deepEqual(await pendingUploads('specifics/over.bin'), [], 'aborted before write() settles');
+    });
+
+    it('streams a body of unknown size in parts, and one that fits a part as a single PutObject', async () => {
+      const small = new S3Driver(
+        driverConfig(bucket, { rootPrefix: 'specifics', tuning: { partSize: 5 * MiB } }),
+      );
+      harnesses.push(small);
+      const size = 11 * MiB + 3;
+      const result = await small.write('/unknown.bin', generatedStream(size, 'unknown'));
+      assert.match(result.etag ?? '', /-3"$/, 'parts of 5 MiB, 5 MiB and 1 MiB + 3 bytes');
+      assert.equal(result.size, size);
+      assert.equal((await small.stat('/unknown.bin')).etag, result.etag);
+      assert.equal(
+        (await hashStream((await small.read('/unknown.bin')).body)).sha256,
+        generatedHash(size, 'unknown'),
+      );
+      const single = await small.write('/fits.bin', generatedStream(5 * MiB - 1, 'fits'));
+      assert.doesNotMatch(single.etag ?? '', /-\d+"$/, 'not a multipart ETag');
+      assert.equal(single.size, 5 * MiB - 1);
+      assert.equal(
+        (await hashStream((await small.read('/fits.bin')).body)).sha256,
+        generatedHash(5 * MiB - 1, 'fits'),
+      );
+    });
+
+    it('aborts the multipart upload when the body fails after some parts went out', async () => {
+      const small = new S3Driver(
+        driverConfig(bucket, { rootPrefix: 'specifics', tuning: { partSize: 5 * MiB } }),
+      );
+      harnesses.push(small);
+      await assert.rejects(small.write('/gone.bin', droppedStream(12 * MiB, 'gone')), /client went away/);
+      await expectCode(small.stat('/gone.bin'), 'NOT_FOUND');
+      assert.deepEqual(await pendingUploads('specifics/gone.bin'), []);
+    });
+
+    describe('reads, watched on the wire', () => {
+      const size = 48 * MiB;
+      let proxy: TcpProxy;
+      let watched: S3Driver;
+      before(async () => {
+        proxy = await startTcpProxy(endpoint!);
+        watched = new S3Driver(driverConfig(bucket, { rootPrefix: 'specifics', endpoint: proxy.endpoint }));
+        harnesses.push(watched);
+        await driver.write('/wire.bin', generatedStream(size, 'wire'), { size });
+      });
+      after(() => proxy.close());
+
+      it('holds the backend back while the reader waits, then delivers every byte', async () => {
+        const start = proxy.bytesDown();
+        const reader = (await watched.read('/wire.bin')).body.getReader();
+        const hash = createHash('sha256');
+        let bytes = 0;
+        const first = await reader.read();
+        hash.update(first.value!);
+        bytes += first.value!.length;
+        await sleep(500);
+        const held = proxy.bytesDown() - start;
+        // Socket buffers on both sides of the proxy hold a few MiB; the rest must wait for the reader.
+        assert.ok(held < 16 * MiB, `${held} bytes came down while the reader waited`);
+        for (let next = await reader.read(); !next.done; next = await reader.read()) {
+          hash.update(next.value);
+          bytes += next.value.length;
+        }
+        assert.equal(bytes, size);
+        assert.equal(hash.digest('hex'), generatedHash(size, 'wire'));
+      });
+
+      it('closes the backend connection when the reader cancels', async () => {
+        const start = proxy.bytesDown();
+        const reader = (await watched.read('/wire.bin')).body.getReader();
+        await reader.read();
+        const during = proxy.open();
+        await reader.cancel();
+        await waitFor(() => proxy.open() === during - 1, 'the connection was not closed');
+        await sleep(200);
+        assert.ok(proxy.bytesDown() - start < size / 2, 'the rest of the body was not drained');
+      });
+
+      it('errors the body when the connection breaks midway, never ends it short', async () => {
+        const result = await watched.read('/wire.bin');
+        proxy.cutAfter(4 * MiB);
+        await assert.rejects(hashStream(result.body));
+      });
     });
 
     it('copies an object above the single-copy limit part by part', async () => {

@@ -16,7 +16,7 @@
  * take more than the quota together (each may be refused instead).
  */
 import { randomUUID } from 'node:crypto';
-import { Readable, pipeline } from 'node:stream';
+import { pipeline } from 'node:stream';
 import {
   creatorId,
   formatBytes,
@@ -34,6 +34,7 @@ import { validate } from '../../http/validate.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 import { ByteLimit } from '../../storage/byte-limit.ts';
+import { webBody } from '../../storage/node-body.ts';
 import {
   isStorageError,
   MULTIPART_LIMITS,
@@ -298,8 +299,9 @@ export class UploadsService {
     const free = capacity?.freeBytes ?? Number.MAX_SAFE_INTEGER;
     const limiter = new ByteLimit(Math.min(max, free), false);
     try {
-      const body = Readable.toWeb(pipeline(file.stream, limiter, () => undefined));
-      const written = await driver.write(row.storage_path, body as ReadableStream<Uint8Array>, {
+      // webBody, not Readable.toWeb: that one copies every chunk, and a large upload's RSS grows with the garbage.
+      const body = webBody(pipeline(file.stream, limiter, () => undefined));
+      const written = await driver.write(row.storage_path, body, {
         contentType: row.mimetype,
       });
       const stored = { size: written.size, etag: written.etag ?? null };

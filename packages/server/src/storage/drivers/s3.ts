@@ -4,8 +4,9 @@
  * - Keys are `<rootPrefix>/<driver path without its leading slash>`. Directories are prefixes;
  *   `mkdir` writes a zero-byte `dir/` marker, and removing the last entry of a directory writes one
  *   so that the directory stays, as it would on disk.
- * - Bodies are streamed: a single PutObject when the size is known and small, else lib-storage's
- *   Upload with a bounded queue of parts (memory bounded by part size and queue, whatever the size).
+ * - Bodies are streamed: a single PutObject when the size is known and small, else a multipart
+ *   upload of 8 MiB parts with at most two parts in memory, whatever the size (`writeInParts`).
+ *   Reads hand on the response's chunks without copying them (node-body.ts).
  * - Checksums are only computed when an operation requires them: the SDK default (aws-chunked
  *   stream bodies, checksum headers in presigned URLs) breaks most non-AWS servers.
  * - SDK errors become StorageError codes; messages name the operation and path, never a credential.
@@ -31,11 +32,11 @@ import {
   UploadPartCommand,
   UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { type Clock, systemClock } from '../../lib/clock.ts';
 import { ByteLimit } from '../byte-limit.ts';
 import { checkRange } from '../byte-range.ts';
+import { webBody } from '../node-body.ts';
 import { contentDisposition } from '../content-disposition.ts';
 import {
   type Entry,
@@ -90,15 +91,11 @@ export interface S3DriverConfig {
 export interface S3Tuning {
   /** Largest known-size body sent as one PutObject; larger or unknown sizes go multipart. */
   singlePutMaxBytes: number;
-  /** Part size of streamed multipart uploads (grown when needed to stay under 10,000 parts). */
-  partSize: number;
   /**
-   * Parts of one streamed upload in flight at once; each is buffered. lib-storage copies every part
-   * once more while assembling it, so RSS grows by several part sizes per unit of queue: 1 keeps a
-   * 1 GiB upload under the 64 MiB budget of ARCHITECTURE §8 (bench/storage-memory.ts); raise it
-   * for high-latency links.
+   * Part size of streamed multipart uploads (grown when needed to stay under 10,000 parts). A write
+   * holds two parts in memory (one on the wire, one filling), so RSS grows by about twice this.
    */
-  queueSize: number;
+  partSize: number;
   /** Largest object copied with one CopyObject (S3 refuses more than 5 GiB). */
   copyMaxBytes: number;
   /** Part size of a multipart copy of larger objects. */
@@ -112,7 +109,6 @@ const MiB = 1024 * 1024;
 export const DEFAULT_S3_TUNING: S3Tuning = {
   singlePutMaxBytes: 16 * MiB,
   partSize: 8 * MiB,
-  queueSize: 1,
   copyMaxBytes: 5 * 1024 * MiB,
   copyPartSize: 256 * MiB,
   concurrency: 8,
@@ -544,7 +540,11 @@ export class S3Driver implements StorageDriver {
       }
       throw mapped;
     }
-    const body = out.Body?.transformToWebStream() as ReadableStream<Uint8Array> | undefined;
+    // In Node the body is the response itself; node-body.ts hands on its chunks without copying them.
+    const body =
+      out.Body instanceof Readable
+        ? webBody(out.Body)
+        : (out.Body?.transformToWebStream() as ReadableStream<Uint8Array> | undefined);
     const contentLength = out.ContentLength ?? 0;
     const span = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(out.ContentRange ?? '');
     const result: ReadResult = {
@@ -594,26 +594,87 @@ export class S3Driver implements StorageDriver {
         );
         return { size, ...(out.ETag ? { etag: out.ETag } : {}) };
       }
-      const partSize = Math.max(this.tuning.partSize, Math.ceil((size ?? 0) / MULTIPART_LIMITS.maxParts));
-      const upload = new Upload({
-        client: this.client,
-        params: {
-          Bucket: this.bucket,
-          Key: key,
-          Body: stream,
-          ...(contentType ? { ContentType: contentType } : {}),
-        },
-        queueSize: this.tuning.queueSize,
-        partSize,
-        leavePartsOnError: false,
-      });
-      const out = await upload.done();
-      // rgw answers CompleteMultipartUpload with an empty ETag; the object's HEAD has the real one.
-      const etag = out.ETag || (await this.head(path))?.ETag;
-      return { size: limit.bytes, ...(etag ? { etag } : {}) };
+      return await this.writeInParts(path, stream, size, contentType);
     } catch (error) {
       stream.destroy();
       throw limit.failure ?? toStorageError(error, 'write', path);
+    }
+  }
+
+  /**
+   * Streams a body of unknown or large size as a multipart upload, holding at most two parts: the
+   * one on the wire and the one being filled (reading waits while both are full). A body that ends
+   * within its first part goes as one PutObject. On any failure (the body's, or the backend's) the
+   * part on the wire is cancelled and the upload aborted: nothing is left behind.
+   */
+  private async writeInParts(
+    path: string,
+    stream: Readable,
+    size: number | undefined,
+    contentType: string | undefined,
+  ): Promise<WriteResult> {
+    const partSize = Math.max(this.tuning.partSize, Math.ceil((size ?? 0) / MULTIPART_LIMITS.maxParts));
+    const abort = new AbortController();
+    const parts: MultipartPart[] = [];
+    const spare: Buffer[] = [];
+    let uploadId: string | undefined;
+    let count = 0;
+    let sending: Promise<void> = Promise.resolve();
+    let buffer: Buffer = Buffer.allocUnsafe(partSize);
+    let filled = 0;
+
+    /**
+     * Once the part before is through (its buffer free again), puts the filled buffer on the wire
+     * as the next part and starts filling a free one.
+     */
+    const sendBuffer = async (): Promise<void> => {
+      await sending;
+      const full = buffer;
+      const body = full.subarray(0, filled);
+      const partNumber = ++count;
+      sending = (async () => {
+        uploadId ??= await this.createUpload(path, contentType);
+        const etag = await this.sendPart(path, uploadId, partNumber, body, abort.signal);
+        parts.push({ partNumber, etag });
+        spare.push(full);
+      })();
+      // Stop reading the body at once rather than at the next part boundary.
+      sending.catch((error: unknown) => stream.destroy(error as Error));
+      buffer = spare.pop() ?? Buffer.allocUnsafe(partSize);
+      filled = 0;
+    };
+
+    try {
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        for (let offset = 0; offset < chunk.length;) {
+          const copied = chunk.copy(buffer, filled, offset);
+          filled += copied;
+          offset += copied;
+          if (filled === partSize) await sendBuffer();
+        }
+      }
+      if (count === 0) {
+        const out = await this.run('write', path, () =>
+          this.client.send(
+            new PutObjectCommand({
+              Bucket: this.bucket,
+              Key: this.key(path),
+              Body: buffer.subarray(0, filled),
+              ContentLength: filled,
+              ...(contentType ? { ContentType: contentType } : {}),
+            }),
+          ),
+        );
+        return { size: filled, ...(out.ETag ? { etag: out.ETag } : {}) };
+      }
+      if (filled > 0) await sendBuffer();
+      await sending;
+      return await this.multipartComplete(path, uploadId!, parts);
+    } catch (error) {
+      abort.abort();
+      await sending.catch(() => undefined);
+      if (uploadId) await this.multipartAbort(path, uploadId).catch(() => undefined);
+      throw error;
     }
   }
 
@@ -828,6 +889,10 @@ export class S3Driver implements StorageDriver {
   private async multipartInit(raw: string, contentType?: string): Promise<{ uploadId: string }> {
     const path = driverPath(raw);
     if (await this.isDirectory(path)) throw new StorageError('IS_A_DIRECTORY', `${path} is a directory`);
+    return { uploadId: await this.createUpload(path, contentType) };
+  }
+
+  private async createUpload(path: string, contentType: string | undefined): Promise<string> {
     const out = await this.run('multipart init', path, () =>
       this.client.send(
         new CreateMultipartUploadCommand({
@@ -838,7 +903,32 @@ export class S3Driver implements StorageDriver {
       ),
     );
     if (!out.UploadId) throw new StorageError('UNAVAILABLE', `multipart init ${path}: no upload id`);
-    return { uploadId: out.UploadId };
+    return out.UploadId;
+  }
+
+  /** One part; its ETag. A stream body needs its exact length; a buffer is sent (and retried) whole. */
+  private async sendPart(
+    path: string,
+    uploadId: string,
+    partNumber: number,
+    body: Readable | Uint8Array,
+    abortSignal: AbortSignal,
+    size: number = (body as Uint8Array).byteLength,
+  ): Promise<string> {
+    const out = await this.run('upload part', path, () =>
+      this.client.send(
+        new UploadPartCommand({
+          Bucket: this.bucket,
+          Key: this.key(path),
+          UploadId: uploadId,
+          PartNumber: partNumber,
+          Body: body,
+          ContentLength: size,
+        }),
+        { abortSignal },
+      ),
+    );
+    return out.ETag ?? '';
   }
 
   private async multipartUploadPart(
@@ -857,18 +947,10 @@ export class S3Driver implements StorageDriver {
     const limit = new ByteLimit(size, true);
     const stream = limitedBody(body, limit);
     try {
-      const command = new UploadPartCommand({
-        Bucket: this.bucket,
-        Key: this.key(path),
-        UploadId: uploadId,
-        PartNumber: partNumber,
-        Body: stream,
-        ContentLength: size,
-      });
-      const out = await this.sendStreaming(stream, (abortSignal) =>
-        this.client.send(command, { abortSignal }),
+      const etag = await this.sendStreaming(stream, (abortSignal) =>
+        this.sendPart(path, uploadId, partNumber, stream, abortSignal, size),
       );
-      return { etag: out.ETag ?? '' };
+      return { etag };
     } catch (error) {
       stream.destroy();
       throw limit.failure ?? toStorageError(error, 'upload part', path);
