@@ -66,14 +66,19 @@ export class PastesRepository {
   ): Promise<PastesTable | undefined> {
     const byId = 'id' in target;
     const idOrSlug = byId ? target.id : target.slug;
-    const statement = countViewStatement(idOrSlug, byId, now);
     if (this.writeBatch) {
       // The SQL text is the same for every call of a kind: compile it once (the parameters keep
       // their order: the id or slug, then the time).
-      const source = (this.countViewSql[byId ? 'id' : 'slug'] ??= statement.compile(this.db).sql);
+      const source = (this.countViewSql[byId ? 'id' : 'slug'] ??= countViewStatement(
+        idOrSlug,
+        byId,
+        now,
+      ).compile(this.db).sql);
       return this.writeBatch.get<PastesTable>(source, [idOrSlug, now]);
     }
-    return statement.execute(this.db).then((result) => result.rows[0]);
+    return countViewStatement(idOrSlug, byId, now)
+      .execute(this.db)
+      .then((result) => result.rows[0]);
   }
 
   /** Erases the text of a used-up paste; the row stays so readers learn it was used up. */
