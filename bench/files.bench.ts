@@ -19,7 +19,10 @@ import {
   startServer,
   writeSection,
 } from './lib/harness.ts';
-import { type S3Server, withBucket, withS3Server } from './lib/s3.ts';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { startRelay } from './lib/relay.ts';
+import { type S3Server, s3Client, withBucket, withS3Server } from './lib/s3.ts';
 
 const MiB = 1024 * 1024;
 
@@ -128,6 +131,10 @@ interface Row {
   direct: Step;
   /** Median over the rounds of proxied / direct speed, each pair taken back to back. */
   ratio: number;
+  /** S3 only: the object read through a bare TCP relay (lib/relay.ts); cpuMs is the relay's. */
+  relay?: Step;
+  /** Median over the rounds of proxied / relay speed. */
+  relayRatio?: number;
 }
 
 async function api<T>(server: BenchServer, token: string, route: string, init: RequestInit = {}): Promise<T> {
@@ -226,15 +233,50 @@ async function run(server: BenchServer, size: number, storage: string, s3?: S3Se
       if (n !== size) throw new Error(`direct read: ${n} bytes`);
     });
   };
-  const rounds: Array<{ proxied: Step; direct: Step }> = [];
-  for (let i = 0; i < ROUNDS; i++) rounds.push({ proxied: await download(), direct: await read() });
+  // S3: the same object through a bare TCP relay, the most any proxy on this machine can do. The
+  // URL is signed for the relay's address, which the relay passes on unchanged as the Host.
+  const relay = s3 ? await startRelay(s3.endpoint) : undefined;
+  const relayUrl = async (): Promise<string> => {
+    const direct = new URL(await directUrl());
+    const key = decodeURIComponent(direct.pathname.slice(`/${s3!.bucket}/`.length));
+    const client = s3Client(s3!, relay!.endpoint);
+    const url = await getSignedUrl(client, new GetObjectCommand({ Bucket: s3!.bucket, Key: key }), {
+      expiresIn: 3600,
+    });
+    client.destroy();
+    return url;
+  };
+  const throughRelay = async (): Promise<Step> => {
+    const url = await relayUrl();
+    return measure(relay!.child.pid!, async () => {
+      const n = await drain((await fetch(url)).body);
+      if (n !== size) throw new Error(`relay read: ${n} bytes`);
+    });
+  };
+  const rounds: Array<{ proxied: Step; direct: Step; relay?: Step }> = [];
+  try {
+    for (let i = 0; i < ROUNDS; i++) {
+      rounds.push({
+        proxied: await download(),
+        direct: await read(),
+        ...(relay ? { relay: await throughRelay() } : {}),
+      });
+    }
+  } finally {
+    await relay?.stop();
+  }
   const middle = (pick: (r: (typeof rounds)[number]) => Step) =>
     rounds.map(pick).sort((a, b) => a.seconds - b.seconds)[rounds.length >> 1]!;
   const proxied = middle((r) => r.proxied);
   const direct = middle((r) => r.direct);
   const ratio = median(rounds.map((r) => r.direct.seconds / r.proxied.seconds));
+  const row: Row = { storage, upload, proxied, direct, ratio };
+  if (relay) {
+    row.relay = middle((r) => r.relay!);
+    row.relayRatio = median(rounds.map((r) => r.relay!.seconds / r.proxied.seconds));
+  }
   await api(server, token, `/api/admin/files/${fileId}`, { method: 'DELETE' });
-  return { storage, upload, proxied, direct, ratio } satisfies Row;
+  return row;
 }
 
 export async function benchFiles(sizeMiB = 1024): Promise<void> {
@@ -260,13 +302,16 @@ export async function benchFiles(sizeMiB = 1024): Promise<void> {
   const rate = (s: number) => `${(sizeMiB / s).toFixed(0)}`;
   const cpu = (step: Step) => (step.cpuMs / sizeMiB).toFixed(1);
   const table = [
-    '| storage | upload MiB/s | upload RSS growth MiB | upload server CPU ms/MiB | proxied download MiB/s | download RSS growth MiB | download server CPU ms/MiB | direct read MiB/s | proxied / direct |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| storage | upload MiB/s | upload RSS growth MiB | upload server CPU ms/MiB | proxied download MiB/s | download RSS growth MiB | download server CPU ms/MiB | direct read MiB/s | proxied / direct | bare relay MiB/s | relay CPU ms/MiB | proxied / relay |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map(
       (r) =>
         `| ${r.storage} | ${rate(r.upload.seconds)} | ${r.upload.growthMiB.toFixed(0)} | ${cpu(r.upload)} | ` +
         `${rate(r.proxied.seconds)} | ${r.proxied.growthMiB.toFixed(0)} | ${cpu(r.proxied)} | ` +
-        `${rate(r.direct.seconds)} | ${r.ratio.toFixed(2)} |`,
+        `${rate(r.direct.seconds)} | ${r.ratio.toFixed(2)} | ` +
+        (r.relay
+          ? `${rate(r.relay.seconds)} | ${cpu(r.relay)} | ${r.relayRatio!.toFixed(2)} |`
+          : '– | – | – |'),
     ),
   ].join('\n');
   console.log(table);
@@ -279,7 +324,9 @@ export async function benchFiles(sizeMiB = 1024): Promise<void> {
       "server process's peak resident memory over its level before each step, sampled every 20 ms; " +
       'server CPU is its user + system time per MiB moved (steadier than speed on a busy machine). ' +
       `Downloads run ${ROUNDS} rounds, proxied and direct back to back; the table gives the median ` +
-      'round and the median of the per-round ratios. ' +
+      'round and the median of the per-round ratios. For S3 each round also reads the object through a ' +
+      'bare TCP relay in a process of its own (bench/lib/relay.ts: bytes in, bytes out, nothing parsed), ' +
+      'the most any proxy can do on this machine; "relay CPU" is that process\'s. ' +
       'Targets: proxied ≥ 90 % of direct; growth < 64 MiB whatever the size.\n\n' +
       table,
   );

@@ -40,6 +40,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ben
       cwd: REPO_ROOT,
       env: {
         ...process.env,
+        // Always a fresh SQLite file: a DATABASE_URL left in the shell would share state between runs.
+        DATABASE_URL: '',
         DATA_DIR: dataDir,
         PORT: String(port),
         ADMIN_PASSWORD,

@@ -66,16 +66,21 @@ export async function withS3Server<T>(fn: (server: S3Server) => Promise<T>): Pro
   }
 }
 
-/** Runs `fn` with a fresh bucket on `server`, removed with everything in it afterwards. */
-export async function withBucket<T>(server: S3Server, fn: (bucket: string) => Promise<T>): Promise<T> {
-  const client = new S3Client({
-    endpoint: server.endpoint,
+/** An SDK client for `server`, reached at `endpoint` (another address in front of it, say). */
+export function s3Client(server: S3Server, endpoint = server.endpoint): S3Client {
+  return new S3Client({
+    endpoint,
     region: server.region,
     forcePathStyle: true,
     credentials: { accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey },
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
+}
+
+/** Runs `fn` with a fresh bucket on `server`, removed with everything in it afterwards. */
+export async function withBucket<T>(server: S3Server, fn: (bucket: string) => Promise<T>): Promise<T> {
+  const client = s3Client(server);
   const bucket = `cubby-bench-${randomBytes(6).toString('hex')}`;
   await client.send(new CreateBucketCommand({ Bucket: bucket }));
   try {

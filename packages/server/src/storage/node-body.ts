@@ -10,6 +10,9 @@
  * - Cancelling it destroys the source, and with it the backend request and its socket.
  * - A source that fails or closes before its end errors the stream: a short body is never passed
  *   off as a whole one.
+ * - With `length`, the stream ends after exactly that many bytes (the source is closed then, and
+ *   anything past it dropped), and a source that ends sooner errors it: for a socket that carries
+ *   one response body.
  */
 import { finished, type Readable } from 'node:stream';
 
@@ -17,23 +20,39 @@ export const READ_AHEAD_BYTES = 256 * 1024;
 
 export function webBody(
   source: Readable,
-  readAheadBytes: number = READ_AHEAD_BYTES,
+  { readAheadBytes = READ_AHEAD_BYTES, length }: { readAheadBytes?: number; length?: number } = {},
 ): ReadableStream<Uint8Array> {
   const pending: Buffer[] = [];
   let pendingBytes = 0;
+  let received = 0;
   let ended = false;
   let failure: Error | undefined;
   let wake: (() => void) | undefined;
 
   source.pause();
+  if (length === 0) {
+    ended = true;
+    source.destroy();
+  }
   source.on('data', (chunk: Buffer) => {
+    if (ended) return;
+    received += chunk.length;
+    if (length !== undefined && received >= length) {
+      if (received > length) chunk = chunk.subarray(0, chunk.length - (received - length));
+      ended = true;
+      source.destroy();
+    }
     pending.push(chunk);
     pendingBytes += chunk.length;
     if (pendingBytes >= readAheadBytes) source.pause();
     wake?.();
   });
   finished(source, (error) => {
+    if (ended) return;
     if (error) failure = error;
+    else if (length !== undefined && received < length) {
+      failure = new Error(`the body ended after ${received} of ${length} bytes`);
+    }
     ended = true;
     wake?.();
   });

@@ -6,7 +6,8 @@
  *   so that the directory stays, as it would on disk.
  * - Bodies are streamed: a single PutObject when the size is known and small, else a multipart
  *   upload of 8 MiB parts with at most two parts in memory, whatever the size (`writeInParts`).
- *   Reads hand on the response's chunks without copying them (node-body.ts).
+ *   Reads GET a presigned URL on a socket of their own and hand on its chunks as they arrive
+ *   (s3-get.ts, node-body.ts); error answers go through the SDK.
  * - Checksums are only computed when an operation requires them: the SDK default (aws-chunked
  *   stream bodies, checksum headers in presigned URLs) breaks most non-AWS servers.
  * - SDK errors become StorageError codes; messages name the operation and path, never a credential.
@@ -37,6 +38,7 @@ import { type Clock, systemClock } from '../../lib/clock.ts';
 import { ByteLimit } from '../byte-limit.ts';
 import { checkRange } from '../byte-range.ts';
 import { webBody } from '../node-body.ts';
+import { plainGet } from './s3-get.ts';
 import { contentDisposition } from '../content-disposition.ts';
 import {
   type Entry,
@@ -255,6 +257,9 @@ function toStorageError(error: unknown, op: string, path: string): unknown {
 }
 
 const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
+/** Lifetime of the signed URL of a read: it is used at once, by the driver itself. */
+const READ_URL_SECONDS = 60;
+const CONNECT_TIMEOUT_MS = 10_000;
 
 /**
  * The SDK's logger. Failed commands are reported by the driver itself (as StorageErrors, with the
@@ -308,6 +313,7 @@ export class S3Driver implements StorageDriver {
   private readonly prefix: string;
   private readonly clock: Clock;
   private readonly tuning: S3Tuning;
+  private readonly socketTimeoutMs: number;
 
   constructor(private readonly config: S3DriverConfig) {
     const settings = resolveS3ClientSettings(config);
@@ -325,13 +331,14 @@ export class S3Driver implements StorageDriver {
       expectContinueHeader: MiB,
       logger: SDK_LOGGER,
       requestHandler: {
-        connectionTimeout: 10_000,
+        connectionTimeout: CONNECT_TIMEOUT_MS,
         socketTimeout: settings.socketTimeoutMs,
         httpAgent: { keepAlive: true, maxSockets: 64 },
         httpsAgent: { keepAlive: true, maxSockets: 64 },
       },
       ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
     });
+    this.socketTimeoutMs = settings.socketTimeoutMs;
     this.bucket = config.bucket;
     const root = driverPath(config.rootPrefix ?? '');
     this.prefix = root === '/' ? '' : root.slice(1) + '/';
@@ -524,6 +531,39 @@ export class S3Driver implements StorageDriver {
     if (path === '/') throw new StorageError('IS_A_DIRECTORY', 'the root is a directory');
     const wanted = options.range;
     if (wanted) checkRange(wanted);
+    // The bytes come over a socket of our own (s3-get.ts: about half the CPU of the SDK's HTTP
+    // client); any answer but a plain body is asked again through the SDK, which maps errors.
+    const url = await getSignedUrl(
+      this.client,
+      new GetObjectCommand({ Bucket: this.bucket, Key: this.key(path) }),
+      { expiresIn: READ_URL_SECONDS },
+    );
+    let answer;
+    try {
+      answer = await plainGet(new URL(url), {
+        ...(wanted ? { range: wanted } : {}),
+        connectTimeoutMs: CONNECT_TIMEOUT_MS,
+        headTimeoutMs: this.socketTimeoutMs,
+      });
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      throw new StorageError('UNAVAILABLE', `read ${path}: ${reason}`, { cause: error });
+    }
+    if (!answer) return this.readThroughSdk(path, wanted);
+    const { headers, contentLength } = answer;
+    const span = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(headers['content-range'] ?? '');
+    const lastModified = headers['last-modified'] ? new Date(headers['last-modified']) : undefined;
+    return this.readResult(webBody(answer.body, { length: contentLength }), path, wanted, {
+      contentLength,
+      span,
+      etag: headers.etag,
+      contentType: headers['content-type'],
+      lastModified: lastModified && !Number.isNaN(lastModified.getTime()) ? lastModified : undefined,
+    });
+  }
+
+  /** A read through the SDK, for answers the plain GET does not take (errors above all). */
+  private async readThroughSdk(path: string, wanted: ReadOptions['range']): Promise<ReadResult> {
     let out;
     try {
       out = await this.client.send(
@@ -540,29 +580,47 @@ export class S3Driver implements StorageDriver {
       }
       throw mapped;
     }
+    const contentLength = out.ContentLength ?? 0;
     // In Node the body is the response itself; node-body.ts hands on its chunks without copying them.
     const body =
       out.Body instanceof Readable
-        ? webBody(out.Body)
-        : (out.Body?.transformToWebStream() as ReadableStream<Uint8Array> | undefined);
-    const contentLength = out.ContentLength ?? 0;
-    const span = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(out.ContentRange ?? '');
-    const result: ReadResult = {
-      body: body ?? new ReadableStream({ start: (controller) => controller.close() }),
-      size: span ? Number(span[3]) : contentLength,
+        ? webBody(out.Body, { length: contentLength })
+        : ((out.Body?.transformToWebStream() as ReadableStream<Uint8Array> | undefined) ??
+          new ReadableStream({ start: (controller) => controller.close() }));
+    return this.readResult(body, path, wanted, {
       contentLength,
-    };
+      span: /^bytes (\d+)-(\d+)\/(\d+)$/.exec(out.ContentRange ?? ''),
+      etag: out.ETag,
+      contentType: out.ContentType,
+      lastModified: out.LastModified,
+    });
+  }
+
+  private async readResult(
+    body: ReadableStream<Uint8Array>,
+    path: string,
+    wanted: ReadOptions['range'],
+    meta: {
+      contentLength: number;
+      span: RegExpExecArray | null;
+      etag: string | undefined;
+      contentType: string | undefined;
+      lastModified: Date | undefined;
+    },
+  ): Promise<ReadResult> {
+    const { contentLength, span } = meta;
+    const result: ReadResult = { body, size: span ? Number(span[3]) : contentLength, contentLength };
     if (wanted) {
       if (!span) {
         // The server ignored the range; serving the whole object in its place would corrupt the answer.
-        await body?.cancel();
+        await body.cancel();
         throw new StorageError('UNAVAILABLE', `read ${path}: the backend ignored the byte range`);
       }
       result.range = { start: Number(span[1]), end: Number(span[2]) };
     }
-    if (out.ETag) result.etag = out.ETag;
-    if (out.ContentType) result.contentType = out.ContentType;
-    if (out.LastModified) result.lastModified = out.LastModified;
+    if (meta.etag) result.etag = meta.etag;
+    if (meta.contentType) result.contentType = meta.contentType;
+    if (meta.lastModified) result.lastModified = meta.lastModified;
     return result;
   }
 
