@@ -10,9 +10,9 @@
  * - Cancelling it destroys the source, and with it the backend request and its socket.
  * - A source that fails or closes before its end errors the stream: a short body is never passed
  *   off as a whole one.
- * - With `length`, the stream ends after exactly that many bytes (the source is closed then, and
- *   anything past it dropped), and a source that ends sooner errors it: for a socket that carries
- *   one response body.
+ * - With `length`, the stream ends after exactly that many bytes (the source is then closed, or
+ *   handed back through `release`; anything past it is dropped and the source closed), and a
+ *   source that ends sooner errors it: for a socket that carries a response body.
  */
 import { finished, type Readable } from 'node:stream';
 
@@ -20,7 +20,19 @@ export const READ_AHEAD_BYTES = 256 * 1024;
 
 export function webBody(
   source: Readable,
-  { readAheadBytes = READ_AHEAD_BYTES, length }: { readAheadBytes?: number; length?: number } = {},
+  {
+    readAheadBytes = READ_AHEAD_BYTES,
+    length,
+    release,
+  }: {
+    readAheadBytes?: number;
+    length?: number;
+    /**
+     * With `length`: called in place of closing the source once exactly `length` bytes have come
+     * and nothing more (the stream's listeners are off it by then), so it can carry another answer.
+     */
+    release?: () => void;
+  } = {},
 ): ReadableStream<Uint8Array> {
   const pending: Buffer[] = [];
   let pendingBytes = 0;
@@ -29,25 +41,32 @@ export function webBody(
   let failure: Error | undefined;
   let wake: (() => void) | undefined;
 
-  source.pause();
-  if (length === 0) {
-    ended = true;
-    source.destroy();
-  }
-  source.on('data', (chunk: Buffer) => {
+  const onData = (chunk: Buffer) => {
     if (ended) return;
     received += chunk.length;
     if (length !== undefined && received >= length) {
-      if (received > length) chunk = chunk.subarray(0, chunk.length - (received - length));
-      ended = true;
-      source.destroy();
+      const extra = received - length;
+      if (extra > 0) chunk = chunk.subarray(0, chunk.length - extra);
+      complete(extra === 0);
     }
     pending.push(chunk);
     pendingBytes += chunk.length;
     if (pendingBytes >= readAheadBytes) source.pause();
     wake?.();
-  });
-  finished(source, (error) => {
+  };
+  /** The whole body is in: hand the source back when it is clean, else close it. */
+  const complete = (clean: boolean) => {
+    ended = true;
+    source.off('data', onData);
+    stopWatching();
+    source.pause();
+    if (clean && release) release();
+    else source.destroy();
+  };
+
+  source.pause();
+  source.on('data', onData);
+  const stopWatching = finished(source, (error) => {
     if (ended) return;
     if (error) failure = error;
     else if (length !== undefined && received < length) {
@@ -56,6 +75,7 @@ export function webBody(
     ended = true;
     wake?.();
   });
+  if (length === 0) complete(true);
 
   return new ReadableStream<Uint8Array>(
     {
@@ -79,7 +99,8 @@ export function webBody(
         else source.resume();
       },
       cancel() {
-        source.destroy();
+        // Once the body is complete the source is no longer this stream's to close.
+        if (!ended) source.destroy();
       },
     },
     { highWaterMark: 0 },

@@ -20,34 +20,42 @@ interface Scripted {
   url: URL;
   /** The request heads received, in order. */
   requests: string[];
+  /** Connections accepted so far. */
+  connections(): number;
   /** Connections still open. */
   open(): number;
   close(): Promise<void>;
 }
 
-/** A server that answers every connection with `answer(socket)` once the request head is in. */
-async function scripted(answer: (socket: net.Socket) => unknown): Promise<Scripted> {
+/**
+ * A server that answers each request head with `answer(socket, n)` (n counts requests from 1, over
+ * all connections); a connection may carry several requests.
+ */
+async function scripted(answer: (socket: net.Socket, n: number) => unknown): Promise<Scripted> {
   const requests: string[] = [];
   const sockets = new Set<net.Socket>();
+  let accepted = 0;
   const server = net.createServer((socket) => {
+    accepted++;
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
     socket.on('error', () => undefined);
-    let head = '';
-    const onData = (chunk: Buffer) => {
-      head += chunk.toString('latin1');
-      if (!head.includes('\r\n\r\n')) return;
-      socket.off('data', onData);
-      requests.push(head);
-      void answer(socket);
-    };
-    socket.on('data', onData);
+    let buffered = '';
+    socket.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('latin1');
+      for (let end = buffered.indexOf('\r\n\r\n'); end >= 0; end = buffered.indexOf('\r\n\r\n')) {
+        requests.push(buffered.slice(0, end + 4));
+        buffered = buffered.slice(end + 4);
+        void answer(socket, requests.length);
+      }
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as net.AddressInfo;
   return {
     url: new URL(`http://127.0.0.1:${port}/bucket/a%20b.bin?X-Amz-Signature=abc`),
     requests,
+    connections: () => accepted,
     open: () => sockets.size,
     close: async () => {
       for (const socket of sockets) socket.destroy();
@@ -58,6 +66,18 @@ async function scripted(answer: (socket: net.Socket) => unknown): Promise<Script
 
 const options = { connectTimeoutMs: 2000, headTimeoutMs: 2000 };
 
+/** GETs `url` and reads the body as the S3 driver does (handing the connection back at its end). */
+async function read(url: URL): Promise<string> {
+  const answer = await plainGet(url, options);
+  assert.ok(answer, 'the answer was not taken');
+  return text(
+    webBody(answer.body, {
+      length: answer.contentLength,
+      ...(answer.release ? { release: answer.release } : {}),
+    }),
+  );
+}
+
 async function text(body: ReadableStream<Uint8Array>): Promise<string> {
   let out = '';
   for await (const chunk of body as unknown as AsyncIterable<Uint8Array>)
@@ -67,7 +87,7 @@ async function text(body: ReadableStream<Uint8Array>): Promise<string> {
 
 describe('plain GET of a storage URL', { timeout: 10_000 }, () => {
   const servers: Scripted[] = [];
-  const serve = async (answer: (socket: net.Socket) => unknown) => {
+  const serve = async (answer: (socket: net.Socket, n: number) => unknown) => {
     const server = await scripted(answer);
     servers.push(server);
     return server;
@@ -167,6 +187,50 @@ describe('plain GET of a storage URL', { timeout: 10_000 }, () => {
       (await text(webBody(answer!.body, { length: answer!.contentLength }))).length,
       payload.length,
     );
+  });
+
+  it('keeps the connection for the next read once a body is read to its end', async () => {
+    const server = await serve((socket, n) =>
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Length: 7\r\n\r\nbody #${n}`),
+    );
+    assert.equal(await read(server.url), 'body #1');
+    assert.equal(await read(server.url), 'body #2');
+    assert.equal(await read(server.url), 'body #3');
+    assert.equal(server.connections(), 1);
+  });
+
+  it('closes instead of keeping a connection whose answer said close or whose body was cancelled', async () => {
+    const closing = await serve((socket) =>
+      socket.write('HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok'),
+    );
+    assert.equal(await read(closing.url), 'ok');
+    assert.equal(await read(closing.url), 'ok');
+    assert.equal(closing.connections(), 2);
+
+    const big = 'y'.repeat(4 * 1024 * 1024);
+    const cancelled = await serve((socket) =>
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${big.length}\r\n\r\n${big}`),
+    );
+    const answer = await plainGet(cancelled.url, options);
+    const reader = webBody(answer!.body, {
+      length: answer!.contentLength,
+      release: answer!.release!,
+    }).getReader();
+    await reader.read();
+    await reader.cancel();
+    assert.equal((await read(cancelled.url)).length, big.length);
+    assert.equal(cancelled.connections(), 2);
+  });
+
+  it('asks again on a new connection when a kept one was closed in the meantime', async () => {
+    // The second request arrives on the kept connection, which the server then drops unanswered.
+    const server = await serve((socket, n) => {
+      if (n === 2) socket.destroy();
+      else socket.write(`HTTP/1.1 200 OK\r\nContent-Length: 7\r\n\r\nbody #${n}`);
+    });
+    assert.equal(await read(server.url), 'body #1');
+    assert.equal(await read(server.url), 'body #3');
+    assert.equal(server.connections(), 2);
   });
 
   it('reports a refused connection', async () => {

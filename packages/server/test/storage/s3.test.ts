@@ -341,6 +341,15 @@ if (!endpoint) {
         assert.ok(proxy.bytesDown() - start < size / 2, 'the rest of the body was not drained');
       });
 
+      it('reads one object after another on one kept connection', async () => {
+        await driver.write('/small.txt', new Blob(['kept']).stream(), { size: 4 });
+        const before = proxy.accepted();
+        for (let i = 0; i < 3; i++) {
+          assert.equal(await new Response((await watched.read('/small.txt')).body).text(), 'kept');
+        }
+        assert.ok(proxy.accepted() - before <= 1, `${proxy.accepted() - before} connections for 3 reads`);
+      });
+
       it('errors the body when the connection breaks midway, never ends it short', async () => {
         const result = await watched.read('/wire.bin');
         proxy.cutAfter(4 * MiB);

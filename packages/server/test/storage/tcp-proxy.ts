@@ -9,6 +9,8 @@ export interface TcpProxy {
   endpoint: string;
   /** Connections from the driver that are still open. */
   open(): number;
+  /** Connections from the driver accepted so far. */
+  accepted(): number;
   /** Bytes passed from the server to the driver so far. */
   bytesDown(): number;
   /** Cuts every connection once `bytes` more have gone down (from now on). */
@@ -20,8 +22,10 @@ export async function startTcpProxy(target: string): Promise<TcpProxy> {
   const upstream = new URL(target);
   const sockets = new Set<net.Socket>();
   let down = 0;
+  let accepted = 0;
   let cutAt = Infinity;
   const server = net.createServer((client) => {
+    accepted++;
     const server = net.connect(Number(upstream.port), upstream.hostname);
     sockets.add(client);
     client.once('close', () => {
@@ -47,6 +51,7 @@ export async function startTcpProxy(target: string): Promise<TcpProxy> {
   return {
     endpoint: `http://127.0.0.1:${port}`,
     open: () => sockets.size,
+    accepted: () => accepted,
     bytesDown: () => down,
     cutAfter: (bytes) => {
       cutAt = down + bytes;

@@ -553,7 +553,11 @@ export class S3Driver implements StorageDriver {
     const { headers, contentLength } = answer;
     const span = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(headers['content-range'] ?? '');
     const lastModified = headers['last-modified'] ? new Date(headers['last-modified']) : undefined;
-    return this.readResult(webBody(answer.body, { length: contentLength }), path, wanted, {
+    const body = webBody(answer.body, {
+      length: contentLength,
+      ...(answer.release ? { release: answer.release } : {}),
+    });
+    return this.readResult(body, path, wanted, {
       contentLength,
       span,
       etag: headers.etag,
