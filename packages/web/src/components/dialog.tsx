@@ -5,6 +5,8 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Button } from './button.tsx';
+import { Spinner } from './spinner.tsx';
 
 export interface DialogProps {
   open: boolean;
@@ -73,4 +75,31 @@ export function Dialog({
 /** A row of dialog buttons, stacked on narrow screens. */
 export function DialogActions({ children }: { children: ReactNode }) {
   return <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">{children}</div>;
+}
+
+/** The footer of a form dialog: Cancel, and the submit button (disabled, with a spinner, while pending). */
+export function FormDialogActions({
+  onCancel,
+  pending,
+  submitLabel,
+  submitTestId,
+}: {
+  onCancel(): void;
+  pending: boolean;
+  /** Defaults to "Save". */
+  submitLabel?: ReactNode;
+  submitTestId?: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <DialogActions>
+      <Button variant="secondary" onClick={onCancel}>
+        {t('common.cancel')}
+      </Button>
+      <Button type="submit" disabled={pending} data-testid={submitTestId}>
+        {pending && <Spinner className="size-4 text-accent-fg" />}
+        {submitLabel ?? t('common.save')}
+      </Button>
+    </DialogActions>
+  );
 }

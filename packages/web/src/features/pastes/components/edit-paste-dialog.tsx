@@ -7,10 +7,9 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PasteDetail, PasteFormat } from '@cubby/shared';
 import { Alert } from '../../../components/alert.tsx';
-import { Button } from '../../../components/button.tsx';
-import { Dialog, DialogActions } from '../../../components/dialog.tsx';
+import { Dialog, FormDialogActions } from '../../../components/dialog.tsx';
 import { SelectField } from '../../../components/form-field.tsx';
-import { PageLoading, Spinner } from '../../../components/spinner.tsx';
+import { PageLoading } from '../../../components/spinner.tsx';
 import { showToast } from '../../../components/toast/toast-store.ts';
 import { formatDateTime } from '../../../lib/i18n/format-date.ts';
 import { usePasteDetail } from '../api/get-paste-detail.ts';
@@ -152,15 +151,7 @@ function EditPasteForm({
           {form.formError}
         </Alert>
       )}
-      <DialogActions>
-        <Button variant="secondary" onClick={onClose}>
-          {t('common.cancel')}
-        </Button>
-        <Button type="submit" disabled={update.isPending}>
-          {update.isPending && <Spinner className="size-4 text-accent-fg" />}
-          {t('common.save')}
-        </Button>
-      </DialogActions>
+      <FormDialogActions onCancel={onClose} pending={update.isPending} />
     </form>
   );
 }

@@ -7,10 +7,8 @@ import type { FileItem } from '@cubby/shared';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../../components/alert.tsx';
-import { Button } from '../../../../components/button.tsx';
-import { Dialog, DialogActions } from '../../../../components/dialog.tsx';
+import { Dialog, FormDialogActions } from '../../../../components/dialog.tsx';
 import { SelectField } from '../../../../components/form-field.tsx';
-import { Spinner } from '../../../../components/spinner.tsx';
 import { showToast } from '../../../../components/toast/toast-store.ts';
 import { formatDateTime } from '../../../../lib/i18n/format-date.ts';
 import { useManagementScope } from '../../../pastes/index.ts';
@@ -83,15 +81,7 @@ export function EditFileDialog({ file, onClose }: { file: FileItem; onClose(): v
             {form.formError}
           </Alert>
         )}
-        <DialogActions>
-          <Button variant="secondary" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" disabled={update.isPending} data-testid="save-file">
-            {update.isPending && <Spinner className="size-4 text-accent-fg" />}
-            {t('common.save')}
-          </Button>
-        </DialogActions>
+        <FormDialogActions onCancel={onClose} pending={update.isPending} submitTestId="save-file" />
       </form>
     </Dialog>
   );

@@ -7,10 +7,9 @@ import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../../components/alert.tsx';
 import { Button } from '../../../../components/button.tsx';
-import { Dialog, DialogActions } from '../../../../components/dialog.tsx';
+import { Dialog, DialogActions, FormDialogActions } from '../../../../components/dialog.tsx';
 import { Checkbox, TextField } from '../../../../components/form-field.tsx';
 import { CheckIcon, CopyIcon } from '../../../../components/icons.tsx';
-import { Spinner } from '../../../../components/spinner.tsx';
 import { CUSTOM_KEY_MIN } from '@cubby/shared';
 import { useCreateApiKey } from '../api/create-api-key.ts';
 import { EMPTY_KEY_FORM, validateCreate } from '../key-form.ts';
@@ -103,15 +102,11 @@ export function CreateKeyDialog({
               {form.formError}
             </Alert>
           )}
-          <DialogActions>
-            <Button variant="secondary" onClick={() => close(false)}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" disabled={create.isPending}>
-              {create.isPending && <Spinner className="size-4 text-accent-fg" />}
-              {t('keys.create.submit')}
-            </Button>
-          </DialogActions>
+          <FormDialogActions
+            onCancel={() => close(false)}
+            pending={create.isPending}
+            submitLabel={t('keys.create.submit')}
+          />
         </form>
       )}
     </Dialog>

@@ -3,9 +3,7 @@ import { type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiKeyView } from '@cubby/shared';
 import { Alert } from '../../../../components/alert.tsx';
-import { Button } from '../../../../components/button.tsx';
-import { Dialog, DialogActions } from '../../../../components/dialog.tsx';
-import { Spinner } from '../../../../components/spinner.tsx';
+import { Dialog, FormDialogActions } from '../../../../components/dialog.tsx';
 import { showToast } from '../../../../components/toast/toast-store.ts';
 import { useUpdateApiKey } from '../api/update-api-key.ts';
 import { formatDateTime } from '../../../../lib/i18n/format-date.ts';
@@ -76,15 +74,7 @@ export function EditKeyDialog({ apiKey, onClose }: { apiKey: ApiKeyView; onClose
             {form.formError}
           </Alert>
         )}
-        <DialogActions>
-          <Button variant="secondary" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" disabled={update.isPending}>
-            {update.isPending && <Spinner className="size-4 text-accent-fg" />}
-            {t('common.save')}
-          </Button>
-        </DialogActions>
+        <FormDialogActions onCancel={onClose} pending={update.isPending} />
       </form>
     </Dialog>
   );

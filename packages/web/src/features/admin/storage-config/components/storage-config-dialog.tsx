@@ -6,9 +6,7 @@
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../../components/alert.tsx';
-import { Button } from '../../../../components/button.tsx';
-import { Dialog, DialogActions } from '../../../../components/dialog.tsx';
-import { Spinner } from '../../../../components/spinner.tsx';
+import { Dialog, FormDialogActions } from '../../../../components/dialog.tsx';
 import { showToast } from '../../../../components/toast/toast-store.ts';
 import { useCreateStorageConfig, useUpdateStorageConfig } from '../api/mutate-storage-configs.ts';
 import type { StorageConfig } from '../api/types.ts';
@@ -67,15 +65,12 @@ export function StorageConfigDialog({ config, onClose }: { config?: StorageConfi
             {form.formError}
           </Alert>
         )}
-        <DialogActions>
-          <Button variant="secondary" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" disabled={pending} data-testid="save-storage-config">
-            {pending && <Spinner className="size-4 text-accent-fg" />}
-            {config ? t('common.save') : t('admin.storage.create.submit')}
-          </Button>
-        </DialogActions>
+        <FormDialogActions
+          onCancel={onClose}
+          pending={pending}
+          submitTestId="save-storage-config"
+          {...(config ? {} : { submitLabel: t('admin.storage.create.submit') })}
+        />
       </form>
     </Dialog>
   );
