@@ -52,12 +52,24 @@ export default defineConfig({
       ],
     },
   },
+  // Tests with server-wide effects run after the main project, one project at a time: clearing
+  // expired shares deletes other tests' used-up shares, and the account tests change the admin.
   projects: [
-    { name: 'main', testIgnore: /account\.spec\.ts/, use: { browserName: 'chromium' } },
+    {
+      name: 'main',
+      testIgnore: /(account|pastes-clear-expired)\.spec\.ts/,
+      use: { browserName: 'chromium' },
+    },
+    {
+      name: 'clear-expired',
+      testMatch: /pastes-clear-expired\.spec\.ts/,
+      dependencies: ['main'],
+      use: { browserName: 'chromium' },
+    },
     {
       name: 'account',
       testMatch: /account\.spec\.ts/,
-      dependencies: ['main'],
+      dependencies: ['clear-expired'],
       use: { browserName: 'chromium' },
     },
   ],

@@ -58,12 +58,31 @@ if (initial?.generatedPassword) {
 
 await services.storageConfigs.ensureDefault();
 
-const jobs = startJobs(logger, [
-  { name: 'purge expired sessions', everyMs: 3600_000, run: () => services.auth.purgeExpiredSessions() },
-  { name: 'purge expired and used-up pastes', everyMs: 5 * 60_000, run: () => services.pastes.purge() },
-  { name: 'purge expired and used-up file shares', everyMs: 5 * 60_000, run: () => services.files.purge() },
-  { name: 'abort abandoned uploads', everyMs: 3600_000, run: () => services.uploads.purgeAbandonedUploads() },
-]);
+// With browser-test hooks the tests move the clock and clear shares themselves; a purge at a moment
+// of its own choosing would race them, so the periodic jobs stay off.
+const jobs = startJobs(
+  logger,
+  config.testHooks
+    ? []
+    : [
+        {
+          name: 'purge expired sessions',
+          everyMs: 3600_000,
+          run: () => services.auth.purgeExpiredSessions(),
+        },
+        { name: 'purge expired and used-up pastes', everyMs: 5 * 60_000, run: () => services.pastes.purge() },
+        {
+          name: 'purge expired and used-up file shares',
+          everyMs: 5 * 60_000,
+          run: () => services.files.purge(),
+        },
+        {
+          name: 'abort abandoned uploads',
+          everyMs: 3600_000,
+          run: () => services.uploads.purgeAbandonedUploads(),
+        },
+      ],
+);
 
 const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
   logger.info({ address: info.address, port: info.port, database: db.dialect }, 'listening');

@@ -1,6 +1,7 @@
 /**
  * Browser-test hooks, mounted only when CUBBY_TEST_HOOKS=1: `POST /api/__test__/clock {advanceMs}`
- * moves the server's clock forward so expiry is tested without waiting.
+ * moves the server's clock forward so expiry is tested without waiting. In this mode main.ts does
+ * not start the periodic purge jobs.
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
