@@ -233,7 +233,7 @@ async function run(server: BenchServer, size: number, storage: string, s3?: S3Se
       if (n !== size) throw new Error(`direct read: ${n} bytes`);
     });
   };
-  // S3: the same object through a bare TCP relay, the most any proxy on this machine can do. The
+  // S3: the same object through a bare TCP relay, the most a Node proxy on this machine can do. The
   // URL is signed for the relay's address, which the relay passes on unchanged as the Host.
   const relay = s3 ? await startRelay(s3.endpoint) : undefined;
   const relayUrl = async (): Promise<string> => {
@@ -326,7 +326,7 @@ export async function benchFiles(sizeMiB = 1024): Promise<void> {
       `Downloads run ${ROUNDS} rounds, proxied and direct back to back; the table gives the median ` +
       'round and the median of the per-round ratios. For S3 each round also reads the object through a ' +
       'bare TCP relay in a process of its own (bench/lib/relay.ts: bytes in, bytes out, nothing parsed), ' +
-      'the most any proxy can do on this machine; "relay CPU" is that process\'s. ' +
+      'the most a proxy written in Node can do on this machine; "relay CPU" is that process\'s. ' +
       'Targets: proxied ≥ 90 % of direct; growth < 64 MiB whatever the size.\n\n' +
       table,
   );

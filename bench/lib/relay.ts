@@ -1,7 +1,8 @@
 /**
  * A bare TCP relay in a process of its own: every byte in one side out the other, nothing parsed.
- * Reading an object through it costs what any proxy on this machine must pay for the extra hop (two
- * more socket copies and a third busy process), so it is the ceiling for the server's proxy route.
+ * Reading an object through it costs what a Node proxy on this machine must pay for the extra hop
+ * (two more socket copies and a third busy process), so it is the ceiling for the server's proxy
+ * route (a relay that splices sockets in the kernel could do better; Node has no splice).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
