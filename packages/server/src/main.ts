@@ -13,6 +13,9 @@ import { migrate, openDatabase } from './db/database.ts';
 import { AdjustableClock, systemClock } from './lib/clock.ts';
 import { createLogger } from './logger.ts';
 
+/** Idle keep-alive connections are kept longer than common proxies and clients keep theirs. */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 const loaded = loadConfig(process.env);
 if (!loaded.ok) {
   for (const line of loaded.errors) console.error(line);
@@ -89,6 +92,14 @@ const server = serve({ fetch: app.fetch, port: config.port, hostname: config.hos
   console.log(
     `Cubby is serving http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${info.port}`,
   );
+});
+// Node's defaults cut any request whose body takes over 5 minutes to arrive (a large upload on a
+// slow line) and close idle keep-alive connections after 5 s, which races clients and proxies
+// that reuse them just then (ECONNRESET). Headers must still arrive within a minute.
+Object.assign(server as Server, {
+  requestTimeout: 0,
+  keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+  headersTimeout: KEEP_ALIVE_TIMEOUT_MS + 1000,
 });
 
 let stopping = false;

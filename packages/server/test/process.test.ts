@@ -1,6 +1,7 @@
 /**
  * The real server process: first start prints the admin login once, the secret is kept with 0600
- * permissions, SIGTERM lets an in-flight request finish, and the reset-password command works.
+ * permissions, idle keep-alive connections outlive Node's 5 s default, SIGTERM lets an in-flight
+ * request finish, and the reset-password command works.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -64,6 +65,27 @@ describe('server process', () => {
     const res = await fetch(`http://127.0.0.1:${port}/paste/abc`);
     assert.equal(res.status, 200);
     assert.match(await res.text(), /from WEB_DIST_DIR/);
+    proc.child.kill('SIGTERM');
+    await proc.exited;
+  });
+
+  it('keeps an idle keep-alive connection past the 5 s that Node closes it after by default', async () => {
+    const port = await freePort();
+    const proc = startServer({ DATA_DIR: tempDir(), PORT: String(port), ADMIN_PASSWORD: 'long-enough' });
+    await waitFor(proc, (out) => out.includes('Cubby is serving'));
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<{ status: number; reused: boolean }>((resolve, reject) => {
+        const req = http.get(`http://127.0.0.1:${port}/api/health`, { agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, reused: req.reusedSocket }));
+        });
+        req.on('error', reject);
+      });
+    assert.deepEqual(await get(), { status: 200, reused: false });
+    await new Promise((resolve) => setTimeout(resolve, 6500));
+    assert.deepEqual(await get(), { status: 200, reused: true });
+    agent.destroy();
     proc.child.kill('SIGTERM');
     await proc.exited;
   });
