@@ -110,15 +110,16 @@ function connect(url: URL, timeoutMs: number): Promise<net.Socket> {
       socket.destroy();
       reject(new Error(`connecting to ${url.host} timed out`));
     }, timeoutMs);
-    socket.once(secure ? 'secureConnect' : 'connect', () => {
-      clearTimeout(timer);
-      socket.off('error', reject);
-      resolve(socket);
-    });
-    socket.once('error', (error) => {
+    const fail = (error: Error) => {
       clearTimeout(timer);
       reject(error);
+    };
+    socket.once(secure ? 'secureConnect' : 'connect', () => {
+      clearTimeout(timer);
+      socket.off('error', fail);
+      resolve(socket);
     });
+    socket.once('error', fail);
   });
 }
 
@@ -129,7 +130,7 @@ function parseHead(
   const lines = head.split('\r\n');
   const status = /^HTTP\/1\.([01]) (\d{3})(?: |$)/.exec(lines[0] ?? '');
   if (!status) return undefined;
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const line of lines.slice(1)) {
     const colon = line.indexOf(':');
     if (colon <= 0) return undefined;
