@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { webBody } from '../../src/storage/node-body.ts';
+import { S3Driver } from '../../src/storage/drivers/s3.ts';
 import { plainGet } from '../../src/storage/drivers/s3-get.ts';
 
 interface Scripted {
@@ -231,6 +232,25 @@ describe('plain GET of a storage URL', { timeout: 10_000 }, () => {
     assert.equal(await read(server.url), 'body #1');
     assert.equal(await read(server.url), 'body #3');
     assert.equal(server.connections(), 2);
+  });
+
+  it('the S3 driver reads a chunked answer whole, through the SDK', async () => {
+    const server = await serve((socket) =>
+      socket.write(
+        'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n',
+      ),
+    );
+    const driver = new S3Driver({
+      endpoint: server.url.origin,
+      region: 'us-east-1',
+      bucket: 'bucket',
+      accessKeyId: 'key',
+      secretAccessKey: 'secret',
+      pathStyle: true,
+      provider: 'other',
+    });
+    assert.equal(await text((await driver.read('/chunked.txt')).body), 'hello world');
+    assert.equal(server.requests.length, 2, 'the plain GET, then the SDK');
   });
 
   it('reports a refused connection', async () => {

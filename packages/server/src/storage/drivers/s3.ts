@@ -551,7 +551,6 @@ export class S3Driver implements StorageDriver {
     }
     if (!answer) return this.readThroughSdk(path, wanted);
     const { headers, contentLength } = answer;
-    const span = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(headers['content-range'] ?? '');
     const lastModified = headers['last-modified'] ? new Date(headers['last-modified']) : undefined;
     const body = webBody(answer.body, {
       length: contentLength,
@@ -559,7 +558,7 @@ export class S3Driver implements StorageDriver {
     });
     return this.readResult(body, path, wanted, {
       contentLength,
-      span,
+      contentRange: headers['content-range'],
       etag: headers.etag,
       contentType: headers['content-type'],
       lastModified: lastModified && !Number.isNaN(lastModified.getTime()) ? lastModified : undefined,
@@ -586,14 +585,15 @@ export class S3Driver implements StorageDriver {
     }
     const contentLength = out.ContentLength ?? 0;
     // In Node the body is the response itself; node-body.ts hands on its chunks without copying them.
+    // No `length`: this path takes answers without one (chunked), and Node's client ends the body.
     const body =
       out.Body instanceof Readable
-        ? webBody(out.Body, { length: contentLength })
+        ? webBody(out.Body)
         : ((out.Body?.transformToWebStream() as ReadableStream<Uint8Array> | undefined) ??
           new ReadableStream({ start: (controller) => controller.close() }));
     return this.readResult(body, path, wanted, {
       contentLength,
-      span: /^bytes (\d+)-(\d+)\/(\d+)$/.exec(out.ContentRange ?? ''),
+      contentRange: out.ContentRange,
       etag: out.ETag,
       contentType: out.ContentType,
       lastModified: out.LastModified,
@@ -606,13 +606,14 @@ export class S3Driver implements StorageDriver {
     wanted: ReadOptions['range'],
     meta: {
       contentLength: number;
-      span: RegExpExecArray | null;
+      contentRange: string | undefined;
       etag: string | undefined;
       contentType: string | undefined;
       lastModified: Date | undefined;
     },
   ): Promise<ReadResult> {
-    const { contentLength, span } = meta;
+    const { contentLength } = meta;
+    const span = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(meta.contentRange ?? '');
     const result: ReadResult = { body, size: span ? Number(span[3]) : contentLength, contentLength };
     if (wanted) {
       if (!span) {
