@@ -1,7 +1,8 @@
 /** Path confinement (spec §5) against a traversal corpus. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isPathWithin, normalizePath } from './paths.ts';
+import { isPathWithin, isWellFormed, normalizeDecodedPath, normalizePath } from './paths.ts';
+import { CORPUS_BASE, TRAVERSAL_PATHS } from './traversal-corpus.ts';
 
 describe('normalizePath', () => {
   const cases: Array<[string, string | null]> = [
@@ -12,12 +13,33 @@ describe('normalizePath', () => {
     ['//a///b//', '/a/b'],
     ['/a/./b/.', '/a/b'],
     ['/a/b/../c', '/a/c'],
-    ['/a/%2e%2e/b', '/b'],
-    ['/a%2fb', '/a/b'],
     ['\\a\\b', '/a/b'],
     ['/%E4%B8%AD%E6%96%87/文件', '/中文/文件'],
+    ['/a%20b/c', '/a b/c'],
     ['/100%.txt', '/100%.txt'],
-    ['/a%252e%252e', '/a%2e%2e'],
+    ['/50%off', '/50%off'],
+    ['/a\uff0eb/x', '/a\uff0eb/x'],
+    ['/😀/x', '/😀/x'],
+    // escapes that hide separators or dots are refused, not decoded
+    ['/a/%2e%2e/b', null],
+    ['/a/%2E/b', null],
+    ['/a%2fb', null],
+    ['/a%5cb', null],
+    // what would decode again is not a fixed point
+    ['/a%252e%252e', null],
+    ['/%2574eam', null],
+    ['/a%2541', null],
+    // overlong UTF-8, encoded surrogates, lone surrogates
+    ['/%c0%ae%c0%ae', null],
+    ['/%e0%80%ae', null],
+    ['/%ed%a0%80', null],
+    ['/a\ud800', null],
+    ['/\udc00a', null],
+    // compatibility folding to separators or dot segments
+    ['/\uff0e\uff0e/x', null],
+    ['/a\uff0fb', null],
+    ['/a\uff3cb', null],
+    ['/\u2025', null],
     ['/..', null],
     ['/a/../..', null],
     ['/%2e%2e/x', null],
@@ -77,13 +99,44 @@ describe('isPathWithin', () => {
     });
   }
 
-  it('treats a double-encoded dot-dot as a literal name inside the base', () => {
-    assert.equal(isPathWithin('/team', '/team/%252e%252e/other'), true);
-    assert.equal(normalizePath('/team/%252e%252e/other'), '/team/%2e%2e/other');
+  it('refuses a double-encoded dot-dot rather than keep it as a name a later decode would climb with', () => {
+    assert.equal(isPathWithin('/team', '/team/%252e%252e/other'), false);
+    assert.equal(normalizePath('/team/%252e%252e/other'), null);
   });
+
+  for (const p of TRAVERSAL_PATHS) {
+    it(`corpus: ${JSON.stringify(p)} is refused or stays inside ${CORPUS_BASE}, and is a fixed point`, () => {
+      const canonical = normalizePath(p.startsWith('/') ? p : `${CORPUS_BASE}/${p}`);
+      if (canonical === null) return;
+      // Decoding the checked value again never changes it, so the check holds for its every use.
+      assert.equal(normalizePath(canonical), canonical);
+      assert.equal(normalizeDecodedPath(canonical), canonical);
+      if (isPathWithin(CORPUS_BASE, canonical)) {
+        assert.ok(canonical === CORPUS_BASE || canonical.startsWith(`${CORPUS_BASE}/`), canonical);
+      }
+    });
+  }
 
   it('never lets an unnormalisable base allow anything', () => {
     assert.equal(isPathWithin('/../', '/x'), false);
     assert.equal(isPathWithin('/a\u0000', '/a'), false);
+  });
+});
+
+describe('normalizeDecodedPath', () => {
+  it('keeps percent signs literal: storage names may really contain %41', () => {
+    assert.equal(normalizeDecodedPath('/a%41/b%2e%2e'), '/a%41/b%2e%2e');
+    assert.equal(normalizeDecodedPath('/a/../b'), '/b');
+    assert.equal(normalizeDecodedPath('/..'), null);
+    assert.equal(normalizeDecodedPath('/a\u0000'), null);
+    assert.equal(normalizeDecodedPath('/a\ud800'), null);
+  });
+});
+
+describe('isWellFormed', () => {
+  it('refuses lone surrogates and accepts pairs', () => {
+    assert.equal(isWellFormed('a\ud800'), false);
+    assert.equal(isWellFormed('\udfffa'), false);
+    assert.equal(isWellFormed('😀 中文'), true);
   });
 });

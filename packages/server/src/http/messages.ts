@@ -61,6 +61,10 @@ const catalogue = {
   ],
   'validation.invalid_expiry': ['无效的过期时间', 'Invalid expiry time'],
   'validation.invalid_path': ['路径无效', 'Invalid path'],
+  'validation.malformed_unicode': [
+    '{field} 含有无效的 Unicode 字符（孤立代理项）',
+    '{field} holds invalid Unicode (a lone surrogate)',
+  ],
   'pastes.created': ['创建成功', 'Created'],
   'pastes.loaded': ['获取成功', 'Loaded'],
   'pastes.not_found': ['文本分享不存在或已过期', 'This text share does not exist or has expired'],
@@ -347,6 +351,10 @@ const catalogue = {
   'uploads.too_large': [
     '文件大小超过系统限制，最大允许 {limit}，当前文件 {size}',
     'The file is larger than the upload limit of {limit} (this file: {size})',
+  ],
+  'uploads.too_large_for_presign': [
+    '单次上传最大 {limit}，更大的文件请使用分片上传',
+    'One request takes at most {limit}; send larger files in parts (multipart)',
   ],
   'uploads.too_large_stream': [
     '文件大小超过系统限制，最大允许 {limit}',

@@ -1,7 +1,10 @@
 /**
  * Reads and validates a JSON body. Malformed JSON is a 400, never a 500; zod issues become field
- * details whose messages come from the message catalogue.
+ * details whose messages come from the message catalogue. Every string that reaches a schema —
+ * values and keys, at any depth — must be well-formed Unicode: JSON's `\ud800` escapes and URL
+ * escapes can carry lone surrogates that later blow up in encoders or land in storage keys.
  */
+import { isWellFormed } from '@cubby/shared';
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { AppEnv } from './context.ts';
@@ -21,7 +24,39 @@ export async function readJson<S extends z.ZodType>(c: Context<AppEnv>, schema: 
   return validate(schema, raw);
 }
 
+/** The first string (value or key) in `value` that is not well-formed Unicode, with its field path. */
+function malformedString(value: unknown): string | null {
+  // Iterative, so a body of deeply nested arrays cannot overflow the stack.
+  const stack: Array<[unknown, string]> = [[value, '']];
+  while (stack.length > 0) {
+    const [item, at] = stack.pop()!;
+    if (typeof item === 'string') {
+      if (!isWellFormed(item)) return at || 'body';
+    } else if (Array.isArray(item)) {
+      item.forEach((v, i) => stack.push([v, at ? `${at}.${i}` : String(i)]));
+    } else if (item !== null && typeof item === 'object') {
+      for (const [key, v] of Object.entries(item)) {
+        if (!isWellFormed(key)) return at || 'body';
+        stack.push([v, at ? `${at}.${key}` : key]);
+      }
+    }
+  }
+  return null;
+}
+
 export function validate<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
+  const malformed = malformedString(raw);
+  if (malformed !== null) {
+    throw new AppError(
+      400,
+      'VALIDATION_FAILED',
+      'common.validation',
+      { field: malformed },
+      {
+        [malformed]: 'validation.malformed_unicode',
+      },
+    );
+  }
   const result = schema.safeParse(raw);
   if (result.success) return result.data;
   const details: Record<string, MessageKey> = {};

@@ -1,17 +1,14 @@
 /**
- * Driver sub-paths. The shared `normalizePath` is the one normaliser; it is written for raw client
- * input and decodes percent-escapes once. Driver paths arrive already decoded (a file may really be
- * called "100%25.txt"), so `%` is escaped before the call, which turns that decoding into the identity
- * and keeps the rest of the rule (slashes, `.`/`..`, control characters) in its one home.
+ * Driver sub-paths. Driver paths arrive already decoded (a file may really be called "100%41.txt"),
+ * so they take the shared structural rule (`normalizeDecodedPath`: slashes, `.`/`..`, control
+ * characters) without the decoding that client input gets at the edge.
  */
-import { isPathWithin, normalizePath } from '@cubby/shared';
+import { isNormalizedPathWithin, normalizeDecodedPath } from '@cubby/shared';
 import { StorageError } from './driver.ts';
-
-const escapePercent = (path: string): string => path.replaceAll('%', '%25');
 
 /** The normalised form of a driver path ("/a/b", root "/"); INVALID_PATH when it cannot be trusted. */
 export function driverPath(raw: string): string {
-  const normalised = typeof raw === 'string' ? normalizePath(escapePercent(raw)) : null;
+  const normalised = normalizeDecodedPath(raw);
   if (normalised === null) throw new StorageError('INVALID_PATH', 'invalid storage path');
   return normalised;
 }
@@ -36,7 +33,9 @@ export function joinPath(dir: string, name: string): string {
 
 /** True when `inner` is `outer` or lies below it (whole segments; both already normalised). */
 export function isSameOrInside(outer: string, inner: string): boolean {
-  return isPathWithin(escapePercent(outer), escapePercent(inner));
+  const a = normalizeDecodedPath(outer);
+  const b = normalizeDecodedPath(inner);
+  return a !== null && b !== null && isNormalizedPathWithin(a, b);
 }
 
 /** Byte order of UTF-8 names: the order S3 lists keys in, used by every driver's `list`. */

@@ -52,9 +52,20 @@ export function displayName(raw: string): string | null {
   return capName(name, MAX_FILENAME_CHARS, oneChar);
 }
 
+/**
+ * A non-ASCII character that compatibility folding (NFKC) turns into ASCII a key name must not hold
+ * (or, for dots, start or end with) — the full-width `／` or `．`, the two-dot leader `‥` — is
+ * folded, so the rules below treat it as what another system may turn it into.
+ */
+const foldUnsafe = (char: string): string => {
+  const folded = char.normalize('NFKC');
+  return /^[/\\:*?"<>|%#.]+$/.test(folded) ? folded : char;
+};
+
 /** The name part of a storage key: safe on every driver and file system, readable, capped in bytes. */
 export function safeKeyName(name: string): string {
   const safe = name
+    .replace(/[^\p{ASCII}]/gu, foldUnsafe)
     .replace(CONTROL, '')
     .replace(/[/\\:*?"<>|%#]/g, '_')
     .replace(/\s+/g, ' ')

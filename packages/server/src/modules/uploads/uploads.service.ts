@@ -21,7 +21,7 @@ import {
   creatorId,
   formatBytes,
   isCreator,
-  isPathWithin,
+  isNormalizedPathWithin,
   mimeFromFilename,
   normalizePath,
   type Principal,
@@ -319,60 +319,57 @@ export class UploadsService {
 
   // ---- presign + commit -----------------------------------------------------------------------
 
-  /** A pending file and a URL the client PUTs exactly `size` bytes of type `mimetype` to. */
+  /**
+   * A pending file and a URL the client PUTs exactly `size` bytes to. The URL is that of part 1 of
+   * a one-part multipart upload, not of the object itself: the bytes become the object only when
+   * commit completes the upload, and a completed or aborted upload takes no more parts (the storage
+   * answers 404), so the URL cannot replace the file once it is shared.
+   */
   async presign(principal: Principal, input: PresignInput) {
-    await this.checkSize(input.size);
-    const upload = await this.newUpload(principal, input);
-    const { config, driver, row } = upload;
-    if (!driver.presignPut) throw new Error(`storage config ${config.id} cannot presign uploads`);
-    await this.reserve(config, row);
-    try {
-      const url = await driver.presignPut(row.storage_path, {
-        expiresIn: this.signatureSeconds(config),
-        contentType: row.mimetype,
-        size: row.size,
+    if (input.size > MULTIPART_LIMITS.maxPartSize) {
+      throw new AppError(400, 'VALIDATION_FAILED', 'uploads.too_large_for_presign', {
+        limit: formatBytes(MULTIPART_LIMITS.maxPartSize),
       });
-      return { ...upload, url };
-    } catch (error) {
-      await this.ledger.deletePending(row.id);
-      throw storageFailure(error);
     }
+    const started = await this.startSession(principal, input, { partSize: input.size, partCount: 1 });
+    const [part] = await this.signParts(started, [1]);
+    return { ...started, url: part!.url };
   }
 
   /**
-   * Confirms a presigned upload: what storage holds decides. Missing → 400 and the record goes;
-   * a size other than the declared one (or over the limit) → the object and record go, 413 when
-   * larger, 400 when smaller. The share fields given here replace those given at presign.
+   * Confirms a presigned upload: what storage holds decides. No part → 400 and the upload and its
+   * record go; otherwise it completes as a multipart upload does (size and ETag checked against
+   * storage, never taken from the client). The share fields given here replace those given at
+   * presign.
    */
   async commit(principal: Principal, input: CommitInput): Promise<FilesTable> {
     const row = await this.ownPending(principal, input.file_id);
-    const driver = await this.deps.storageConfigs.driver(row.storage_config_id);
-    let entry;
-    try {
-      entry = await driver.stat(row.storage_path);
-    } catch (error) {
-      if (!isStorageError(error, 'NOT_FOUND')) throw storageFailure(error);
-      await this.ledger.deletePending(row.id);
+    const [session] = await this.ledger.sessionsOfFile(row.id);
+    if (!session) throw notFound('uploads.session_not_found');
+    const open = await this.openSession(principal, row.id, session.upload_id);
+    const parts = await this.reconcile(open);
+    if (parts.length === 0) {
+      await this.dropSession(open, { abort: true });
       throw badRequest('uploads.object_missing');
     }
-    const max = await this.deps.settings.maxUploadBytes();
-    if (entry.isDirectory || entry.size !== row.size || entry.size > max) {
-      await this.discard(driver, row);
-      if (entry.size > max) throw tooLarge(max, entry.size);
-      const params = { actual: entry.size, declared: row.size };
-      throw entry.size > row.size
-        ? new AppError(413, 'PAYLOAD_TOO_LARGE', 'uploads.size_mismatch', params)
-        : new AppError(400, 'VALIDATION_FAILED', 'uploads.size_mismatch', params);
-    }
-    return this.finish(row, input, { size: entry.size, etag: entry.etag ?? null });
+    const given = input.etag ? [{ partNumber: 1, etag: input.etag }] : undefined;
+    return this.completeSession(open, parts, given, input);
   }
 
   // ---- multipart ------------------------------------------------------------------------------
 
   /** Starts a multipart upload: a pending file (with its share fields) and a ledger session. */
   async initMultipart(principal: Principal, input: MultipartInitInput) {
+    return this.startSession(principal, input, planParts(input.size, input.part_size));
+  }
+
+  /** A pending file (quota reserved), its multipart upload in storage and its ledger session. */
+  private async startSession(
+    principal: Principal,
+    input: Placement,
+    plan: { partSize: number; partCount: number },
+  ): Promise<OpenSession> {
     await this.checkSize(input.size);
-    const { partSize, partCount } = planParts(input.size, input.part_size);
     const upload = await this.newUpload(principal, input);
     const { config, driver, row } = upload;
     await this.reserve(config, row);
@@ -391,9 +388,9 @@ export class UploadsService {
       storage_path: row.storage_path,
       upload_id: uploadId,
       content_type: row.mimetype,
-      part_size: partSize,
+      part_size: plan.partSize,
       total_size: row.size,
-      part_count: partCount,
+      part_count: plan.partCount,
       created_by: row.created_by,
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
@@ -474,12 +471,21 @@ export class UploadsService {
    */
   async complete(principal: Principal, input: CompleteInput): Promise<FilesTable> {
     const open = await this.openSession(principal, input.file_id, input.upload_id);
+    return this.completeSession(open, await this.reconcile(open), input.parts, {});
+  }
+
+  private async completeSession(
+    open: OpenSession,
+    reconciled: MultipartPartInfo[],
+    given: Array<{ partNumber: number; etag: string }> | undefined,
+    fields: ShareFields,
+  ): Promise<FilesTable> {
     const { session, driver, row } = open;
-    const parts = new Map((await this.reconcile(open)).map((p) => [p.partNumber, p]));
-    for (const given of input.parts ?? []) {
-      const stored = parts.get(given.partNumber);
-      if (!stored || bareEtag(stored.etag) !== bareEtag(given.etag)) {
-        throw new AppError(400, 'VALIDATION_FAILED', 'uploads.part_not_found', { part: given.partNumber });
+    const parts = new Map(reconciled.map((p) => [p.partNumber, p]));
+    for (const part of given ?? []) {
+      const stored = parts.get(part.partNumber);
+      if (!stored || bareEtag(stored.etag) !== bareEtag(part.etag)) {
+        throw new AppError(400, 'VALIDATION_FAILED', 'uploads.part_not_found', { part: part.partNumber });
       }
     }
     const missing: number[] = [];
@@ -507,7 +513,7 @@ export class UploadsService {
         declared: session.total_size,
       });
     }
-    const file = await this.finish(row, {}, { size: written.size, etag: written.etag ?? null });
+    const file = await this.finish(row, fields, { size: written.size, etag: written.etag ?? null });
     await this.ledger.deleteSession(session.id);
     return file;
   }
@@ -609,16 +615,21 @@ export class UploadsService {
   }
 
   /**
-   * The folder an upload goes to. A path starting with "/" is absolute, any other is relative to
-   * the caller's base path; either way an API key stays inside its base path (403 otherwise).
+   * The folder an upload goes to, in its canonical form (shared `normalizePath`: decoded once,
+   * refusing what a second decode would change), which is the value both checked and used. A path
+   * starting with "/" is absolute, any other is relative to the caller's base path; either way an
+   * API key stays inside its base path (403 otherwise).
    */
   private folderFor(principal: Principal, raw: string | undefined): string {
-    const base = principal.type === 'apikey' ? (normalizePath(principal.basicPath) ?? '/') : '/';
+    const stored = principal.type === 'apikey' ? principal.basicPath : '/';
+    const base = normalizePath(stored);
+    // A stored base path that no longer normalises confines to nothing rather than to the root.
+    if (base === null) throw forbidden('uploads.path_forbidden', { base: stored });
     if (raw === undefined || raw.trim() === '') return base;
     const trimmed = raw.trim();
     const folder = normalizePath(trimmed.startsWith('/') ? trimmed : `${base}/${trimmed}`);
     if (folder === null) throw badRequest('uploads.path_invalid');
-    if (!isPathWithin(base, folder)) throw forbidden('uploads.path_forbidden', { base });
+    if (!isNormalizedPathWithin(base, folder)) throw forbidden('uploads.path_forbidden', { base });
     return folder;
   }
 
