@@ -15,7 +15,8 @@ import { authenticate } from './http/auth.ts';
 import type { AppEnv } from './http/context.ts';
 import { renderError } from './http/envelope.ts';
 import { handleError, handleNotFound } from './http/error-handler.ts';
-import { payloadTooLarge } from './http/errors.ts';
+import { openApiRoutes } from './http/openapi.ts';
+import { badRequest, payloadTooLarge } from './http/errors.ts';
 import { FailureRateLimiter } from './http/rate-limiter.ts';
 import { requestContext } from './http/request-context.ts';
 import { serveSpa } from './http/spa.ts';
@@ -46,9 +47,11 @@ import { settingsUrlProbe, UploadsService } from './modules/uploads/uploads.serv
 import { urlUploadRoutes } from './modules/url-upload/url-upload.routes.ts';
 import { localPresignRoutes } from './storage/drivers/local-routes.ts';
 import { LOCAL_PRESIGN_MOUNT } from './storage/drivers/local-signature.ts';
+import { APP_VERSION } from './version.ts';
 
 export const DEFAULT_WEB_DIST = path.resolve(fileURLToPath(new URL('../../web/dist', import.meta.url)));
 const JSON_BODY_LIMIT = 1024 * 1024;
+const NUL_ESCAPE = /%00/i;
 // JSON escaping can double a paste's size (\uXXXX), so its routes take twice the content limit.
 const PASTE_BODY_LIMIT = 2 * PASTE_MAX_BYTES + 64 * 1024;
 const PASTE_BODY_ROUTES = /^\/api\/(paste|admin\/pastes\/[^/]+|user\/pastes\/[^/]+)$/;
@@ -104,6 +107,11 @@ export function createApp(deps: AppDeps) {
   app.onError(handleError);
   app.use('*', requestContext(logger, config.trustProxyHops));
   app.use('/api/*', apiHeaders(config.corsOrigins));
+  // No route takes NUL in its path or query, and PostgreSQL cannot even compare text holding it.
+  app.use('/api/*', (c, next) => {
+    if (NUL_ESCAPE.test(c.req.url)) throw badRequest('common.nul_in_url');
+    return next();
+  });
   const jsonLimit = bodyLimit({
     maxSize: JSON_BODY_LIMIT,
     onError: (c) => renderError(c, payloadTooLarge('1 MiB')),
@@ -139,6 +147,11 @@ export function createApp(deps: AppDeps) {
   api.route('/', urlUploadRoutes(settings));
   api.route('/', uploadsRoutes(uploads, { config, internalBaseUrl: storageConfigs.internalBaseUrl }));
   if (config.testHooks && clock instanceof AdjustableClock) api.route('/', testHookRoutes(clock));
+  // Built from the routes above (and the presigned storage routes) when first asked for.
+  api.route(
+    '/',
+    openApiRoutes(() => app.routes, APP_VERSION),
+  );
   api.notFound(handleNotFound);
   app.route('/api', api);
   app.all('/api/*', handleNotFound);

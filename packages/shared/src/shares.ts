@@ -40,11 +40,20 @@ export const slugSchema = z
   .regex(SLUG_PATTERN, { message: 'slug_invalid' })
   .refine((slug) => !RESERVED_SLUGS.has(slug.toLowerCase()), { message: 'slug_reserved' });
 
-/** `maxViews`: a whole number ≥ 0, where 0 (or null) means unlimited. */
+/** The largest view limit (it fits the 32-bit integer columns that store it). */
+export const MAX_VIEWS = 1_000_000_000;
+
+/** `maxViews`: a whole number from 0 to MAX_VIEWS, where 0 (or null) means unlimited. */
 export const maxViewsSchema = z
   .union([z.number(), z.null()], { error: 'max_views_invalid' })
   .transform((v) => v ?? 0)
-  .pipe(z.number().int({ message: 'max_views_invalid' }).min(0, { message: 'max_views_invalid' }));
+  .pipe(
+    z
+      .number()
+      .int({ message: 'max_views_invalid' })
+      .min(0, { message: 'max_views_invalid' })
+      .max(MAX_VIEWS, { message: 'max_views_invalid' }),
+  );
 
 /** Largest paste, in UTF-8 bytes. */
 export const PASTE_MAX_BYTES = 5 * 1024 * 1024;

@@ -4,9 +4,10 @@
  * credential on a protected route is 401 (the client logs out); a valid one without the right is 403.
  */
 import type { Permissions, Principal } from '@cubby/shared';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from './context.ts';
 import { forbidden, unauthenticated } from './errors.ts';
+import type { RouteAuth } from './route-docs.ts';
 
 export interface CredentialResolvers {
   resolveSession(token: string): Promise<Principal | null>;
@@ -44,25 +45,40 @@ function principalOrThrow(c: {
   return principal;
 }
 
+/**
+ * Throws unless the request may call a route guarded by `auth`: `none` lets everyone through,
+ * `principal` any valid credential, `admin` an admin session, a permission name an admin or a key
+ * holding it. 401 without valid credentials, 403 with the wrong ones.
+ */
+export function authorize(c: Context<AppEnv>, auth: RouteAuth): void {
+  if (auth === 'none') return;
+  const principal = principalOrThrow(c);
+  if (auth === 'principal') return;
+  if (auth === 'admin') {
+    if (principal.type !== 'admin') throw forbidden('auth.admin_required');
+    return;
+  }
+  if (principal.type === 'apikey' && !principal.permissions[auth]) {
+    throw forbidden('auth.permission_required', { permission: auth });
+  }
+}
+
 /** Admin session only. */
 export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (principalOrThrow(c).type !== 'admin') throw forbidden('auth.admin_required');
+  authorize(c, 'admin');
   await next();
 };
 
 /** Any valid credential. */
 export const requirePrincipal: MiddlewareHandler<AppEnv> = async (c, next) => {
-  principalOrThrow(c);
+  authorize(c, 'principal');
   await next();
 };
 
 /** An admin, or an API key holding `permission`. */
 export function requirePermission(permission: keyof Permissions): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const principal = principalOrThrow(c);
-    if (principal.type === 'apikey' && !principal.permissions[permission]) {
-      throw forbidden('auth.permission_required', { permission });
-    }
+    authorize(c, permission);
     await next();
   };
 }

@@ -16,6 +16,10 @@ const catalogue = {
     'Too many attempts, try again in {seconds} seconds',
   ],
   'common.validation': ['请求参数无效：{field}', 'Invalid input: {field}'],
+  'common.nul_in_url': [
+    '请求地址中不能包含 NUL 字符（%00）',
+    'The request address must not contain NUL (%00)',
+  ],
   'auth.required': ['需要认证访问', 'Authentication required'],
   'auth.invalid_credentials_header': ['认证信息无效或已过期', 'The credentials are invalid or have expired'],
   'auth.admin_required': ['需要管理员权限', 'Administrator permission required'],
@@ -61,9 +65,9 @@ const catalogue = {
   ],
   'validation.invalid_expiry': ['无效的过期时间', 'Invalid expiry time'],
   'validation.invalid_path': ['路径无效', 'Invalid path'],
-  'validation.malformed_unicode': [
-    '{field} 含有无效的 Unicode 字符（孤立代理项）',
-    '{field} holds invalid Unicode (a lone surrogate)',
+  'validation.malformed_text': [
+    '{field} 含有无效字符（NUL 或孤立的 Unicode 代理项）',
+    '{field} holds a character that is not allowed (NUL or a lone Unicode surrogate)',
   ],
   'pastes.created': ['创建成功', 'Created'],
   'pastes.loaded': ['获取成功', 'Loaded'],
@@ -83,7 +87,8 @@ const catalogue = {
     '文本分享不存在或无权访问',
     'This text share does not exist or is not yours',
   ],
-  'pastes.ids_required': ['请提供有效的ID数组', 'Give a list of ids'],
+  'validation.ids_required': ['请提供有效的ID数组', 'Give a list of ids'],
+  'validation.file_ids_required': ['请提供有效的文件ID数组', 'Give a list of file ids'],
   'validation.content_required': ['内容不能为空', 'The content must not be empty'],
   'validation.slug_invalid': [
     '链接后缀格式无效，只允许使用字母、数字、连字符(-)和下划线(_)',
@@ -94,7 +99,10 @@ const catalogue = {
     '该链接后缀为系统保留，请换一个',
     'That link suffix is reserved, choose another',
   ],
-  'validation.max_views_invalid': ['可打开次数不能为负数', 'Max views must be a whole number of at least 0'],
+  'validation.max_views_invalid': [
+    '可打开次数必须是 0 到 1000000000 之间的整数（不能为负数）',
+    'Max views must be a whole number from 0 to 1000000000',
+  ],
   'validation.remark_too_long': ['备注最多 500 个字符', 'The remark may have at most 500 characters'],
   'storage.not_found': ['指定的存储配置不存在', 'That storage configuration does not exist'],
   'storage.not_usable_by_key': [
@@ -298,7 +306,6 @@ const catalogue = {
     '已删除 {count} 个文件，其中 {failed} 个存储中的文件删除失败',
     'Deleted {count} file shares; {failed} of their files could not be deleted from storage',
   ],
-  'files.ids_required': ['请提供有效的文件ID数组', 'Give a list of file ids'],
   'settings.loaded': ['获取系统设置成功', 'Settings loaded'],
   'settings.updated': ['系统设置更新成功', 'Settings saved'],
   'settings.nothing_to_update': ['没有提供要更新的设置', 'Nothing to update'],

@@ -8,14 +8,30 @@ import { z } from 'zod';
 import type { AdjustableClock } from '../lib/clock.ts';
 import type { AppEnv } from './context.ts';
 import { ok } from './envelope.ts';
-import { readJson } from './validate.ts';
+import { route } from './route-docs.ts';
 
 export function testHookRoutes(clock: AdjustableClock) {
   const app = new Hono<AppEnv>();
-  app.post('/__test__/clock', async (c) => {
-    const { advanceMs } = await readJson(c, z.object({ advanceMs: z.number().int().min(0) }));
-    clock.advance(advanceMs);
-    return ok(c, 'common.ok', { now: clock.now().toISOString() });
-  });
+  app.post(
+    '/__test__/clock',
+    route(
+      {
+        tag: 'Test hooks',
+        summary: 'Moves the clock forward (only with CUBBY_TEST_HOOKS=1)',
+        auth: 'none',
+        body: z.object({
+          advanceMs: z
+            .number()
+            .int()
+            .min(0)
+            .max(100 * 365 * 24 * 3600_000),
+        }),
+      },
+      (c, { body }) => {
+        clock.advance(body.advanceMs);
+        return ok(c, 'common.ok', { now: clock.now().toISOString() });
+      },
+    ),
+  );
   return app;
 }

@@ -1,8 +1,9 @@
 /**
  * Reads and validates a JSON body. Malformed JSON is a 400, never a 500; zod issues become field
  * details whose messages come from the message catalogue. Every string that reaches a schema —
- * values and keys, at any depth — must be well-formed Unicode: JSON's `\ud800` escapes and URL
- * escapes can carry lone surrogates that later blow up in encoders or land in storage keys.
+ * values and keys, at any depth — must be well-formed text: JSON's `\ud800` escapes and URL escapes
+ * can carry lone surrogates, which blow up in encoders or land in storage keys, and NUL, which
+ * PostgreSQL cannot store in text.
  */
 import { isWellFormed } from '@cubby/shared';
 import type { Context } from 'hono';
@@ -24,19 +25,21 @@ export async function readJson<S extends z.ZodType>(c: Context<AppEnv>, schema: 
   return validate(schema, raw);
 }
 
-/** The first string (value or key) in `value` that is not well-formed Unicode, with its field path. */
+const isText = (text: string): boolean => isWellFormed(text) && !text.includes('\u0000');
+
+/** The field path of the first string (value or key) in `value` that is not well-formed text, or null. */
 function malformedString(value: unknown): string | null {
   // Iterative, so a body of deeply nested arrays cannot overflow the stack.
   const stack: Array<[unknown, string]> = [[value, '']];
   while (stack.length > 0) {
     const [item, at] = stack.pop()!;
     if (typeof item === 'string') {
-      if (!isWellFormed(item)) return at || 'body';
+      if (!isText(item)) return at || 'body';
     } else if (Array.isArray(item)) {
       item.forEach((v, i) => stack.push([v, at ? `${at}.${i}` : String(i)]));
     } else if (item !== null && typeof item === 'object') {
       for (const [key, v] of Object.entries(item)) {
-        if (!isWellFormed(key)) return at || 'body';
+        if (!isText(key)) return at || 'body';
         stack.push([v, at ? `${at}.${key}` : key]);
       }
     }
@@ -53,7 +56,7 @@ export function validate<S extends z.ZodType>(schema: S, raw: unknown): z.output
       'common.validation',
       { field: malformed },
       {
-        [malformed]: 'validation.malformed_unicode',
+        [malformed]: 'validation.malformed_text',
       },
     );
   }

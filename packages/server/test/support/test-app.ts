@@ -33,6 +33,8 @@ export interface TestApp {
   database: TestDatabase;
   config: Config;
   services: ReturnType<typeof createApp>['services'];
+  /** The routes the app knows (Hono's list), for tests over every route. */
+  routes: ReturnType<typeof createApp>['app']['routes'];
   adminToken(): Promise<string>;
   createKey(body: Record<string, unknown>): Promise<{ id: string; key: string }>;
   close(): Promise<void>;
@@ -87,6 +89,7 @@ export async function createTestApp(
     database,
     config: loaded.config,
     services,
+    routes: app.routes,
     async adminToken() {
       const { body } = await jsonRequest('/api/admin/login', { method: 'POST', json: ADMIN });
       return body.data.token as string;

@@ -1,47 +1,69 @@
 /** /api/admin/api-keys (admin) and /api/test/api-key (the key checking itself). */
 import { apiKeyCreateSchema, apiKeyUpdateSchema } from '@cubby/shared';
 import { Hono } from 'hono';
-import { requireAdmin, requirePrincipal } from '../../http/auth.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { ok } from '../../http/envelope.ts';
 import { forbidden } from '../../http/errors.ts';
-import { readJson } from '../../http/validate.ts';
+import { route } from '../../http/route-docs.ts';
 import type { ApiKeysService } from './api-keys.service.ts';
 
 export function apiKeysRoutes(keys: ApiKeysService) {
   const app = new Hono<AppEnv>();
 
-  app.get('/test/api-key', requirePrincipal, (c) => {
-    const principal = c.get('principal')!;
-    if (principal.type !== 'apikey') throw forbidden('auth.apikey_required');
-    const keyInfo = { id: principal.id, name: principal.name, basic_path: principal.basicPath };
-    return ok(c, 'auth.apikey_valid', {
-      name: principal.name,
-      basic_path: principal.basicPath,
-      permissions: principal.permissions,
-      key_info: keyInfo,
-    });
-  });
+  const tag = 'API keys';
+  app.get(
+    '/test/api-key',
+    route(
+      { tag, summary: 'Checks the calling API key: its permissions and base path', auth: 'principal' },
+      (c) => {
+        const principal = c.get('principal')!;
+        if (principal.type !== 'apikey') throw forbidden('auth.apikey_required');
+        const keyInfo = { id: principal.id, name: principal.name, basic_path: principal.basicPath };
+        return ok(c, 'auth.apikey_valid', {
+          name: principal.name,
+          basic_path: principal.basicPath,
+          permissions: principal.permissions,
+          key_info: keyInfo,
+        });
+      },
+    ),
+  );
 
-  app.use('/admin/api-keys', requireAdmin);
-  app.use('/admin/api-keys/*', requireAdmin);
+  app.get(
+    '/admin/api-keys',
+    route({ tag, summary: 'Lists the API keys (never the keys themselves)', auth: 'admin' }, async (c) =>
+      ok(c, 'apikeys.listed', await keys.list()),
+    ),
+  );
 
-  app.get('/admin/api-keys', async (c) => ok(c, 'apikeys.listed', await keys.list()));
+  app.post(
+    '/admin/api-keys',
+    route(
+      {
+        tag,
+        summary: 'Creates an API key; the answer shows the key once',
+        auth: 'admin',
+        body: apiKeyCreateSchema,
+      },
+      async (c, { body }) => ok(c, 'apikeys.created', await keys.create(body), 201),
+    ),
+  );
 
-  app.post('/admin/api-keys', async (c) => {
-    const created = await keys.create(await readJson(c, apiKeyCreateSchema));
-    return ok(c, 'apikeys.created', created, 201);
-  });
+  app.put(
+    '/admin/api-keys/:id',
+    route(
+      { tag, summary: 'Changes an API key', auth: 'admin', body: apiKeyUpdateSchema },
+      async (c, { body }) => ok(c, 'apikeys.updated', await keys.update(c.req.param('id')!, body)),
+    ),
+  );
 
-  app.put('/admin/api-keys/:id', async (c) => {
-    const updated = await keys.update(c.req.param('id'), await readJson(c, apiKeyUpdateSchema));
-    return ok(c, 'apikeys.updated', updated);
-  });
-
-  app.delete('/admin/api-keys/:id', async (c) => {
-    await keys.delete(c.req.param('id'));
-    return ok(c, 'apikeys.deleted', null);
-  });
+  app.delete(
+    '/admin/api-keys/:id',
+    route({ tag, summary: 'Deletes an API key', auth: 'admin' }, async (c) => {
+      await keys.delete(c.req.param('id')!);
+      return ok(c, 'apikeys.deleted', null);
+    }),
+  );
 
   return app;
 }

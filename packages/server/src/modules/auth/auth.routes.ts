@@ -2,48 +2,74 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../../http/context.ts';
-import { requireAdmin } from '../../http/auth.ts';
+import { authorize } from '../../http/auth.ts';
 import { ok } from '../../http/envelope.ts';
 import { forbidden } from '../../http/errors.ts';
-import { readJson } from '../../http/validate.ts';
+import { route } from '../../http/route-docs.ts';
 import type { AuthService } from './auth.service.ts';
 
 const loginSchema = z.object({ username: z.unknown(), password: z.unknown() });
 const changePasswordSchema = z.object({
-  currentPassword: z.string().optional(),
-  newPassword: z.string().optional(),
-  newUsername: z.string().optional(),
+  currentPassword: z.string().max(1024).optional(),
+  newPassword: z.string().max(1024).optional(),
+  newUsername: z.string().max(100).optional(),
 });
 
 export function authRoutes(auth: AuthService) {
   const app = new Hono<AppEnv>();
+  const tag = 'Admin account';
 
-  app.post('/admin/login', async (c) => {
-    const body = await readJson(c, loginSchema);
-    const session = await auth.login(body.username, body.password, c.get('clientIp'));
-    return ok(c, 'auth.login_ok', session);
-  });
+  app.post(
+    '/admin/login',
+    route(
+      { tag, summary: 'Logs in; answers the session token', auth: 'none', body: loginSchema },
+      async (c, { body }) => {
+        const session = await auth.login(body.username, body.password, c.get('clientIp'));
+        return ok(c, 'auth.login_ok', session);
+      },
+    ),
+  );
 
-  app.post('/admin/logout', requireAdmin, async (c) => {
-    const token = /^Bearer\s+(\S+)/i.exec(c.req.header('authorization') ?? '')?.[1];
-    if (token) await auth.logout(token);
-    return ok(c, 'auth.logout_ok', null);
-  });
+  app.post(
+    '/admin/logout',
+    route({ tag, summary: 'Revokes the session token it is called with', auth: 'admin' }, async (c) => {
+      const token = /^Bearer\s+(\S+)/i.exec(c.req.header('authorization') ?? '')?.[1];
+      if (token) await auth.logout(token);
+      return ok(c, 'auth.logout_ok', null);
+    }),
+  );
 
-  app.post('/admin/change-password', requireAdmin, async (c) => {
-    const principal = c.get('principal')!;
-    await auth.changePassword(principal.id, await readJson(c, changePasswordSchema));
-    return ok(c, 'auth.changed', null);
-  });
+  app.post(
+    '/admin/change-password',
+    route(
+      {
+        tag,
+        summary: 'Changes the username and/or password; signs out every session',
+        auth: 'admin',
+        body: changePasswordSchema,
+      },
+      async (c, { body }) => {
+        await auth.changePassword(c.get('principal')!.id, body);
+        return ok(c, 'auth.changed', null);
+      },
+    ),
+  );
 
   app.get(
     '/test/admin-token',
-    async (c, next) => {
-      // An API key is a valid credential but not an admin token: 403, not 401, so its holder stays logged in.
-      if (c.get('principal')?.type === 'apikey') throw forbidden('auth.admin_token_required');
-      return requireAdmin(c, next);
-    },
-    (c) => ok(c, 'auth.token_valid', null),
+    route(
+      {
+        tag,
+        summary: 'Whether an admin token is still valid (401 once it is not)',
+        auth: 'none',
+        // An API key is a valid credential but not an admin token: 403, not 401, so its holder stays logged in.
+        precheck: async (c) => {
+          if (c.get('principal')?.type === 'apikey') throw forbidden('auth.admin_token_required');
+          authorize(c, 'admin');
+        },
+      },
+      (c) => ok(c, 'auth.token_valid', null),
+    ),
   );
 
   return app;

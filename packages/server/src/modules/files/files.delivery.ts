@@ -30,10 +30,11 @@ export async function deliverFile(
   files: FilesService,
   config: OriginConfig,
   route: ServeRoute,
+  credentials: { token?: string | undefined; password?: string | undefined },
 ): Promise<Response> {
   const access = await files.access(c.req.param('slug') ?? '', {
-    token: c.req.query('token'),
-    password: c.req.query('password'),
+    token: credentials.token,
+    password: credentials.password,
     clientIp: c.get('clientIp'),
   });
   const { row } = access;

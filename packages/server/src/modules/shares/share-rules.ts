@@ -5,6 +5,7 @@
  */
 import type { ShareState } from '@cubby/shared';
 import { type Kysely, type SqlBool, sql } from 'kysely';
+import { z } from 'zod';
 import type { Database } from '../../db/schema.ts';
 import { AppError, badRequest, rateLimited } from '../../http/errors.ts';
 import type { MessageKey } from '../../http/messages.ts';
@@ -70,6 +71,12 @@ export async function checkSharePassword(
     throw wrong();
   }
 }
+
+/** The body of a batch delete: 1 to 1,000 ids; `message` names the field's error. */
+export const idsBodySchema = (message: 'ids_required' | 'file_ids_required') =>
+  z.object({
+    ids: z.array(z.string().max(200), { error: message }).min(1, { message }).max(1000, { message }),
+  });
 
 /** A future expiry as ISO text; null for none; 400 for a time not after `now`. */
 export function futureExpiry(value: string | null | undefined, now: Date, field: string): string | null {

@@ -6,12 +6,11 @@
 import { type Principal, storageConfigCreateSchema, storageConfigUpdateSchema } from '@cubby/shared';
 import { Hono } from 'hono';
 import type { Config } from '../../config/config.ts';
-import { requireAdmin, requirePermission } from '../../http/auth.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { ok, okWith } from '../../http/envelope.ts';
 import { notFound } from '../../http/errors.ts';
 import { publicOrigin } from '../../http/public-origin.ts';
-import { readJson } from '../../http/validate.ts';
+import { route } from '../../http/route-docs.ts';
 import { probeStorage } from './storage-configs.probe.ts';
 import type { StorageConfigsService } from './storage-configs.service.ts';
 
@@ -42,8 +41,7 @@ export function storageConfigsRoutes(service: StorageConfigsService, options: St
   const browserFetch = (request: Request) =>
     new URL(request.url).origin === ownOrigin ? options.selfFetch(request) : fetch(request);
 
-  app.use('/s3-configs', requirePermission('file'));
-  app.use('/s3-configs/*', requirePermission('file'));
+  const tag = 'Storage configurations';
 
   /** The config when this principal may see it; 404 otherwise (a key never learns private ids). */
   const visible = async (id: string, principal: Principal) => {
@@ -52,59 +50,104 @@ export function storageConfigsRoutes(service: StorageConfigsService, options: St
     return record;
   };
 
-  app.get('/s3-configs', async (c) => {
-    const principal = c.get('principal')!;
-    const records = await service.listFor(principal);
-    return ok(
-      c,
-      'storage.listed',
-      records.map((record) => service.view(record, principal)),
-    );
-  });
+  app.get(
+    '/s3-configs',
+    route(
+      { tag, summary: 'Lists the storage configs (a key: those usable by keys)', auth: 'file' },
+      async (c) => {
+        const principal = c.get('principal')!;
+        const records = await service.listFor(principal);
+        return ok(
+          c,
+          'storage.listed',
+          records.map((record) => service.view(record, principal)),
+        );
+      },
+    ),
+  );
 
-  app.get('/s3-configs/:id', async (c) => {
-    const principal = c.get('principal')!;
-    return ok(c, 'storage.loaded', service.view(await visible(c.req.param('id'), principal), principal));
-  });
+  app.get(
+    '/s3-configs/:id',
+    route({ tag, summary: 'One storage config', auth: 'file' }, async (c) => {
+      const principal = c.get('principal')!;
+      return ok(c, 'storage.loaded', service.view(await visible(c.req.param('id')!, principal), principal));
+    }),
+  );
 
-  app.post('/s3-configs', requireAdmin, async (c) => {
-    const principal = c.get('principal')!;
-    const created = await service.create(await readJson(c, storageConfigCreateSchema), principal.id);
-    return ok(c, 'storage.created', service.view(created, principal), 201);
-  });
+  app.post(
+    '/s3-configs',
+    route(
+      {
+        tag,
+        summary: 'Adds a storage config (local folder or S3 bucket)',
+        auth: 'admin',
+        body: storageConfigCreateSchema,
+      },
+      async (c, { body }) => {
+        const principal = c.get('principal')!;
+        const created = await service.create(body, principal.id);
+        return ok(c, 'storage.created', service.view(created, principal), 201);
+      },
+    ),
+  );
 
-  app.put('/s3-configs/:id/set-default', requireAdmin, async (c) => {
-    const updated = await service.setDefault(c.req.param('id'));
-    return ok(c, 'storage.default_set', service.view(updated, c.get('principal')!));
-  });
+  app.put(
+    '/s3-configs/:id/set-default',
+    route({ tag, summary: 'Makes a storage config the default', auth: 'admin' }, async (c) => {
+      const updated = await service.setDefault(c.req.param('id')!);
+      return ok(c, 'storage.default_set', service.view(updated, c.get('principal')!));
+    }),
+  );
 
-  app.put('/s3-configs/:id', requireAdmin, async (c) => {
-    const id = c.req.param('id');
-    // 404 before the body is judged: an unknown id is the first thing to fix.
-    if (!(await service.find(id))) throw notFound('storage.not_found');
-    const updated = await service.update(id, await readJson(c, storageConfigUpdateSchema));
-    return ok(c, 'storage.updated', service.view(updated, c.get('principal')!));
-  });
+  app.put(
+    '/s3-configs/:id',
+    route(
+      {
+        tag,
+        summary: 'Changes a storage config (any subset of its fields)',
+        auth: 'admin',
+        body: storageConfigUpdateSchema,
+        // 404 before the body is judged: an unknown id is the first thing to fix.
+        precheck: async (c) => {
+          if (!(await service.find(c.req.param('id')!))) throw notFound('storage.not_found');
+        },
+      },
+      async (c, { body }) => {
+        const updated = await service.update(c.req.param('id')!, body);
+        return ok(c, 'storage.updated', service.view(updated, c.get('principal')!));
+      },
+    ),
+  );
 
-  app.delete('/s3-configs/:id', requireAdmin, async (c) => {
-    await service.delete(c.req.param('id'));
-    return ok(c, 'storage.deleted', null);
-  });
+  app.delete(
+    '/s3-configs/:id',
+    route({ tag, summary: 'Deletes a storage config (never its files)', auth: 'admin' }, async (c) => {
+      await service.delete(c.req.param('id')!);
+      return ok(c, 'storage.deleted', null);
+    }),
+  );
 
-  app.post('/s3-configs/:id/test', requireAdmin, async (c) => {
-    const config = await visible(c.req.param('id'), c.get('principal')!);
-    const log = c.get('log');
-    const report = await probeStorage(config, () => service.driver(config), {
-      lang: c.get('lang'),
-      origin: browserOrigin(c.req.header('origin')) ?? publicOrigin(c, options.config),
-      fetch: browserFetch,
-      onFailure: (step, error) => log.warn({ configId: config.id, step, error }, 'storage test step failed'),
-    });
-    await service.touch(config.id);
-    return okWith(c, report.summary, { success: report.success, result: report.result }, {}, 200, {
-      steps: report.failed.join(', '),
-    });
-  });
+  app.post(
+    '/s3-configs/:id/test',
+    route(
+      { tag, summary: 'Tests a storage config step by step as uploads and browsers use it', auth: 'admin' },
+      async (c) => {
+        const config = await visible(c.req.param('id')!, c.get('principal')!);
+        const log = c.get('log');
+        const report = await probeStorage(config, () => service.driver(config), {
+          lang: c.get('lang'),
+          origin: browserOrigin(c.req.header('origin')) ?? publicOrigin(c, options.config),
+          fetch: browserFetch,
+          onFailure: (step, error) =>
+            log.warn({ configId: config.id, step, error }, 'storage test step failed'),
+        });
+        await service.touch(config.id);
+        return okWith(c, report.summary, { success: report.success, result: report.result }, {}, 200, {
+          steps: report.failed.join(', '),
+        });
+      },
+    ),
+  );
 
   return app;
 }

@@ -6,6 +6,7 @@ import type { AppEnv } from '../../http/context.ts';
 import { json, ok, renderError } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 import { translate } from '../../http/messages.ts';
+import { route } from '../../http/route-docs.ts';
 import { APP_NAME, APP_VERSION } from '../../version.ts';
 import type { Clock } from '../../lib/clock.ts';
 
@@ -13,31 +14,40 @@ export function systemRoutes(db: Db, clock: Clock) {
   const app = new Hono<AppEnv>();
   const startedAt = clock.now().getTime();
 
-  app.get('/health', async (c) => {
-    const timestamp = clock.now().toISOString();
-    if (!(await pingDatabase(db))) {
-      return renderError(c, new AppError(503, 'STORAGE_UNAVAILABLE', 'system.health_db_down'));
-    }
-    // `status` and `timestamp` at the top level too: the reference answer, which monitors read.
-    return json(c, {
-      code: 200,
-      message: translate('system.health_ok', c.get('lang')),
-      data: { status: 'ok', database: 'ok' },
-      success: true,
-      status: 'ok',
-      timestamp,
-    });
-  });
+  app.get(
+    '/health',
+    route(
+      { tag: 'System', summary: 'Whether the server and its database answer (503 if not)', auth: 'none' },
+      async (c) => {
+        const timestamp = clock.now().toISOString();
+        if (!(await pingDatabase(db))) {
+          return renderError(c, new AppError(503, 'STORAGE_UNAVAILABLE', 'system.health_db_down'));
+        }
+        // `status` and `timestamp` at the top level too: the reference answer, which monitors read.
+        return json(c, {
+          code: 200,
+          message: translate('system.health_ok', c.get('lang')),
+          data: { status: 'ok', database: 'ok' },
+          success: true,
+          status: 'ok',
+          timestamp,
+        });
+      },
+    ),
+  );
 
-  app.get('/version', (c) =>
-    ok(c, 'system.version', {
-      version: APP_VERSION,
-      name: APP_NAME,
-      environment: 'Node',
-      storage: db.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite',
-      nodeVersion: process.version,
-      uptime: Math.round((clock.now().getTime() - startedAt) / 1000),
-    }),
+  app.get(
+    '/version',
+    route({ tag: 'System', summary: 'Version, database kind and uptime', auth: 'none' }, (c) =>
+      ok(c, 'system.version', {
+        version: APP_VERSION,
+        name: APP_NAME,
+        environment: 'Node',
+        storage: db.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite',
+        nodeVersion: process.version,
+        uptime: Math.round((clock.now().getTime() - startedAt) / 1000),
+      }),
+    ),
   );
 
   return app;

@@ -19,12 +19,11 @@ import type {
 } from '@cubby/shared';
 import { type Context, Hono } from 'hono';
 import type { Config } from '../../config/config.ts';
-import { requirePermission } from '../../http/auth.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { addAnswerHeader } from '../../http/answer.ts';
 import { ok } from '../../http/envelope.ts';
 import { publicOrigin, rebaseUrl } from '../../http/public-origin.ts';
-import { readJson, validate } from '../../http/validate.ts';
+import { route } from '../../http/route-docs.ts';
 import type { FilesTable } from '../../db/schema.ts';
 import { toFileShare } from '../files/files.serializer.ts';
 import {
@@ -49,7 +48,6 @@ export interface UploadsRouteOptions {
 
 export function uploadsRoutes(uploads: UploadsService, options: UploadsRouteOptions) {
   const app = new Hono<AppEnv>();
-  const guard = requirePermission('file');
 
   const principal = (c: Context<AppEnv>): Principal => c.get('principal')!;
   const origin = (c: Context<AppEnv>) => publicOrigin(c, options.config);
@@ -88,108 +86,187 @@ export function uploadsRoutes(uploads: UploadsService, options: UploadsRouteOpti
     url: `/file/${p.row.slug}`,
   });
 
-  app.post('/upload', guard, async (c) => {
-    const length = c.req.header('content-length');
-    let row: FilesTable;
-    try {
-      row = await uploads.formUpload(principal(c), {
-        body: c.req.raw.body,
-        contentType: c.req.header('content-type') ?? '',
-        ...(length && /^\d+$/.test(length) ? { contentLength: Number(length) } : {}),
-      });
-    } catch (error) {
-      // The rest of a refused body is left unread: close the connection rather than drain it.
-      addAnswerHeader(c, 'Connection', 'close');
-      throw error;
-    }
-    return ok(c, 'uploads.uploaded', share(c, row));
-  });
+  const tag = 'Uploads';
+  const auth = 'file';
 
-  app.post('/s3/presign', guard, async (c) => {
-    const p = await uploads.presign(principal(c), await readJson(c, presignSchema));
-    return ok(c, 'uploads.presigned', presigned(c, p));
-  });
+  app.post(
+    '/upload',
+    route(
+      {
+        tag,
+        summary: 'Uploads a file as a form (field `file`), streamed to storage; answers the share',
+        description:
+          'Form fields: s3_config_id and path (before the file), slug, remark, password, expires_in (hours), max_views, use_proxy.',
+        auth,
+        upload: 'multipart',
+      },
+      async (c) => {
+        const length = c.req.header('content-length');
+        let row: FilesTable;
+        try {
+          row = await uploads.formUpload(principal(c), {
+            body: c.req.raw.body,
+            contentType: c.req.header('content-type') ?? '',
+            ...(length && /^\d+$/.test(length) ? { contentLength: Number(length) } : {}),
+          });
+        } catch (error) {
+          // The rest of a refused body is left unread: close the connection rather than drain it.
+          addAnswerHeader(c, 'Connection', 'close');
+          throw error;
+        }
+        return ok(c, 'uploads.uploaded', share(c, row));
+      },
+    ),
+  );
 
-  const commit = async (c: Context<AppEnv>) => {
-    const row = await uploads.commit(principal(c), await readJson(c, commitSchema));
-    return ok(c, 'uploads.committed', share(c, row));
-  };
-  app.post('/s3/commit', guard, commit);
-  app.post('/url/commit', guard, commit);
+  app.post(
+    '/s3/presign',
+    route(
+      {
+        tag,
+        summary: 'Starts a presigned upload: a single-use URL to PUT the file to',
+        auth,
+        body: presignSchema,
+      },
+      async (c, { body }) =>
+        ok(c, 'uploads.presigned', presigned(c, await uploads.presign(principal(c), body))),
+    ),
+  );
 
-  app.post('/s3/multipart/init', guard, async (c) => {
-    const p = await uploads.initMultipart(principal(c), await readJson(c, multipartInitSchema));
-    return ok(c, 'uploads.multipart_started', multipartStarted(p));
-  });
+  const commit = route(
+    { tag, summary: 'Finishes a presigned upload; answers the share', auth, body: commitSchema },
+    async (c, { body }) => ok(c, 'uploads.committed', share(c, await uploads.commit(principal(c), body))),
+  );
+  app.post('/s3/commit', commit);
+  app.post('/url/commit', commit);
 
-  app.post('/s3/multipart/urls', guard, async (c) => {
-    const urls = await uploads.partUrls(principal(c), await readJson(c, partUrlsSchema));
-    return ok(c, 'uploads.part_urls', {
-      urls: urls.map((u) => ({ partNumber: u.partNumber, url: clientUrl(c, u.url) })),
-    } satisfies PartUrlsAnswer);
-  });
+  app.post(
+    '/s3/multipart/init',
+    route(
+      { tag, summary: 'Starts a multipart upload (parts of 5 MiB or more)', auth, body: multipartInitSchema },
+      async (c, { body }) =>
+        ok(c, 'uploads.multipart_started', multipartStarted(await uploads.initMultipart(principal(c), body))),
+    ),
+  );
 
-  app.get('/s3/multipart/status', guard, async (c) => {
-    const q = validate(sessionSchema, c.req.query());
-    const { open, parts } = await uploads.status(principal(c), q.file_id, q.upload_id);
-    return ok(c, 'uploads.status', {
-      file_id: open.row.id,
-      upload_id: open.session.upload_id,
-      filename: open.row.filename,
-      size: open.session.total_size,
-      part_size: open.session.part_size,
-      part_count: open.session.part_count,
-      parts: parts.map((p) => ({ partNumber: p.partNumber, etag: p.etag, size: p.size })),
-    } satisfies MultipartStatus);
-  });
+  app.post(
+    '/s3/multipart/urls',
+    route(
+      { tag, summary: 'Fresh presigned URLs for some parts', auth, body: partUrlsSchema },
+      async (c, { body }) => {
+        const urls = await uploads.partUrls(principal(c), body);
+        return ok(c, 'uploads.part_urls', {
+          urls: urls.map((u) => ({ partNumber: u.partNumber, url: clientUrl(c, u.url) })),
+        } satisfies PartUrlsAnswer);
+      },
+    ),
+  );
 
-  app.post('/s3/multipart/part', guard, async (c) => {
-    const part = await uploads.recordPart(principal(c), await readJson(c, partRecordSchema));
-    return ok(c, 'uploads.part_recorded', {
-      partNumber: part.partNumber,
-      etag: part.etag,
-      size: part.size,
-    } satisfies ConfirmedPart);
-  });
+  app.get(
+    '/s3/multipart/status',
+    route(
+      { tag, summary: 'The parts storage already holds, to resume an upload', auth, query: sessionSchema },
+      async (c, { query: q }) => {
+        const { open, parts } = await uploads.status(principal(c), q.file_id, q.upload_id);
+        return ok(c, 'uploads.status', {
+          file_id: open.row.id,
+          upload_id: open.session.upload_id,
+          filename: open.row.filename,
+          size: open.session.total_size,
+          part_size: open.session.part_size,
+          part_count: open.session.part_count,
+          parts: parts.map((p) => ({ partNumber: p.partNumber, etag: p.etag, size: p.size })),
+        } satisfies MultipartStatus);
+      },
+    ),
+  );
 
-  const complete = async (c: Context<AppEnv>) => {
-    const row = await uploads.complete(principal(c), await readJson(c, completeSchema));
-    return ok(c, 'uploads.multipart_completed', {
-      ...share(c, row),
-      file_id: row.id,
-      status: 'completed',
-    } satisfies MultipartCompleteAnswer);
-  };
-  app.post('/s3/multipart/complete', guard, complete);
-  app.post('/url/multipart/complete', guard, complete);
+  app.post(
+    '/s3/multipart/part',
+    route(
+      { tag, summary: 'Records a finished part (checked against storage)', auth, body: partRecordSchema },
+      async (c, { body }) => {
+        const part = await uploads.recordPart(principal(c), body);
+        return ok(c, 'uploads.part_recorded', {
+          partNumber: part.partNumber,
+          etag: part.etag,
+          size: part.size,
+        } satisfies ConfirmedPart);
+      },
+    ),
+  );
 
-  const abort = async (c: Context<AppEnv>) => {
-    const { file_id, upload_id } = await readJson(c, sessionSchema);
-    await uploads.abort(principal(c), file_id, upload_id);
-    return ok(c, 'uploads.multipart_aborted', { file_id, status: 'aborted' } satisfies MultipartAbortAnswer);
-  };
-  app.post('/s3/multipart/abort', guard, abort);
-  app.post('/url/multipart/abort', guard, abort);
+  const complete = route(
+    { tag, summary: 'Completes a multipart upload; answers the share', auth, body: completeSchema },
+    async (c, { body }) => {
+      const row = await uploads.complete(principal(c), body);
+      return ok(c, 'uploads.multipart_completed', {
+        ...share(c, row),
+        file_id: row.id,
+        status: 'completed',
+      } satisfies MultipartCompleteAnswer);
+    },
+  );
+  app.post('/s3/multipart/complete', complete);
+  app.post('/url/multipart/complete', complete);
 
-  app.post('/url/presign', guard, async (c) => {
-    const p = await uploads.urlPresign(principal(c), await readJson(c, urlPresignSchema));
-    return ok(c, 'uploads.url_ready', presigned(c, p));
-  });
+  const abort = route(
+    { tag, summary: 'Aborts a multipart upload and deletes its record', auth, body: sessionSchema },
+    async (c, { body: { file_id, upload_id } }) => {
+      await uploads.abort(principal(c), file_id, upload_id);
+      return ok(c, 'uploads.multipart_aborted', {
+        file_id,
+        status: 'aborted',
+      } satisfies MultipartAbortAnswer);
+    },
+  );
+  app.post('/s3/multipart/abort', abort);
+  app.post('/url/multipart/abort', abort);
 
-  app.post('/url/multipart/init', guard, async (c) => {
-    const p = await uploads.urlMultipartInit(principal(c), await readJson(c, urlMultipartInitSchema));
-    return ok(c, 'uploads.multipart_started', {
-      ...multipartStarted(p),
-      total_size: p.session.total_size,
-      presigned_urls: p.urls.map((u) => ({ partNumber: u.partNumber, url: clientUrl(c, u.url) })),
-    } satisfies UrlMultipartInitAnswer);
-  });
+  app.post(
+    '/url/presign',
+    route(
+      {
+        tag,
+        summary: 'Starts a presigned upload of a file the browser fetched from a URL',
+        auth,
+        body: urlPresignSchema,
+      },
+      async (c, { body }) =>
+        ok(c, 'uploads.url_ready', presigned(c, await uploads.urlPresign(principal(c), body))),
+    ),
+  );
 
-  app.post('/url/cancel', guard, async (c) => {
-    const { file_id } = await readJson(c, fileIdSchema);
-    await uploads.cancel(principal(c), file_id);
-    return ok(c, 'uploads.url_cancelled', { file_id, status: 'cancelled' } satisfies UrlCancelAnswer);
-  });
+  app.post(
+    '/url/multipart/init',
+    route(
+      {
+        tag,
+        summary: 'Starts a multipart upload of a URL source, with every part URL',
+        auth,
+        body: urlMultipartInitSchema,
+      },
+      async (c, { body }) => {
+        const p = await uploads.urlMultipartInit(principal(c), body);
+        return ok(c, 'uploads.multipart_started', {
+          ...multipartStarted(p),
+          total_size: p.session.total_size,
+          presigned_urls: p.urls.map((u) => ({ partNumber: u.partNumber, url: clientUrl(c, u.url) })),
+        } satisfies UrlMultipartInitAnswer);
+      },
+    ),
+  );
+
+  app.post(
+    '/url/cancel',
+    route(
+      { tag, summary: 'Cancels an unfinished upload of any kind', auth, body: fileIdSchema },
+      async (c, { body: { file_id } }) => {
+        await uploads.cancel(principal(c), file_id);
+        return ok(c, 'uploads.url_cancelled', { file_id, status: 'cancelled' } satisfies UrlCancelAnswer);
+      },
+    ),
+  );
 
   return app;
 }

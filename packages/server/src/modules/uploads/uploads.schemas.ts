@@ -10,7 +10,7 @@ export const MAX_FOLDER_CHARS = 512;
 /** Longest file name kept, in characters. */
 export const MAX_FILENAME_CHARS = 255;
 /** expires_in is in hours; 100 years is plenty and keeps dates valid. */
-const MAX_EXPIRES_HOURS = 876_000;
+export const MAX_EXPIRES_HOURS = 876_000;
 
 const blankToUndefined = (value: unknown): unknown => (value === '' || value === null ? undefined : value);
 

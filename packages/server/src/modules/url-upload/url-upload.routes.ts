@@ -9,18 +9,19 @@ import type { ServerResponse } from 'node:http';
 import { Hono } from 'hono';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { requirePermission } from '../../http/auth.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { ok } from '../../http/envelope.ts';
-import { badRequest } from '../../http/errors.ts';
-import { readJson } from '../../http/validate.ts';
+import { route } from '../../http/route-docs.ts';
 import { type Resolver, type SafeResponse, safeFetch, UrlFetchError } from '../../lib/safe-fetch.ts';
 import { contentDisposition } from '../../storage/content-disposition.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import { contentTypeFor, filenameFor, probeUrl, urlFetchAppError } from './url-probe.ts';
 
 const infoBody = z.object({
-  url: z.string({ error: 'url_required' }).trim().min(1, { message: 'url_required' }),
+  url: z.string({ error: 'url_required' }).trim().min(1, { message: 'url_required' }).max(8192),
+});
+const proxyQuery = z.object({
+  url: z.string({ error: 'url_required' }).trim().min(1, { message: 'url_required' }).max(8192),
 });
 
 const MEDIA_TYPE = /^[\w.+-]+\/[\w.+-]+\s*(;.*)?$/;
@@ -66,56 +67,78 @@ export function urlUploadRoutes(settings: SettingsService, options: UrlUploadOpt
     maxBytes: await settings.maxUploadBytes(),
   });
 
-  app.post('/url/info', requirePermission('file'), async (c) => {
-    const { url } = await readJson(c, infoBody);
-    const { allowlist, maxBytes } = await limits();
-    try {
-      const info = await probeUrl(url, {
-        allowlist,
-        maxBytes,
-        origin: c.req.header('origin') ?? new URL(c.req.url).origin,
-        signal: c.req.raw.signal,
-        resolver: options.resolver,
-      });
-      return ok(c, 'url.info_ok', info);
-    } catch (error) {
-      throw urlFetchAppError(error, maxBytes);
-    }
-  });
+  const tag = 'URL upload';
 
-  app.get('/url/proxy', requirePermission('file'), async (c) => {
-    const url = c.req.query('url')?.trim();
-    if (!url) throw badRequest('validation.url_required');
-    const { allowlist, maxBytes } = await limits();
-    let upstream: SafeResponse;
-    try {
-      upstream = await safeFetch(url, {
-        allowlist,
-        maxBytes,
-        signal: c.req.raw.signal,
-        resolver: options.resolver,
-      });
-      if (upstream.status < 200 || upstream.status >= 300) {
-        await upstream.body.cancel();
-        throw new UrlFetchError('HTTP_STATUS', `the source answered ${upstream.status}`, upstream.status);
-      }
-    } catch (error) {
-      throw urlFetchAppError(error, maxBytes);
-    }
-    const filename = filenameFor(upstream.headers.get('content-disposition'), upstream.url);
-    const declared = upstream.headers.get('content-type');
-    const headers = new Headers({
-      'Content-Type': declared && MEDIA_TYPE.test(declared) ? declared : contentTypeFor(null, filename),
-      'Content-Disposition': contentDisposition('attachment', filename),
-      'Content-Security-Policy': 'sandbox',
-      'X-Content-Type-Options': 'nosniff',
-      'Cache-Control': 'no-store',
-    });
-    const length = upstream.headers.get('content-length');
-    if (length && /^\d+$/.test(length)) headers.set('Content-Length', length);
-    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-    return new Response(relay(upstream.body, c.get('log'), outgoing), { status: 200, headers });
-  });
+  app.post(
+    '/url/info',
+    route(
+      {
+        tag,
+        summary: 'What a URL would deliver: name, type, size (fetched by the server, SSRF-guarded)',
+        auth: 'file',
+        body: infoBody,
+      },
+      async (c, { body: { url } }) => {
+        const { allowlist, maxBytes } = await limits();
+        try {
+          const info = await probeUrl(url, {
+            allowlist,
+            maxBytes,
+            origin: c.req.header('origin') ?? new URL(c.req.url).origin,
+            signal: c.req.raw.signal,
+            resolver: options.resolver,
+          });
+          return ok(c, 'url.info_ok', info);
+        } catch (error) {
+          throw urlFetchAppError(error, maxBytes);
+        }
+      },
+    ),
+  );
+
+  app.get(
+    '/url/proxy',
+    route(
+      {
+        tag,
+        summary: "A URL's bytes, as a sandboxed attachment, for browsers its CORS policy keeps out",
+        auth: 'file',
+        query: proxyQuery,
+        produces: 'bytes',
+      },
+      async (c, { query: { url } }) => {
+        const { allowlist, maxBytes } = await limits();
+        let upstream: SafeResponse;
+        try {
+          upstream = await safeFetch(url, {
+            allowlist,
+            maxBytes,
+            signal: c.req.raw.signal,
+            resolver: options.resolver,
+          });
+          if (upstream.status < 200 || upstream.status >= 300) {
+            await upstream.body.cancel();
+            throw new UrlFetchError('HTTP_STATUS', `the source answered ${upstream.status}`, upstream.status);
+          }
+        } catch (error) {
+          throw urlFetchAppError(error, maxBytes);
+        }
+        const filename = filenameFor(upstream.headers.get('content-disposition'), upstream.url);
+        const declared = upstream.headers.get('content-type');
+        const headers = new Headers({
+          'Content-Type': declared && MEDIA_TYPE.test(declared) ? declared : contentTypeFor(null, filename),
+          'Content-Disposition': contentDisposition('attachment', filename),
+          'Content-Security-Policy': 'sandbox',
+          'X-Content-Type-Options': 'nosniff',
+          'Cache-Control': 'no-store',
+        });
+        const length = upstream.headers.get('content-length');
+        if (length && /^\d+$/.test(length)) headers.set('Content-Length', length);
+        const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+        return new Response(relay(upstream.body, c.get('log'), outgoing), { status: 200, headers });
+      },
+    ),
+  );
 
   return app;
 }

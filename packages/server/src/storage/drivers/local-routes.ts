@@ -14,6 +14,7 @@ import type { Context } from 'hono';
 import { type Clock, systemClock } from '../../lib/clock.ts';
 import { parseRangeHeader, rangeForSize } from '../byte-range.ts';
 import { contentDisposition } from '../content-disposition.ts';
+import { documented } from '../../http/route-docs.ts';
 import { isStorageError, type ReadResult, type StorageErrorCode } from '../driver.ts';
 import type { LocalDriver } from './local.ts';
 import { type LocalSignedParams, parseLocalPresignQuery, verifyLocalSignature } from './local-signature.ts';
@@ -68,18 +69,27 @@ export function localPresignRoutes(
 ): Hono {
   const app = new Hono();
 
-  app.options('/:configId/:op', (c) => {
-    return new Response(null, {
-      status: 204,
-      headers: {
-        ...CORS_HEADERS,
-        'Access-Control-Allow-Methods': 'GET, HEAD, PUT, OPTIONS',
-        'Access-Control-Allow-Headers':
-          c.req.header('Access-Control-Request-Headers') ?? 'Content-Type, Range',
-        'Access-Control-Max-Age': '86400',
+  const tag = 'Local storage (signed URLs)';
+  const signed = 'Query: the signature and limits the URL was issued with (op, key, exp, size, sig, …).';
+
+  app.options(
+    '/:configId/:op',
+    documented(
+      { tag, summary: 'CORS preflight of a signed URL (any origin)', auth: 'none' },
+      (c: Context) => {
+        return new Response(null, {
+          status: 204,
+          headers: {
+            ...CORS_HEADERS,
+            'Access-Control-Allow-Methods': 'GET, HEAD, PUT, OPTIONS',
+            'Access-Control-Allow-Headers':
+              c.req.header('Access-Control-Request-Headers') ?? 'Content-Type, Range',
+            'Access-Control-Max-Age': '86400',
+          },
+        });
       },
-    });
-  });
+    ),
+  );
 
   /** Signature, expiry and driver, checked before anything else; a Response means refused. */
   const authorise = async (
@@ -121,94 +131,134 @@ export function localPresignRoutes(
   const bodyOf = (c: Context): ReadableStream<Uint8Array> =>
     c.req.raw.body ?? new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
 
-  app.on(['GET', 'HEAD'], '/:configId/get', async (c) => {
-    const auth = await authorise(c, 'get');
-    if (auth instanceof Response) return auth;
-    const { params, driver } = auth;
-    const headers: Record<string, string> = {
-      ...CORS_HEADERS,
-      'Content-Type': params.contentType || 'application/octet-stream',
-      'Content-Disposition': contentDisposition(params.disposition ?? 'attachment', params.filename ?? ''),
-      'Accept-Ranges': 'bytes',
-      'Cache-Control': 'private, no-cache',
-      // Whatever the file holds, it never runs as a page of this origin.
-      'Content-Security-Policy': "default-src 'none'; sandbox",
-      'X-Content-Type-Options': 'nosniff',
-    };
-    try {
-      const entry = await driver.stat(params.key);
-      if (entry.isDirectory) return fail(404, 'NOT_FOUND', 'not a file');
-      const range = rangeForSize(parseRangeHeader(c.req.header('Range')), entry.size);
-      if (range === 'unsatisfiable') {
-        return fail(416, 'VALIDATION_FAILED', 'range not satisfiable', {
-          'Content-Range': `bytes */${entry.size}`,
-        });
-      }
-      const meta = (r: Pick<ReadResult, 'etag' | 'lastModified'>) => {
-        if (r.etag) headers.ETag = r.etag;
-        if (r.lastModified) headers['Last-Modified'] = r.lastModified.toUTCString();
-      };
-      if (c.req.method === 'HEAD') {
-        meta({ etag: entry.etag, lastModified: entry.modified ?? undefined });
-        headers['Content-Length'] = String(entry.size);
-        return new Response(null, { status: 200, headers });
-      }
-      const result = await driver.read(params.key, range ? { range } : {});
-      meta(result);
-      headers['Content-Length'] = String(result.contentLength);
-      if (result.range) {
-        headers['Content-Range'] = `bytes ${result.range.start}-${result.range.end}/${result.size}`;
-      }
-      return new Response(result.body, { status: result.range ? 206 : 200, headers });
-    } catch (error) {
-      if (isStorageError(error, 'INVALID_RANGE')) {
-        return fail(416, 'VALIDATION_FAILED', 'range not satisfiable');
-      }
-      return failFromError(error);
-    }
-  });
+  app.on(
+    ['GET', 'HEAD'],
+    '/:configId/get',
+    documented(
+      {
+        tag,
+        summary: 'Downloads through a signed URL (Range)',
+        description: signed,
+        auth: 'none',
+        produces: 'bytes',
+      },
+      async (c: Context) => {
+        const auth = await authorise(c, 'get');
+        if (auth instanceof Response) return auth;
+        const { params, driver } = auth;
+        const headers: Record<string, string> = {
+          ...CORS_HEADERS,
+          'Content-Type': params.contentType || 'application/octet-stream',
+          'Content-Disposition': contentDisposition(
+            params.disposition ?? 'attachment',
+            params.filename ?? '',
+          ),
+          'Accept-Ranges': 'bytes',
+          'Cache-Control': 'private, no-cache',
+          // Whatever the file holds, it never runs as a page of this origin.
+          'Content-Security-Policy': "default-src 'none'; sandbox",
+          'X-Content-Type-Options': 'nosniff',
+        };
+        try {
+          const entry = await driver.stat(params.key);
+          if (entry.isDirectory) return fail(404, 'NOT_FOUND', 'not a file');
+          const range = rangeForSize(parseRangeHeader(c.req.header('Range')), entry.size);
+          if (range === 'unsatisfiable') {
+            return fail(416, 'VALIDATION_FAILED', 'range not satisfiable', {
+              'Content-Range': `bytes */${entry.size}`,
+            });
+          }
+          const meta = (r: Pick<ReadResult, 'etag' | 'lastModified'>) => {
+            if (r.etag) headers.ETag = r.etag;
+            if (r.lastModified) headers['Last-Modified'] = r.lastModified.toUTCString();
+          };
+          if (c.req.method === 'HEAD') {
+            meta({ etag: entry.etag, lastModified: entry.modified ?? undefined });
+            headers['Content-Length'] = String(entry.size);
+            return new Response(null, { status: 200, headers });
+          }
+          const result = await driver.read(params.key, range ? { range } : {});
+          meta(result);
+          headers['Content-Length'] = String(result.contentLength);
+          if (result.range) {
+            headers['Content-Range'] = `bytes ${result.range.start}-${result.range.end}/${result.size}`;
+          }
+          return new Response(result.body, { status: result.range ? 206 : 200, headers });
+        } catch (error) {
+          if (isStorageError(error, 'INVALID_RANGE')) {
+            return fail(416, 'VALIDATION_FAILED', 'range not satisfiable');
+          }
+          return failFromError(error);
+        }
+      },
+    ),
+  );
 
-  app.put('/:configId/put', async (c) => {
-    const auth = await authorise(c, 'put');
-    if (auth instanceof Response) return auth;
-    const { params, driver } = auth;
-    if (
-      (c.req.header('Content-Type') ?? '').trim().toLowerCase() !==
-      (params.contentType ?? '').trim().toLowerCase()
-    ) {
-      return fail(403, 'FORBIDDEN', 'Content-Type differs from the signed one');
-    }
-    if (params.size === undefined) return fail(403, 'FORBIDDEN', 'invalid signature');
-    const size = uploadSize(c, params.size);
-    if (size instanceof Response) return size;
-    try {
-      const options = params.contentType ? { size, contentType: params.contentType } : { size };
-      const result = await driver.write(params.key, bodyOf(c), options);
-      return new Response(null, { status: 200, headers: { ...CORS_HEADERS, ETag: result.etag ?? '' } });
-    } catch (error) {
-      return failFromError(error);
-    }
-  });
+  app.put(
+    '/:configId/put',
+    documented(
+      {
+        tag,
+        summary: 'Uploads a whole file through a signed URL (exactly the signed size)',
+        description: signed,
+        auth: 'none',
+        upload: 'binary',
+      },
+      async (c: Context) => {
+        const auth = await authorise(c, 'put');
+        if (auth instanceof Response) return auth;
+        const { params, driver } = auth;
+        if (
+          (c.req.header('Content-Type') ?? '').trim().toLowerCase() !==
+          (params.contentType ?? '').trim().toLowerCase()
+        ) {
+          return fail(403, 'FORBIDDEN', 'Content-Type differs from the signed one');
+        }
+        if (params.size === undefined) return fail(403, 'FORBIDDEN', 'invalid signature');
+        const size = uploadSize(c, params.size);
+        if (size instanceof Response) return size;
+        try {
+          const options = params.contentType ? { size, contentType: params.contentType } : { size };
+          const result = await driver.write(params.key, bodyOf(c), options);
+          return new Response(null, { status: 200, headers: { ...CORS_HEADERS, ETag: result.etag ?? '' } });
+        } catch (error) {
+          return failFromError(error);
+        }
+      },
+    ),
+  );
 
-  app.put('/:configId/part', async (c) => {
-    const auth = await authorise(c, 'part');
-    if (auth instanceof Response) return auth;
-    const { params, driver } = auth;
-    const size = uploadSize(c, params.size);
-    if (size instanceof Response) return size;
-    try {
-      const { etag } = await driver.multipart.uploadPart(
-        params.key,
-        params.uploadId ?? '',
-        params.partNumber ?? 0,
-        bodyOf(c),
-        { size },
-      );
-      return new Response(null, { status: 200, headers: { ...CORS_HEADERS, ETag: etag } });
-    } catch (error) {
-      return failFromError(error);
-    }
-  });
+  app.put(
+    '/:configId/part',
+    documented(
+      {
+        tag,
+        summary: 'Uploads one part of a multipart upload through a signed URL',
+        description: signed,
+        auth: 'none',
+        upload: 'binary',
+      },
+      async (c: Context) => {
+        const auth = await authorise(c, 'part');
+        if (auth instanceof Response) return auth;
+        const { params, driver } = auth;
+        const size = uploadSize(c, params.size);
+        if (size instanceof Response) return size;
+        try {
+          const { etag } = await driver.multipart.uploadPart(
+            params.key,
+            params.uploadId ?? '',
+            params.partNumber ?? 0,
+            bodyOf(c),
+            { size },
+          );
+          return new Response(null, { status: 200, headers: { ...CORS_HEADERS, ETag: etag } });
+        } catch (error) {
+          return failFromError(error);
+        }
+      },
+    ),
+  );
 
   app.all('*', () => fail(404, 'NOT_FOUND', 'not found'));
 
