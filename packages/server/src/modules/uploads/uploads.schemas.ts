@@ -4,6 +4,7 @@
  */
 import { maxViewsSchema, slugSchema } from '@cubby/shared';
 import { z } from 'zod';
+import { MULTIPART_LIMITS } from '../../storage/driver.ts';
 
 /** Longest `path` (sub-folder) accepted, in characters. */
 export const MAX_FOLDER_CHARS = 512;
@@ -107,9 +108,11 @@ export const sessionSchema = z.object(sessionFields);
 
 const partNumberSchema = z.preprocess(
   numeric,
-  z.number({ error: 'part_number_invalid' }).int({ message: 'part_number_invalid' }).min(1, {
-    message: 'part_number_invalid',
-  }),
+  z
+    .number({ error: 'part_number_invalid' })
+    .int({ message: 'part_number_invalid' })
+    .min(1, { message: 'part_number_invalid' })
+    .max(MULTIPART_LIMITS.maxParts, { message: 'part_number_invalid' }),
 );
 
 export const partUrlsSchema = z.object({
