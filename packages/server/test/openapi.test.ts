@@ -83,6 +83,6 @@ describe('API reference', () => {
         `${path} missing from /api/docs`,
       );
     }
-    assert.match(html, /<code>content<\/code><\/td><td>body<\/td><td>yes<\/td>/);
+    assert.match(html, /<code>content<\/code> <span class="req">required<\/span><\/td><td>body<\/td>/);
   });
 });

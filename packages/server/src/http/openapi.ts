@@ -144,7 +144,9 @@ function operationObject(op: Operation, doc: NonNullable<Operation['doc']>) {
 /** The OpenAPI 3.1 document of the documented operations. */
 export function openApiDocument(operations: readonly Operation[], version: string) {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const op of operations) {
+  // The signed storage URLs are issued by the API, not called by scripts: they go last.
+  const last = (op: Operation) => (op.path.startsWith('/api/storage/') ? 1 : 0);
+  for (const op of [...operations].sort((a, b) => last(a) - last(b))) {
     if (!op.doc || op.method === 'HEAD') continue;
     const path = openApiPath(op.path);
     (paths[path] ??= {})[op.method.toLowerCase()] = operationObject(op, op.doc);
@@ -177,6 +179,14 @@ export function openApiDocument(operations: readonly Operation[], version: strin
 type Document = ReturnType<typeof openApiDocument>;
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+/** Escaped text whose `backticked` parts are shown as code. */
+const prose = (text: string): string =>
+  escapeHtml(text).replace(/`([^`]+)`/g, (_, code: string) => `<code>${code}</code>`);
+
+const fieldRow = (name: string, where: string, required: boolean, schema: JsonSchema): string =>
+  `<tr><td><code>${escapeHtml(name)}</code>${required ? ' <span class="req">required</span>' : ''}</td>` +
+  `<td>${where}</td><td>${escapeHtml(describeSchema(schema))}</td></tr>`;
 
 /** A one-line description of a JSON Schema: its type and constraints. */
 function describeSchema(schema: JsonSchema): string {
@@ -211,10 +221,7 @@ function fieldRows(schema: JsonSchema | undefined, where: string): string {
   const properties = (schema?.properties as Record<string, JsonSchema> | undefined) ?? {};
   const required = new Set((schema?.required as string[] | undefined) ?? []);
   return Object.entries(properties)
-    .map(
-      ([name, s]) =>
-        `<tr><td><code>${escapeHtml(name)}</code></td><td>${where}</td><td>${required.has(name) ? 'yes' : ''}</td><td>${escapeHtml(describeSchema(s))}</td></tr>`,
-    )
+    .map(([name, s]) => fieldRow(name, where, required.has(name), s))
     .join('');
 }
 
@@ -225,25 +232,22 @@ export function docsPage(doc: Document): string {
     for (const [method, raw] of Object.entries(methods)) {
       const op = raw as JsonSchema & { tags: string[]; parameters?: JsonSchema[]; requestBody?: JsonSchema };
       const params = (op.parameters ?? [])
-        .map(
-          (p) =>
-            `<tr><td><code>${escapeHtml(String(p.name))}</code></td><td>${String(p.in)}</td><td>${p.required ? 'yes' : ''}</td><td>${escapeHtml(describeSchema(p.schema as JsonSchema))}</td></tr>`,
-        )
+        .map((p) => fieldRow(String(p.name), String(p.in), p.required === true, p.schema as JsonSchema))
         .join('');
       const content = (op.requestBody?.content ?? {}) as Record<string, { schema?: JsonSchema }>;
       const [kind, body] = Object.entries(content)[0] ?? [];
       const bodyRows = kind === 'application/json' ? fieldRows(body?.schema, 'body') : '';
       const table =
         params || bodyRows
-          ? `<table><tr><th>name</th><th>in</th><th>required</th><th>type</th></tr>${params}${bodyRows}</table>`
+          ? `<div class="scroll"><table><tr><th>name</th><th>in</th><th>type</th></tr>${params}${bodyRows}</table></div>`
           : '';
       const bodyNote =
         kind && kind !== 'application/json' ? `<p>Body: <code>${escapeHtml(kind)}</code></p>` : '';
       const id = escapeHtml(String(op.operationId));
       const html =
         `<section id="${id}"><h3><span class="m ${method}">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h3>` +
-        `<p>${escapeHtml(String(op.summary))} <span class="auth">— ${escapeHtml(String(op['x-cubby-auth']))}</span></p>` +
-        (op.description ? `<p>${escapeHtml(String(op.description))}</p>` : '') +
+        `<p>${prose(String(op.summary))} <span class="auth">— ${escapeHtml(String(op['x-cubby-auth']))}</span></p>` +
+        (op.description ? `<p>${prose(String(op.description))}</p>` : '') +
         bodyNote +
         table +
         '</section>';
@@ -261,10 +265,11 @@ export function docsPage(doc: Document): string {
 <title>Cubby API reference</title><style>
 :root{color-scheme:light dark;font-family:system-ui,sans-serif;line-height:1.45}
 body{max-width:960px;margin:0 auto;padding:1rem}code{font-family:ui-monospace,monospace}
-table{border-collapse:collapse;width:100%;margin:.5rem 0}td,th{border:1px solid #8884;padding:.25rem .5rem;text-align:left;vertical-align:top;font-size:.9rem}
+table{border-collapse:collapse;width:100%;margin:.5rem 0;min-width:20rem}td,th{border:1px solid #8884;padding:.25rem .5rem;text-align:left;vertical-align:top;font-size:.9rem}
 section{border-top:1px solid #8884;padding:.5rem 0}h3{margin:.25rem 0;font-size:1rem;overflow-wrap:anywhere}
 .m{display:inline-block;min-width:4.5em;font-size:.8rem;padding:.1rem .3rem;border-radius:.25rem;color:#fff;text-align:center}
-.get{background:#2563eb}.post{background:#16a34a}.put{background:#d97706}.delete{background:#dc2626}.auth{color:#888}
+.m{background:#6b7280}.get{background:#2563eb}.post{background:#16a34a}.put{background:#b45309}.delete{background:#dc2626}
+.auth{color:#888}.req{font-size:.75rem;color:#b45309}.scroll{overflow-x:auto}td:last-child{overflow-wrap:anywhere}
 </style></head><body><h1>Cubby API reference</h1>
 <p>Version ${escapeHtml(doc.info.version)}. ${escapeHtml(doc.info.description)} Credentials: <code>Authorization: Bearer &lt;admin token&gt;</code> or <code>Authorization: ApiKey &lt;key&gt;</code>. The machine-readable document is <a href="/api/openapi.json">/api/openapi.json</a>.</p>
 <nav>${toc}</nav>${sections}</body></html>`;
