@@ -196,13 +196,60 @@ for (const dialect of DIALECTS) {
       });
 
       it('POST /api/admin/logout revokes the token it was called with, and only that one', async () => {
-        assert.equal((await t.json('/api/admin/logout', { method: 'POST' })).status, 401);
         const a = await t.adminToken();
         const b = await t.adminToken();
         const res = await t.json('/api/admin/logout', { method: 'POST', headers: bearer(a) });
         assert.equal(res.status, 200);
         assert.equal((await t.json('/api/test/admin-token', { headers: bearer(a) })).status, 401);
         assert.equal((await t.json('/api/test/admin-token', { headers: bearer(b) })).status, 200);
+      });
+
+      it('POST /api/admin/logout answers 200 for any credential or none, so a CloudPaste client stops logging out', async () => {
+        // As the CloudPaste v0.6.5 client sends it: JSON content type, no body, the stored credential.
+        const logout = (authorization?: string) =>
+          t.json('/api/admin/logout', {
+            method: 'POST',
+            headers: {
+              'Content-Type': 'application/json',
+              ...(authorization ? { Authorization: authorization } : {}),
+            },
+          });
+        const expectLoggedOut = async (authorization: string | undefined, what: string) => {
+          const res = await logout(authorization);
+          assert.equal(res.status, 200, what);
+          assert.equal(res.body.code, 200, what);
+          assert.equal(res.body.message, '登出成功', what);
+        };
+        const token = await t.adminToken();
+        await expectLoggedOut(`Bearer ${token}`, 'a live token');
+        await expectLoggedOut(`Bearer ${token}`, 'the token the first call revoked');
+        assert.equal((await t.json('/api/test/admin-token', { headers: bearer(token) })).status, 401);
+        await expectLoggedOut(undefined, 'no credential');
+        await expectLoggedOut('Bearer not-a-real-token', 'an unknown token');
+        await expectLoggedOut('Bearer', 'a malformed header');
+
+        const expiring = await t.adminToken();
+        t.clock.advance(24 * 3600_000 + 1000);
+        await expectLoggedOut(`Bearer ${expiring}`, 'an expired token');
+
+        const revoked = await t.adminToken();
+        const current = await t.adminToken();
+        const changed = await t.json('/api/admin/change-password', {
+          method: 'POST',
+          headers: bearer(current),
+          json: { currentPassword: ADMIN.password, newUsername: 'admin' },
+        });
+        assert.equal(changed.status, 200);
+        await expectLoggedOut(`Bearer ${revoked}`, 'a token revoked by a change of password');
+
+        const { key } = await t.createKey({ name: 'k-logout', text_permission: true });
+        await expectLoggedOut(`ApiKey ${key}`, 'an API key');
+        assert.equal(
+          (await t.json('/api/test/api-key', { headers: apiKey(key) })).status,
+          200,
+          'the key still works',
+        );
+        await expectLoggedOut('ApiKey unknown-key-0123456789', 'an unknown API key');
       });
 
       it('honours SESSION_TTL_HOURS', async () => {
