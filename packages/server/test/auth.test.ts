@@ -49,13 +49,15 @@ for (const dialect of DIALECTS) {
         assert.equal(res.body.error, 'VALIDATION_FAILED');
       });
 
-      it('speaks English when the client prefers it', async () => {
-        const res = await t.json('/api/admin/login', {
-          method: 'POST',
-          json: { username: 'admin', password: 'wrong-one' },
-          headers: { 'Accept-Language': 'en-US,en;q=0.9', 'X-Forwarded-For': '203.0.113.3' },
-        });
-        assert.equal(res.body.message, 'Wrong username or password');
+      it('speaks English only when asked with X-Cubby-Lang, not for an English browser', async () => {
+        const wrong = (headers: Record<string, string>) =>
+          t.json('/api/admin/login', {
+            method: 'POST',
+            json: { username: 'admin', password: 'wrong-one' },
+            headers: { 'X-Forwarded-For': '203.0.113.3', ...headers },
+          });
+        assert.equal((await wrong({ 'Accept-Language': 'en-US,en;q=0.9' })).body.message, '用户名或密码错误');
+        assert.equal((await wrong({ 'X-Cubby-Lang': 'en' })).body.message, 'Wrong username or password');
       });
 
       it('blocks a username from one address after 10 failures in 15 minutes, even with the right password', async () => {

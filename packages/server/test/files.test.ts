@@ -197,7 +197,7 @@ for (const dialect of DIALECTS) {
       it('answers 410 for a used-up share', async () => {
         const { row } = await seedFile(t, { max_views: 1 });
         assert.equal(await statusOf(get(`/api/file-download/${row.slug}`)), 200);
-        const res = await t.json(`/api/public/files/${row.slug}`, { headers: { 'Accept-Language': 'en' } });
+        const res = await t.json(`/api/public/files/${row.slug}`, { headers: { 'X-Cubby-Lang': 'en' } });
         assert.equal(res.status, 410);
         assert.match(res.body.message, /maximum number of views/);
       });

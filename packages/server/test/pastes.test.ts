@@ -95,7 +95,7 @@ for (const dialect of DIALECTS) {
         }
         const english = await t.json('/api/paste', {
           method: 'POST',
-          headers: { ...admin, 'Accept-Language': 'en' },
+          headers: { ...admin, 'X-Cubby-Lang': 'en' },
           json: { content: 'x', slug: 'bad slug!' },
         });
         assert.match(english.body.message, /letters, digits/);

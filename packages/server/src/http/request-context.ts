@@ -1,6 +1,6 @@
 /**
  * First middleware: a request id (kept from a sane incoming X-Request-Id, else new) on every log line
- * and in the answer, the answer language, the client address, and one access-log line per request.
+ * and in the answer, the answer language (`X-Cubby-Lang`, see messages.ts), the client address, and one access-log line per request.
  * It also starts the request's common answer headers and completes answers built without them
  * (http/answer.ts).
  * The access log names the path without its query string and never any header.
@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import { completeHeaders } from './answer.ts';
 import { clientIp } from './client-ip.ts';
 import type { AppEnv } from './context.ts';
-import { pickLang } from './messages.ts';
+import { LANG_HEADER, pickLang } from './messages.ts';
 
 /** The request's child logger, built only when a handler logs (most requests log one line, below). */
 function lazyChild(logger: Logger, reqId: string): Logger {
@@ -35,7 +35,7 @@ export function requestContext(logger: Logger, trustProxyHops: number): Middlewa
     const started = performance.now();
     c.set('requestId', requestId);
     c.set('log', lazyChild(logger, requestId));
-    c.set('lang', pickLang(c.req.header('accept-language')));
+    c.set('lang', pickLang(c.req.header(LANG_HEADER)));
     c.set('clientIp', clientIp(c, trustProxyHops));
     c.set('headers', { 'x-request-id': requestId });
     await next();
