@@ -449,9 +449,7 @@ export function translate(key: MessageKey, lang: Lang, params: Record<string, st
   return template.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? `{${name}}`));
 }
 
-/** The `X-Cubby-Lang` request header: English when it starts with `en` (any case), else Chinese. */
-export const LANG_HEADER = 'X-Cubby-Lang';
-
+/** The `X-Cubby-Lang` request header (LANG_HEADER): English when it starts with `en` (any case). */
 export function pickLang(header: string | undefined): Lang {
   return header?.trim().toLowerCase().startsWith('en') ? 'en' : 'zh';
 }

@@ -6,12 +6,13 @@
  * The access log names the path without its query string and never any header.
  */
 import { randomUUID } from 'node:crypto';
+import { LANG_HEADER } from '@cubby/shared';
 import type { MiddlewareHandler } from 'hono';
 import type { Logger } from 'pino';
 import { completeHeaders } from './answer.ts';
 import { clientIp } from './client-ip.ts';
 import type { AppEnv } from './context.ts';
-import { LANG_HEADER, pickLang } from './messages.ts';
+import { pickLang } from './messages.ts';
 
 /** The request's child logger, built only when a handler logs (most requests log one line, below). */
 function lazyChild(logger: Logger, reqId: string): Logger {
