@@ -45,14 +45,14 @@ test.describe('language', () => {
     });
   }
 
-  test('the server answers in the UI language (Accept-Language follows the switch)', async ({ page }) => {
+  test('the server answers in the UI language (X-Cubby-Lang follows the switch)', async ({ page }) => {
     await seedStorage(page, { language: 'zh-CN' });
     await page.goto('/admin');
     const zhRequest = page.waitForRequest((request) => request.url().endsWith('/api/admin/login'));
     await page.getByRole('textbox', { name: '用户名' }).fill('admin');
     await page.getByRole('textbox', { name: '密码', exact: true }).fill('wrong-password');
     await page.getByRole('button', { name: '登录' }).click();
-    expect((await zhRequest).headers()['accept-language']).toBe('zh-CN');
+    expect((await zhRequest).headers()['x-cubby-lang']).toBe('zh-CN');
     await expect(page.getByTestId('login-error')).toHaveText(/用户名或密码错误/);
   });
 });

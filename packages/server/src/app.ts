@@ -17,7 +17,7 @@ import { renderError } from './http/envelope.ts';
 import { handleError, handleNotFound } from './http/error-handler.ts';
 import { openApiRoutes } from './http/openapi.ts';
 import { badRequest, payloadTooLarge } from './http/errors.ts';
-import { FailureRateLimiter } from './http/rate-limiter.ts';
+import { AttemptLimiter } from './http/rate-limiter.ts';
 import { requestContext } from './http/request-context.ts';
 import { serveSpa } from './http/spa.ts';
 import { AdjustableClock, type Clock } from './lib/clock.ts';
@@ -69,18 +69,12 @@ export interface AppDeps {
 
 export function createApp(deps: AppDeps) {
   const { config, db, clock, logger } = deps;
-  // Failed guesses: 10 per username and per client address in 15 minutes.
-  const loginLimiter = new FailureRateLimiter(clock, { maxFailures: 10, windowMs: 15 * 60_000 });
-  const auth = new AuthService(new AuthRepository(db.kysely), clock, loginLimiter, config.sessionTtlMs);
+  // Guesses at passwords; each service names its own limits (login, change-password, shares).
+  const limiter = new AttemptLimiter(clock, logger);
+  const auth = new AuthService(new AuthRepository(db.kysely), clock, limiter, config.sessionTtlMs);
   const apiKeys = new ApiKeysService(new ApiKeysRepository(db.kysely), clock, deps.secretKey);
-  // Share-password guesses: 5 per share and per client address in a minute.
-  const sharePasswordLimiter = new FailureRateLimiter(clock, { maxFailures: 5, windowMs: 60_000 });
   const settings = new SettingsService(new SettingsRepository(db.kysely), clock);
-  const pastes = new PastesService(
-    new PastesRepository(db.kysely, db.writeBatch),
-    clock,
-    sharePasswordLimiter,
-  );
+  const pastes = new PastesService(new PastesRepository(db.kysely, db.writeBatch), clock, limiter);
   const storageConfigs = new StorageConfigsService(new StorageConfigsRepository(db.kysely), clock, {
     dataDir: config.dataDir,
     publicBaseUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
@@ -88,7 +82,7 @@ export function createApp(deps: AppDeps) {
   });
   // One repository for file rows, shared by the share routes and the uploads that create them.
   const filesRepository = new FilesRepository(db.kysely);
-  const files = new FilesService(filesRepository, storageConfigs, clock, sharePasswordLimiter, {
+  const files = new FilesService(filesRepository, storageConfigs, clock, limiter, {
     secretKey: deps.secretKey,
     logger,
   });

@@ -49,34 +49,41 @@ for (const dialect of DIALECTS) {
         assert.equal(res.body.error, 'VALIDATION_FAILED');
       });
 
-      it('speaks English when the client prefers it', async () => {
-        const res = await t.json('/api/admin/login', {
-          method: 'POST',
-          json: { username: 'admin', password: 'wrong-one' },
-          headers: { 'Accept-Language': 'en-US,en;q=0.9', 'X-Forwarded-For': '203.0.113.3' },
-        });
-        assert.equal(res.body.message, 'Wrong username or password');
+      it('speaks English only when asked with X-Cubby-Lang, not for an English browser', async () => {
+        const wrong = (headers: Record<string, string>) =>
+          t.json('/api/admin/login', {
+            method: 'POST',
+            json: { username: 'admin', password: 'wrong-one' },
+            headers: { 'X-Forwarded-For': '203.0.113.3', ...headers },
+          });
+        assert.equal((await wrong({ 'Accept-Language': 'en-US,en;q=0.9' })).body.message, '用户名或密码错误');
+        assert.equal((await wrong({ 'X-Cubby-Lang': 'en' })).body.message, 'Wrong username or password');
       });
 
-      it('blocks a username after 10 failures in 15 minutes, even with the right password, then lets it in again', async () => {
+      it('blocks a username from one address after 10 failures in 15 minutes, even with the right password', async () => {
         const user = 'target-user';
+        const ip = '198.51.100.1';
         for (let i = 0; i < 10; i++) {
-          const res = await login({ username: user, password: `guess-${i}` }, `198.51.100.${i + 1}`);
-          assert.equal(res.status, 401);
+          assert.equal((await login({ username: user, password: `guess-${i}` }, ip)).status, 401);
         }
-        const blocked = await login({ username: user, password: 'guess-x' }, '198.51.100.99');
+        const blocked = await login({ username: user, password: 'guess-x' }, ip);
         assert.equal(blocked.status, 429);
         assert.equal(blocked.body.error, 'RATE_LIMITED');
         const retryAfter = Number(blocked.res.headers.get('retry-after'));
         assert.ok(retryAfter > 0 && retryAfter <= 900, `Retry-After ${retryAfter}`);
+        assert.equal(
+          (await login({ username: user, password: 'guess-z' }, '198.51.100.2')).status,
+          401,
+          'the same username from another address is still evaluated',
+        );
         t.clock.advance(15 * 60_000 + 1000);
-        const again = await login({ username: user, password: 'guess-y' }, '198.51.100.99');
+        const again = await login({ username: user, password: 'guess-y' }, ip);
         assert.equal(again.status, 401, 'counted afresh once the window has passed');
       });
 
-      it('blocks a client address after 10 failures across usernames', async () => {
+      it('blocks a client address after 20 failures across usernames', async () => {
         const ip = '192.0.2.77';
-        for (let i = 0; i < 10; i++) {
+        for (let i = 0; i < 20; i++) {
           assert.equal((await login({ username: `user${i}`, password: 'wrong-pass' }, ip)).status, 401);
         }
         const blocked = await login(ADMIN, ip);
@@ -85,6 +92,84 @@ for (const dialect of DIALECTS) {
         assert.equal((await login(ADMIN, '192.0.2.78')).status, 200, 'other addresses are not affected');
         t.clock.advance(15 * 60_000 + 1000);
         assert.equal((await login(ADMIN, ip)).status, 200);
+      });
+
+      it('evaluates exactly 10 of 40 simultaneous wrong logins from one address; the rest are 429', async () => {
+        const ip = '192.0.2.40';
+        const answers = await Promise.all(
+          Array.from({ length: 40 }, (_, i) => login({ username: 'admin', password: `wrong-${i}` }, ip)),
+        );
+        const statuses = answers.map((a) => a.status);
+        assert.equal(statuses.filter((s) => s === 401).length, 10, statuses.join(','));
+        assert.equal(statuses.filter((s) => s === 429).length, 30, statuses.join(','));
+        for (const a of answers.filter((a) => a.status === 429)) {
+          assert.ok(Number(a.res.headers.get('retry-after')) > 0);
+        }
+        t.clock.advance(15 * 60_000 + 1000);
+      });
+
+      it('evaluates exactly 20 of 40 simultaneous wrong logins for different usernames from one address', async () => {
+        const ip = '192.0.2.41';
+        const statuses = (
+          await Promise.all(
+            Array.from({ length: 40 }, (_, i) => login({ username: `spray${i}`, password: 'wrong' }, ip)),
+          )
+        ).map((a) => a.status);
+        assert.equal(statuses.filter((s) => s === 401).length, 20, statuses.join(','));
+        assert.equal(statuses.filter((s) => s === 429).length, 20, statuses.join(','));
+        t.clock.advance(15 * 60_000 + 1000);
+      });
+
+      it('does not count successful logins', async () => {
+        const ip = '192.0.2.42';
+        for (let i = 0; i < 25; i++) assert.equal((await login(ADMIN, ip)).status, 200);
+        for (let i = 0; i < 10; i++) {
+          assert.equal(
+            (await login({ username: 'admin', password: 'wrong' }, ip)).status,
+            401,
+            `failure ${i}`,
+          );
+        }
+        assert.equal((await login({ username: 'admin', password: 'wrong' }, ip)).status, 429);
+        t.clock.advance(15 * 60_000 + 1000);
+      });
+
+      it('lets the real admin in from their own address after failures for admin from elsewhere', async () => {
+        for (let i = 0; i < 15; i++) {
+          await login({ username: 'admin', password: `attack-${i}` }, `198.18.0.${i + 1}`);
+        }
+        for (let i = 0; i < 15; i++) {
+          await login({ username: 'Admin', password: `attack-${i}` }, '198.18.1.1');
+        }
+        assert.equal((await login(ADMIN, '203.0.113.200')).status, 200);
+        t.clock.advance(15 * 60_000 + 1000);
+      });
+
+      it('bounds a username at 100 evaluated failures in 15 minutes from all addresses, with one log warning', async () => {
+        const before = t.logLines.length;
+        // 20 addresses × 10 simultaneous guesses: 200 tries, of which exactly 100 are evaluated.
+        const answers = await Promise.all(
+          Array.from({ length: 200 }, (_, i) =>
+            login({ username: 'admin', password: `botnet-${i}` }, `198.19.0.${(i % 20) + 1}`),
+          ),
+        );
+        const statuses = answers.map((a) => a.status);
+        assert.equal(statuses.filter((s) => s === 401).length, 100, statuses.join(','));
+        assert.equal(statuses.filter((s) => s === 429).length, 100);
+        const locked = await login(ADMIN, '203.0.113.201');
+        assert.equal(locked.status, 429, 'past the bound the username is locked for everyone');
+        assert.ok(Number(locked.res.headers.get('retry-after')) > 0);
+        const warnings = t.logLines
+          .slice(before)
+          .map((line) => JSON.parse(line) as Record<string, unknown>)
+          .filter((entry) => entry.level === 40);
+        assert.equal(warnings.length, 1, JSON.stringify(warnings));
+        assert.equal(warnings[0]!.username, 'admin');
+        assert.match(String(warnings[0]!.msg), /login/i);
+        const logged = t.logLines.slice(before).join('\n');
+        assert.ok(!logged.includes('botnet-') && !logged.includes(ADMIN.password), 'no password is logged');
+        t.clock.advance(15 * 60_000 + 1000);
+        assert.equal((await login(ADMIN, '203.0.113.201')).status, 200);
       });
     });
 
@@ -113,13 +198,60 @@ for (const dialect of DIALECTS) {
       });
 
       it('POST /api/admin/logout revokes the token it was called with, and only that one', async () => {
-        assert.equal((await t.json('/api/admin/logout', { method: 'POST' })).status, 401);
         const a = await t.adminToken();
         const b = await t.adminToken();
         const res = await t.json('/api/admin/logout', { method: 'POST', headers: bearer(a) });
         assert.equal(res.status, 200);
         assert.equal((await t.json('/api/test/admin-token', { headers: bearer(a) })).status, 401);
         assert.equal((await t.json('/api/test/admin-token', { headers: bearer(b) })).status, 200);
+      });
+
+      it('POST /api/admin/logout answers 200 for any credential or none, so a CloudPaste client stops logging out', async () => {
+        // As the CloudPaste v0.6.5 client sends it: JSON content type, no body, the stored credential.
+        const logout = (authorization?: string) =>
+          t.json('/api/admin/logout', {
+            method: 'POST',
+            headers: {
+              'Content-Type': 'application/json',
+              ...(authorization ? { Authorization: authorization } : {}),
+            },
+          });
+        const expectLoggedOut = async (authorization: string | undefined, what: string) => {
+          const res = await logout(authorization);
+          assert.equal(res.status, 200, what);
+          assert.equal(res.body.code, 200, what);
+          assert.equal(res.body.message, '登出成功', what);
+        };
+        const token = await t.adminToken();
+        await expectLoggedOut(`Bearer ${token}`, 'a live token');
+        await expectLoggedOut(`Bearer ${token}`, 'the token the first call revoked');
+        assert.equal((await t.json('/api/test/admin-token', { headers: bearer(token) })).status, 401);
+        await expectLoggedOut(undefined, 'no credential');
+        await expectLoggedOut('Bearer not-a-real-token', 'an unknown token');
+        await expectLoggedOut('Bearer', 'a malformed header');
+
+        const expiring = await t.adminToken();
+        t.clock.advance(24 * 3600_000 + 1000);
+        await expectLoggedOut(`Bearer ${expiring}`, 'an expired token');
+
+        const revoked = await t.adminToken();
+        const current = await t.adminToken();
+        const changed = await t.json('/api/admin/change-password', {
+          method: 'POST',
+          headers: bearer(current),
+          json: { currentPassword: ADMIN.password, newUsername: 'admin' },
+        });
+        assert.equal(changed.status, 200);
+        await expectLoggedOut(`Bearer ${revoked}`, 'a token revoked by a change of password');
+
+        const { key } = await t.createKey({ name: 'k-logout', text_permission: true });
+        await expectLoggedOut(`ApiKey ${key}`, 'an API key');
+        assert.equal(
+          (await t.json('/api/test/api-key', { headers: apiKey(key) })).status,
+          200,
+          'the key still works',
+        );
+        await expectLoggedOut('ApiKey unknown-key-0123456789', 'an unknown API key');
       });
 
       it('honours SESSION_TTL_HOURS', async () => {
@@ -174,6 +306,25 @@ for (const dialect of DIALECTS) {
         assert.equal(short.status, 400);
         // the session survived all the refusals
         assert.equal((await t.json('/api/test/admin-token', { headers: bearer(token) })).status, 200);
+      });
+
+      it('evaluates exactly 10 of 30 simultaneous wrong current passwords, and a right one is not counted', async () => {
+        t.clock.advance(15 * 60_000 + 1000); // forget the wrong guess of the test before
+        const token = await t.adminToken();
+        const answers = await Promise.all(
+          Array.from({ length: 30 }, (_, i) =>
+            change(token, { currentPassword: `wrong-${i}`, newPassword: 'whatever-123' }),
+          ),
+        );
+        const statuses = answers.map((a) => a.status);
+        assert.equal(statuses.filter((s) => s === 401).length, 10, statuses.join(','));
+        assert.equal(statuses.filter((s) => s === 429).length, 20, statuses.join(','));
+        t.clock.advance(15 * 60_000 + 1000);
+        const fresh = await t.adminToken();
+        for (let i = 0; i < 12; i++) {
+          const same = await change(fresh, { currentPassword: ADMIN.password, newPassword: ADMIN.password });
+          assert.equal(same.status, 400, 'a right current password is refunded');
+        }
       });
 
       it('refuses a username another admin has (409)', async () => {

@@ -197,7 +197,7 @@ for (const dialect of DIALECTS) {
       it('answers 410 for a used-up share', async () => {
         const { row } = await seedFile(t, { max_views: 1 });
         assert.equal(await statusOf(get(`/api/file-download/${row.slug}`)), 200);
-        const res = await t.json(`/api/public/files/${row.slug}`, { headers: { 'Accept-Language': 'en' } });
+        const res = await t.json(`/api/public/files/${row.slug}`, { headers: { 'X-Cubby-Lang': 'en' } });
         assert.equal(res.status, 410);
         assert.match(res.body.message, /maximum number of views/);
       });
@@ -222,29 +222,48 @@ for (const dialect of DIALECTS) {
         assert.deepEqual(Buffer.from(await download.arrayBuffer()), bytes);
       });
 
-      it('rate-limits wrong guesses per share (429 + Retry-After, even for the right password)', async () => {
+      it('rate-limits wrong guesses per share and address (429 + Retry-After, even for the right password)', async () => {
         const { row } = await seedFile(t, { password: 'right one' });
-        for (let i = 0; i < 5; i++)
-          assert.equal((await verify(row.slug, `wrong-${i}`, nextIp())).status, 401);
-        const limited = await verify(row.slug, 'right one', nextIp());
+        const ip = nextIp();
+        for (let i = 0; i < 5; i++) assert.equal((await verify(row.slug, `wrong-${i}`, ip)).status, 401);
+        const limited = await verify(row.slug, 'right one', ip);
         assert.equal(limited.status, 429);
         assert.equal(limited.body.error, 'RATE_LIMITED');
         assert.ok(Number(limited.res.headers.get('Retry-After')) > 0);
         // The download route shares the same limiter.
-        const byQuery = await get(`/api/file-download/${row.slug}?password=right%20one`);
+        const byQuery = await get(`/api/file-download/${row.slug}?password=right%20one`, {
+          'X-Forwarded-For': ip,
+        });
         assert.equal(byQuery.status, 429);
+        assert.equal((await verify(row.slug, 'right one', nextIp())).status, 200, 'others still get in');
         t.clock.advance(61_000);
-        assert.equal((await verify(row.slug, 'right one', nextIp())).status, 200);
+        assert.equal((await verify(row.slug, 'right one', ip)).status, 200);
         admin = bearer(await t.adminToken());
       });
 
-      it('rate-limits wrong guesses per client address across shares', async () => {
+      it('rate-limits wrong guesses per client address across shares (20 a minute)', async () => {
         const ip = nextIp();
-        const shares = await Promise.all([1, 2, 3, 4, 5, 6].map(() => seedFile(t, { password: 'pw' })));
-        for (const { row } of shares.slice(0, 5))
-          assert.equal((await verify(row.slug, 'nope', ip)).status, 401);
-        assert.equal((await verify(shares[5]!.row.slug, 'pw', ip)).status, 429);
-        assert.equal((await verify(shares[5]!.row.slug, 'pw', nextIp())).status, 200);
+        const shares = await Promise.all([1, 2, 3, 4, 5].map(() => seedFile(t, { password: 'pw' })));
+        for (let i = 0; i < 20; i++)
+          assert.equal((await verify(shares[i % 4]!.row.slug, 'nope', ip)).status, 401);
+        assert.equal((await verify(shares[4]!.row.slug, 'pw', ip)).status, 429);
+        assert.equal((await verify(shares[4]!.row.slug, 'pw', nextIp())).status, 200);
+      });
+
+      it('evaluates exactly 5 of 200 simultaneous guesses from one address; the rest are 429', async () => {
+        const { row } = await seedFile(t, { password: 'right one' });
+        const ip = nextIp();
+        const answers = await Promise.all(
+          Array.from({ length: 200 }, (_, i) => verify(row.slug, `wrong-${i}`, ip)),
+        );
+        const statuses = answers.map((a) => a.status);
+        assert.equal(statuses.filter((s) => s === 401).length, 5, statuses.join(','));
+        assert.equal(statuses.filter((s) => s === 429).length, 195);
+        for (const a of answers.filter((a) => a.status === 429)) {
+          assert.ok(Number(a.res.headers.get('Retry-After')) > 0);
+        }
+        for (let i = 0; i < 10; i++)
+          assert.equal((await verify(row.slug, 'right one', nextIp())).status, 200);
       });
 
       it('answers a share without a password with its info', async () => {
@@ -489,9 +508,11 @@ for (const dialect of DIALECTS) {
         const { row } = await seedFile(t, { password: 'pw' });
         const ip = nextIp();
         const forged = `/api/file-download/${row.slug}?token=9999999999.${'a'.repeat(22)}.${'b'.repeat(43)}`;
-        for (let i = 0; i < 5; i++) {
-          assert.equal(await statusOf(get(forged, { 'X-Forwarded-For': ip })), 403);
-        }
+        const forgeries = await Promise.all(
+          Array.from({ length: 40 }, () => statusOf(get(forged, { 'X-Forwarded-For': ip }))),
+        );
+        assert.equal(forgeries.filter((s) => s === 403).length, 5, forgeries.join(','));
+        assert.equal(forgeries.filter((s) => s === 429).length, 35);
         assert.equal(
           await statusOf(get(`/api/file-download/${row.slug}?password=pw`, { 'X-Forwarded-For': ip })),
           429,

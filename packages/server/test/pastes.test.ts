@@ -95,7 +95,7 @@ for (const dialect of DIALECTS) {
         }
         const english = await t.json('/api/paste', {
           method: 'POST',
-          headers: { ...admin, 'Accept-Language': 'en' },
+          headers: { ...admin, 'X-Cubby-Lang': 'en' },
           json: { content: 'x', slug: 'bad slug!' },
         });
         assert.match(english.body.message, /letters, digits/);
@@ -213,25 +213,82 @@ for (const dialect of DIALECTS) {
         assert.ok(!JSON.stringify(detail.body).includes('argon2'));
       });
 
-      it('limits guesses to 5 a minute per paste, with Retry-After', async () => {
+      it('limits guesses to 5 a minute per paste and address, with Retry-After', async () => {
         const { body } = await create({ content: 'guarded', password: 'right-one' });
         for (let i = 0; i < 5; i++) {
-          assert.equal((await unlock(body.data.slug, `wrong-${i}`, `203.0.113.${i + 1}`)).status, 401);
+          assert.equal((await unlock(body.data.slug, `wrong-${i}`, '203.0.113.1')).status, 401);
         }
-        const blocked = await unlock(body.data.slug, 'right-one', '203.0.113.99');
+        const blocked = await unlock(body.data.slug, 'right-one', '203.0.113.1');
         assert.equal(blocked.status, 429);
         assert.ok(Number(blocked.res.headers.get('retry-after')) > 0);
+        assert.equal(
+          (await unlock(body.data.slug, 'right-one', '203.0.113.2')).status,
+          200,
+          'a stranger guessing does not lock the password form for others',
+        );
         t.clock.advance(61_000);
-        assert.equal((await unlock(body.data.slug, 'right-one', '203.0.113.99')).status, 200);
+        assert.equal((await unlock(body.data.slug, 'right-one', '203.0.113.1')).status, 200);
       });
 
-      it('limits guesses per client address across pastes', async () => {
+      it('limits guesses per client address to 20 a minute across pastes', async () => {
         const slugs = [];
-        for (let i = 0; i < 6; i++)
+        for (let i = 0; i < 5; i++)
           slugs.push((await create({ content: `p${i}`, password: 'pw-x' })).body.data.slug);
-        for (let i = 0; i < 5; i++) assert.equal((await unlock(slugs[i], 'nope', '192.0.2.9')).status, 401);
-        assert.equal((await unlock(slugs[5], 'pw-x', '192.0.2.9')).status, 429);
+        for (let i = 0; i < 20; i++) {
+          assert.equal((await unlock(slugs[i % 4], 'nope', '192.0.2.9')).status, 401);
+        }
+        assert.equal((await unlock(slugs[4], 'pw-x', '192.0.2.9')).status, 429);
         t.clock.advance(61_000);
+        await freshAdmin();
+      });
+
+      it('evaluates exactly 5 of 200 simultaneous guesses from one address; the rest are 429', async () => {
+        const { body } = await create({ content: 'guarded', password: 'right-one' });
+        const answers = await Promise.all(
+          Array.from({ length: 200 }, (_, i) => unlock(body.data.slug, `wrong-${i}`, '192.0.2.200')),
+        );
+        const statuses = answers.map((a) => a.status);
+        assert.equal(statuses.filter((s) => s === 401).length, 5, statuses.join(','));
+        assert.equal(statuses.filter((s) => s === 429).length, 195);
+        for (const a of answers.filter((a) => a.status === 429)) {
+          assert.ok(Number(a.res.headers.get('retry-after')) > 0);
+        }
+      });
+
+      it('does not count the right password', async () => {
+        const { body } = await create({ content: 'guarded', password: 'right-one' });
+        for (let i = 0; i < 10; i++) {
+          assert.equal((await unlock(body.data.slug, 'right-one', '192.0.2.201')).status, 200);
+        }
+        for (let i = 0; i < 5; i++) {
+          assert.equal((await unlock(body.data.slug, 'wrong', '192.0.2.201')).status, 401, `guess ${i}`);
+        }
+        assert.equal((await unlock(body.data.slug, 'wrong', '192.0.2.201')).status, 429);
+      });
+
+      it('bounds a paste at 100 evaluated guesses a minute from all addresses, with one log warning', async () => {
+        const { body } = await create({ content: 'guarded', password: 'right-one' });
+        const before = t.logLines.length;
+        // 40 addresses × 5 simultaneous guesses: 200 tries, of which exactly 100 are evaluated.
+        const statuses = (
+          await Promise.all(
+            Array.from({ length: 200 }, (_, i) =>
+              unlock(body.data.slug, `botnet-${i}`, `198.19.1.${(i % 40) + 1}`),
+            ),
+          )
+        ).map((a) => a.status);
+        assert.equal(statuses.filter((s) => s === 401).length, 100, statuses.join(','));
+        assert.equal(statuses.filter((s) => s === 429).length, 100);
+        assert.equal((await unlock(body.data.slug, 'right-one', '203.0.113.250')).status, 429);
+        const warnings = t.logLines
+          .slice(before)
+          .map((line) => JSON.parse(line) as Record<string, unknown>)
+          .filter((entry) => entry.level === 40);
+        assert.equal(warnings.length, 1, JSON.stringify(warnings));
+        assert.match(String(warnings[0]!.share), /^paste:/);
+        assert.ok(!t.logLines.slice(before).join('\n').includes('botnet-'), 'no password is logged');
+        t.clock.advance(61_000);
+        assert.equal((await unlock(body.data.slug, 'right-one', '203.0.113.250')).status, 200);
         await freshAdmin();
       });
     });

@@ -22,7 +22,7 @@ import { apiKey, bearer, createTestApp, type TestApp } from './support/test-app.
 
 const ACCESS_KEY = 'AKIAIOSFODNN7EXAMPLE';
 const SECRET = `wJalrXUtnFEMI-K7MDENG-${randomBytes(8).toString('hex')}`;
-const EN = { 'Accept-Language': 'en-US' };
+const EN = { 'X-Cubby-Lang': 'en-US' };
 
 const s3Body = (patch: Record<string, unknown> = {}) => ({
   name: 'Ceph',
@@ -493,7 +493,7 @@ for (const dialect of DIALECTS) {
         const zh = await remove(created.id);
         assert.equal(zh.status, 409);
         assert.equal(zh.body.error, 'CONFLICT');
-        assert.equal(zh.body.message, '无法删除此配置，因为有2个文件正在使用它');
+        assert.equal(zh.body.message, '有文件正在使用此配置（2 个），无法删除');
         const en = await remove(created.id, { ...admin, ...EN });
         assert.match(en.body.message, /2 files use it/);
         await t.database.db.kysely.deleteFrom('files').where('storage_config_id', '=', created.id).execute();

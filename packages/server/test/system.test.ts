@@ -83,12 +83,14 @@ for (const dialect of DIALECTS) {
         headers: {
           Origin: 'http://elsewhere.example',
           'Access-Control-Request-Method': 'POST',
-          'Access-Control-Request-Headers': 'authorization,content-type',
+          'Access-Control-Request-Headers': 'authorization,content-type,x-cubby-lang',
         },
       });
       assert.equal(res.status, 204);
       assert.equal(res.headers.get('access-control-allow-origin'), '*');
-      assert.match(res.headers.get('access-control-allow-headers') ?? '', /authorization/i);
+      const allowed = res.headers.get('access-control-allow-headers') ?? '';
+      assert.match(allowed, /authorization/i);
+      assert.match(allowed, /(^|,\s*)X-Cubby-Lang(\s*,|$)/i, 'our web app asks for its language');
       assert.equal(res.headers.get('access-control-allow-credentials'), null);
       const get = await t.request('/api/health', { headers: { Origin: 'http://elsewhere.example' } });
       assert.match(get.headers.get('access-control-expose-headers') ?? '', /X-Request-Id/i);

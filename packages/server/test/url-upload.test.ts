@@ -168,7 +168,7 @@ for (const dialect of DIALECTS) {
       ]) {
         const res = await t.json('/api/url/info', {
           method: 'POST',
-          headers: { ...fileKey, 'Accept-Language': 'en' },
+          headers: { ...fileKey, 'X-Cubby-Lang': 'en' },
           json: { url },
         });
         assert.equal(res.status, 403, url);
@@ -191,7 +191,7 @@ for (const dialect of DIALECTS) {
       assert.equal(ftp.body.message, '仅支持HTTP/HTTPS协议的URL');
       const en = await t.json('/api/url/info', {
         method: 'POST',
-        headers: { ...fileKey, 'Accept-Language': 'en-US' },
+        headers: { ...fileKey, 'X-Cubby-Lang': 'en-US' },
         json: { url: 'file:///etc/passwd' },
       });
       assert.equal(en.body.message, 'Only HTTP and HTTPS URLs are supported');
@@ -238,7 +238,7 @@ for (const dialect of DIALECTS) {
       for (const bad of ['http://files.lan/', 'files.lan/path', '10.0.0.0/33', 'host:99999', 'a b']) {
         const res = await t.json('/api/admin/system-settings', {
           method: 'PUT',
-          headers: { ...admin, 'Accept-Language': 'en' },
+          headers: { ...admin, 'X-Cubby-Lang': 'en' },
           json: { url_allowlist: `files.lan\n${bad}` },
         });
         assert.equal(res.status, 400, bad);

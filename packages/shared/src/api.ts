@@ -1,6 +1,14 @@
 /**
- * The JSON envelope every `/api` answer uses (ARCHITECTURE §5) and the stable machine error codes.
+ * The JSON envelope every `/api` answer uses (ARCHITECTURE §5), the stable machine error codes, and
+ * the header that asks for English messages.
  */
+
+/**
+ * Messages are Chinese unless a request carries this header with a value starting with `en`: the
+ * CloudPaste client recognises errors by their Chinese text whatever the browser's language, so only
+ * our own web app (which sends its UI language here) gets English.
+ */
+export const LANG_HEADER = 'X-Cubby-Lang';
 
 export const ERROR_CODES = [
   'VALIDATION_FAILED',

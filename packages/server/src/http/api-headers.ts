@@ -6,13 +6,13 @@
  * They join the request's common answer headers before the route runs (http/answer.ts explains
  * why they are not set on the finished answer, as hono/cors does).
  */
+import { LANG_HEADER } from '@cubby/shared';
 import type { MiddlewareHandler } from 'hono';
 import { answer } from './answer.ts';
 import type { AppEnv } from './context.ts';
 
 const ALLOW_METHODS = 'GET, HEAD, POST, PUT, DELETE, OPTIONS';
-const ALLOW_HEADERS =
-  'Authorization, Content-Type, Accept-Language, X-Request-Id, Range, If-None-Match, If-Modified-Since, If-Range';
+const ALLOW_HEADERS = `Authorization, Content-Type, Accept-Language, ${LANG_HEADER}, X-Request-Id, Range, If-None-Match, If-Modified-Since, If-Range`;
 const EXPOSE_HEADERS =
   'ETag, Content-Disposition, Content-Range, Content-Length, Accept-Ranges, X-Request-Id, Retry-After';
 

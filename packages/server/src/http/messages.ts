@@ -1,6 +1,9 @@
 /**
- * Every message the API sends, in Chinese (the reference product's language, whose substrings some
- * clients match on) and English. The request's Accept-Language picks one; Chinese is the default.
+ * Every message the API sends, in Chinese and English. Chinese is the default whatever the browser
+ * prefers: the CloudPaste client recognises some errors by Chinese substrings of the message (a wrong
+ * password, an expired share, a taken link suffix… — docs/API-MESSAGES.md lists them, and those texts
+ * must keep their substrings). English only when the request asks with `X-Cubby-Lang: en`, as our web
+ * app does when its UI is in English.
  */
 
 export type Lang = 'zh' | 'en';
@@ -10,10 +13,10 @@ const catalogue = {
   'common.not_found_route': ['未找到请求的资源', 'The requested resource was not found'],
   'common.internal': ['服务器内部错误', 'Internal server error'],
   'common.invalid_json': ['请求体不是有效的 JSON', 'The request body is not valid JSON'],
-  'common.body_too_large': ['请求体过大（上限 {limit}）', 'The request body is too large (limit {limit})'],
+  'common.body_too_large': ['请求内容过大（上限 {limit}）', 'The request body is too large (limit {limit})'],
   'common.rate_limited': [
-    '尝试次数过多，请 {seconds} 秒后再试',
-    'Too many attempts, try again in {seconds} seconds',
+    '密码错误次数过多，请 {seconds} 秒后再试',
+    'Too many wrong passwords, try again in {seconds} seconds',
   ],
   'common.validation': ['请求参数无效：{field}', 'Invalid input: {field}'],
   'common.nul_in_url': [
@@ -106,7 +109,7 @@ const catalogue = {
   'validation.remark_too_long': ['备注最多 500 个字符', 'The remark may have at most 500 characters'],
   'storage.not_found': ['指定的存储配置不存在', 'That storage configuration does not exist'],
   'storage.not_usable_by_key': [
-    'API密钥用户只能使用公开的存储配置',
+    '没有权限使用此存储配置（API密钥只能使用公开的存储配置）',
     'API keys can only use storage configurations marked usable by keys',
   ],
   'storage.none_available': [
@@ -121,7 +124,7 @@ const catalogue = {
   'storage.default_set': ['默认S3配置设置成功', 'Default storage configuration set'],
   'storage.nothing_to_update': ['没有提供要更新的字段', 'Nothing to update'],
   'storage.in_use': [
-    '无法删除此配置，因为有{count}个文件正在使用它',
+    '有文件正在使用此配置（{count} 个），无法删除',
     'This configuration cannot be deleted because {count} files use it',
   ],
   'storage.in_use_uploads': [
@@ -461,8 +464,7 @@ export function translate(key: MessageKey, lang: Lang, params: Record<string, st
   return template.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? `{${name}}`));
 }
 
-/** Chinese unless the first language the client prefers is English. */
-export function pickLang(acceptLanguage: string | undefined): Lang {
-  const first = acceptLanguage?.split(',')[0]?.trim().toLowerCase() ?? '';
-  return first.startsWith('en') ? 'en' : 'zh';
+/** The `X-Cubby-Lang` request header (LANG_HEADER): English when it starts with `en` (any case). */
+export function pickLang(header: string | undefined): Lang {
+  return header?.trim().toLowerCase().startsWith('en') ? 'en' : 'zh';
 }

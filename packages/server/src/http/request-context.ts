@@ -1,11 +1,12 @@
 /**
  * First middleware: a request id (kept from a sane incoming X-Request-Id, else new) on every log line
- * and in the answer, the answer language, the client address, and one access-log line per request.
+ * and in the answer, the answer language (`X-Cubby-Lang`, see messages.ts), the client address, and one access-log line per request.
  * It also starts the request's common answer headers and completes answers built without them
  * (http/answer.ts).
  * The access log names the path without its query string and never any header.
  */
 import { randomUUID } from 'node:crypto';
+import { LANG_HEADER } from '@cubby/shared';
 import type { MiddlewareHandler } from 'hono';
 import type { Logger } from 'pino';
 import { completeHeaders } from './answer.ts';
@@ -35,7 +36,7 @@ export function requestContext(logger: Logger, trustProxyHops: number): Middlewa
     const started = performance.now();
     c.set('requestId', requestId);
     c.set('log', lazyChild(logger, requestId));
-    c.set('lang', pickLang(c.req.header('accept-language')));
+    c.set('lang', pickLang(c.req.header(LANG_HEADER)));
     c.set('clientIp', clientIp(c, trustProxyHops));
     c.set('headers', { 'x-request-id': requestId });
     await next();

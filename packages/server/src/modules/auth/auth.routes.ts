@@ -30,13 +30,22 @@ export function authRoutes(auth: AuthService) {
     ),
   );
 
+  // Idempotent: 200 whatever the credential — already revoked, expired, unknown, an API key, or none.
+  // The CloudPaste client answers a 401 here by logging out again, for ever.
   app.post(
     '/admin/logout',
-    route({ tag, summary: 'Revokes the session token it is called with', auth: 'admin' }, async (c) => {
-      const token = /^Bearer\s+(\S+)/i.exec(c.req.header('authorization') ?? '')?.[1];
-      if (token) await auth.logout(token);
-      return ok(c, 'auth.logout_ok', null);
-    }),
+    route(
+      {
+        tag,
+        summary: 'Revokes the session token it is called with (200 whatever the credential)',
+        auth: 'none',
+      },
+      async (c) => {
+        const token = /^Bearer\s+(\S+)/i.exec(c.req.header('authorization') ?? '')?.[1];
+        if (token) await auth.logout(token);
+        return ok(c, 'auth.logout_ok', null);
+      },
+    ),
   );
 
   app.post(

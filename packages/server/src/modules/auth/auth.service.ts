@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '@cubby/shared';
-import type { FailureRateLimiter } from '../../http/rate-limiter.ts';
+import type { AttemptLimiter, LimitKey, LimitRule } from '../../http/rate-limiter.ts';
 import type { Clock } from '../../lib/clock.ts';
 import {
   dummyPasswordHash,
@@ -14,11 +14,29 @@ import {
   sha256Hex,
   verifyPassword,
 } from '../../lib/crypto.ts';
-import { badRequest, conflict, rateLimited, unauthenticated } from '../../http/errors.ts';
+import { badRequest, conflict, unauthenticated } from '../../http/errors.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { AuthRepository } from './auth.repository.ts';
 
 export const MIN_PASSWORD_LENGTH = 8;
+
+const FIFTEEN_MINUTES = 15 * 60_000;
+/**
+ * Wrong logins: tight per address and per (username, address); per username only a high bound, so
+ * strangers guessing at `admin` do not lock the real admin out of their own address — should they
+ * reach it anyway, the log says so.
+ */
+const LOGIN_LIMITS = {
+  perUserAndAddress: { name: 'login per username and address', max: 10, windowMs: FIFTEEN_MINUTES },
+  perAddress: { name: 'login per address', max: 20, windowMs: FIFTEEN_MINUTES },
+  perUser: { name: 'login per username', max: 100, windowMs: FIFTEEN_MINUTES, warn: true },
+} as const satisfies Record<string, LimitRule>;
+/** Wrong current passwords on change-password, per admin (who already holds a session). */
+const CHANGE_PASSWORD_LIMIT: LimitRule = {
+  name: 'change-password per admin',
+  max: 10,
+  windowMs: FIFTEEN_MINUTES,
+};
 
 export interface ChangePasswordInput {
   currentPassword?: string;
@@ -30,7 +48,7 @@ export class AuthService {
   constructor(
     private readonly repo: AuthRepository,
     private readonly clock: Clock,
-    private readonly limiter: FailureRateLimiter,
+    private readonly limiter: AttemptLimiter,
     private readonly sessionTtlMs: number,
   ) {}
 
@@ -74,17 +92,19 @@ export class AuthService {
     if (typeof username !== 'string' || typeof password !== 'string' || !username.trim() || !password) {
       throw badRequest('auth.login_fields_required');
     }
-    const limitKeys = [`login-user:${username.trim().toLowerCase()}`, `login-ip:${clientIp}`];
-    const wait = this.limiter.retryAfter(limitKeys);
-    if (wait > 0) throw rateLimited(wait);
+    const user = username.trim().toLowerCase();
+    const userKey = sha256Hex(user); // a username may be long: keys stay small
+    const limits: LimitKey[] = [
+      { rule: LOGIN_LIMITS.perUserAndAddress, key: `${userKey} ${clientIp}` },
+      { rule: LOGIN_LIMITS.perAddress, key: clientIp },
+      { rule: LOGIN_LIMITS.perUser, key: userKey, logFields: { username: user } },
+    ];
+    const attempt = this.limiter.reserve(limits);
 
     const admin = await this.repo.findAdminByUsername(username.trim());
     const valid = await verifyPassword(admin?.password_hash ?? (await dummyPasswordHash()), password);
-    if (!admin || !valid) {
-      this.limiter.recordFailure(limitKeys);
-      throw unauthenticated('auth.invalid_login');
-    }
-    this.limiter.reset(limitKeys[0]!);
+    if (!admin || !valid) throw unauthenticated('auth.invalid_login');
+    attempt.refund();
 
     const token = randomToken();
     const now = this.clock.now();
@@ -119,15 +139,13 @@ export class AuthService {
       typeof input.newPassword === 'string' && input.newPassword !== '' ? input.newPassword : undefined;
     if (!newUsername && !newPassword) throw badRequest('auth.nothing_to_change');
 
-    const limitKey = [`change-password:${adminId}`];
-    const wait = this.limiter.retryAfter(limitKey);
-    if (wait > 0) throw rateLimited(wait);
+    const attempt = this.limiter.reserve([{ rule: CHANGE_PASSWORD_LIMIT, key: adminId }]);
     const admin = await this.repo.findAdminById(adminId);
     if (!admin) throw unauthenticated();
     if (!(await verifyPassword(admin.password_hash, input.currentPassword))) {
-      this.limiter.recordFailure(limitKey);
       throw unauthenticated('auth.current_password_wrong');
     }
+    attempt.refund();
 
     const changes: { username?: string; password_hash?: string } = {};
     if (newPassword) {

@@ -29,7 +29,7 @@ import {
   notFound,
   unauthenticated,
 } from '../../http/errors.ts';
-import type { FailureRateLimiter } from '../../http/rate-limiter.ts';
+import type { AttemptLimiter } from '../../http/rate-limiter.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 import { isStorageError, type StorageDriver } from '../../storage/driver.ts';
@@ -38,7 +38,7 @@ import {
   checkSharePassword,
   futureExpiry,
   randomSlug,
-  refuseIfLimited,
+  reserveShareGuess,
   shareState,
   type ShareState,
 } from '../shares/share-rules.ts';
@@ -92,7 +92,7 @@ export class FilesService {
     readonly repo: FilesRepository,
     private readonly storage: StorageConfigsService,
     private readonly clock: Clock,
-    private readonly passwordLimiter: FailureRateLimiter,
+    private readonly passwordLimiter: AttemptLimiter,
     private readonly options: { secretKey: string; logger: Logger },
   ) {}
 
@@ -148,9 +148,11 @@ export class FilesService {
       const keys = { share: `file:${row.id}`, clientIp: request.clientIp };
       if (check && !check.ok) {
         // A forged token counts as a wrong guess; an expired one is refused without counting.
-        const limits = refuseIfLimited(this.passwordLimiter, keys);
-        if (check.reason === 'expired') throw forbidden('files.token_expired');
-        this.passwordLimiter.recordFailure(limits);
+        const attempt = reserveShareGuess(this.passwordLimiter, keys);
+        if (check.reason === 'expired') {
+          attempt.refund();
+          throw forbidden('files.token_expired');
+        }
         throw forbidden('files.invalid_token');
       }
       if (!request.password) throw unauthenticated('files.password_required');

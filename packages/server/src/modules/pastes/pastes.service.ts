@@ -23,7 +23,7 @@ import type { z } from 'zod';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { PastesTable } from '../../db/schema.ts';
 import { AppError, badRequest, conflict, gone, notFound, unauthenticated } from '../../http/errors.ts';
-import type { FailureRateLimiter } from '../../http/rate-limiter.ts';
+import type { AttemptLimiter } from '../../http/rate-limiter.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 import {
@@ -49,7 +49,7 @@ export class PastesService {
   constructor(
     private readonly repo: PastesRepository,
     private readonly clock: Clock,
-    private readonly passwordLimiter: FailureRateLimiter,
+    private readonly passwordLimiter: AttemptLimiter,
   ) {}
 
   async create(principal: Principal, input: z.output<typeof pasteCreateSchema>) {

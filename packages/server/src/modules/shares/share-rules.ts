@@ -1,15 +1,15 @@
 /**
  * Rules text shares and file shares apply alike: their state (live, expired, used up), link suffixes
- * (slugs) picked at random, share passwords checked under the share-password rate limiter, future
+ * (slugs) picked at random, share passwords checked under their rate limits, future
  * expiries, the LIKE pattern of management searches, and the API key name of a creator.
  */
 import type { ShareState } from '@cubby/shared';
 import { type Kysely, type SqlBool, sql } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../db/schema.ts';
-import { AppError, badRequest, rateLimited } from '../../http/errors.ts';
+import { AppError, badRequest } from '../../http/errors.ts';
 import type { MessageKey } from '../../http/messages.ts';
-import type { FailureRateLimiter } from '../../http/rate-limiter.ts';
+import type { Attempt, AttemptLimiter, LimitRule } from '../../http/rate-limiter.ts';
 import { randomString, verifyPassword } from '../../lib/crypto.ts';
 
 const SLUG_LENGTH = 6;
@@ -41,35 +41,46 @@ export async function randomSlug(
 }
 
 /**
- * 429 while the share or the client address has too many recent failed guesses; else the limiter
- * keys to record a failure under.
+ * Share-password guesses (and forged file tokens): tight per (share, address); per address across
+ * shares a little looser; per share only a high bound, so a stranger cannot cheaply lock a share's
+ * password form for everyone — should strangers reach it anyway, the log says so.
  */
-export function refuseIfLimited(
-  limiter: FailureRateLimiter,
+const SHARE_PASSWORD_LIMITS = {
+  perShareAndAddress: { name: 'share password per share and address', max: 5, windowMs: 60_000 },
+  perAddress: { name: 'share password per address', max: 20, windowMs: 60_000 },
+  perShare: { name: 'share password per share', max: 100, windowMs: 60_000, warn: true },
+} as const satisfies Record<string, LimitRule>;
+
+/**
+ * Reserves one guess at a share's password (`share` names the share, e.g. `paste:<id>`), or 429
+ * when the share, the address or the pair has had too many. Refund it when the guess was right.
+ */
+export function reserveShareGuess(
+  limiter: AttemptLimiter,
   keys: { share: string; clientIp: string },
-): string[] {
-  const limits = [`share-password:${keys.share}`, `share-password-ip:${keys.clientIp}`];
-  const wait = limiter.retryAfter(limits);
-  if (wait > 0) throw rateLimited(wait);
-  return limits;
+): Attempt {
+  const { share, clientIp } = keys;
+  return limiter.reserve([
+    { rule: SHARE_PASSWORD_LIMITS.perShareAndAddress, key: `${share} ${clientIp}` },
+    { rule: SHARE_PASSWORD_LIMITS.perAddress, key: clientIp },
+    { rule: SHARE_PASSWORD_LIMITS.perShare, key: share, logFields: { share } },
+  ]);
 }
 
 /**
- * Checks a share password: 429 while the share or the address has too many recent failures, then
- * `wrong` (an AppError) when it does not match, which counts as a failure for both.
+ * Checks a share password under the limits above: 429 when they are reached, then `wrong` (an
+ * AppError) when it does not match, which counts as a guess.
  */
 export async function checkSharePassword(
-  limiter: FailureRateLimiter,
+  limiter: AttemptLimiter,
   keys: { share: string; clientIp: string },
   passwordHash: string,
   password: string,
   wrong: () => AppError,
 ): Promise<void> {
-  const limits = refuseIfLimited(limiter, keys);
-  if (!(await verifyPassword(passwordHash, password))) {
-    limiter.recordFailure(limits);
-    throw wrong();
-  }
+  const attempt = reserveShareGuess(limiter, keys);
+  if (!(await verifyPassword(passwordHash, password))) throw wrong();
+  attempt.refund();
 }
 
 /** The body of a batch delete: 1 to 1,000 ids; `message` names the field's error. */

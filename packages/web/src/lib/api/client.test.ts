@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, before, beforeEach, test } from 'node:test';
 import zhCN from '../../locales/zh-CN.json' with { type: 'json' };
-import { i18nReady } from '../i18n/index.ts';
+import { changeLanguage, i18nReady } from '../i18n/index.ts';
 import { ApiError } from './api-error.ts';
 import { api, registerAuthBridge, sendRequest, type Credential } from './client.ts';
 
@@ -59,7 +59,7 @@ test('sends the credential and the UI language, and returns data of a success en
   const headers = new Headers(requests[0]!.init.headers);
   assert.equal(requests[0]!.url, '/api/test/api-key');
   assert.equal(headers.get('authorization'), 'ApiKey k-123');
-  assert.equal(headers.get('accept-language'), 'zh-CN');
+  assert.equal(headers.get('x-cubby-lang'), 'zh-CN');
 
   current = { type: 'admin', token: 't-1' };
   await api.post('/x', { b: 2 });
@@ -67,6 +67,28 @@ test('sends the credential and the UI language, and returns data of a success en
   assert.equal(new Headers(post.init.headers).get('authorization'), 'Bearer t-1');
   assert.equal(new Headers(post.init.headers).get('content-type'), 'application/json');
   assert.equal(post.init.body, '{"b":2}');
+});
+
+test('asks for server messages in the UI language with X-Cubby-Lang, never with Accept-Language', async () => {
+  stub(() => json(200, { code: 200, message: 'ok', data: null, success: true }));
+  try {
+    await changeLanguage('en-US');
+    await api.get('/x');
+    await changeLanguage('zh-CN');
+    await api.post('/y', {});
+  } finally {
+    await changeLanguage('zh-CN');
+  }
+  const sent = requests.map((request) => new Headers(request.init.headers));
+  assert.deepEqual(
+    sent.map((headers) => headers.get('x-cubby-lang')),
+    ['en-US', 'zh-CN'],
+  );
+  // The server answers Chinese to Accept-Language whatever it says (CloudPaste clients match on it).
+  assert.deepEqual(
+    sent.map((headers) => headers.get('accept-language')),
+    [null, null],
+  );
 });
 
 test('a body code other than 200/201/202 is an error even on HTTP 200', async () => {

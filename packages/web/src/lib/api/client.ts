@@ -3,7 +3,8 @@
  *
  * - Base: the configured backend plus `/api` (see base-url.ts).
  * - Headers: `Authorization: Bearer <admin token>` or `ApiKey <key>` from the signed-in principal,
- *   and `Accept-Language` matching the UI language, so server messages come back in it.
+ *   and `X-Cubby-Lang` with the UI language, so server messages come back in it (the server ignores
+ *   Accept-Language: its messages stay Chinese for CloudPaste clients unless asked otherwise).
  * - Answers: the JSON envelope is parsed; a body `code` other than 200/201/202 is an error even on
  *   HTTP 2xx. Every failure becomes an {@link ApiError} whose message follows the error catalogue
  *   of spec §8 in the current language.
@@ -12,7 +13,7 @@
  *   not depend on any feature).
  */
 import type { ParseKeys } from 'i18next';
-import type { SuccessEnvelope } from '@cubby/shared';
+import { LANG_HEADER, type SuccessEnvelope } from '@cubby/shared';
 import { getLanguage, i18n } from '../i18n/index.ts';
 import { ApiError } from './api-error.ts';
 import { getApiBaseUrl } from './base-url.ts';
@@ -164,7 +165,7 @@ function retryAfter(header: string | null): number | undefined {
 export async function sendRequest(path: string, options: RequestOptions = {}): Promise<unknown> {
   const method = options.method ?? 'GET';
   const credential = options.credential === undefined ? authBridge.getCredential() : options.credential;
-  const headers = new Headers({ Accept: 'application/json', 'Accept-Language': getLanguage() });
+  const headers = new Headers({ Accept: 'application/json', [LANG_HEADER]: getLanguage() });
   if (credential) headers.set('Authorization', authorizationHeader(credential));
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) {

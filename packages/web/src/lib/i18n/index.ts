@@ -127,7 +127,7 @@ export async function withSections<T>(module: Promise<T>, sections: readonly Sec
   return loaded;
 }
 
-/** The current UI language (also what the API client sends as Accept-Language). */
+/** The current UI language (also what the API client sends as X-Cubby-Lang). */
 export function getLanguage(): Language {
   return uiLanguage;
 }

@@ -3,6 +3,7 @@
  * browser refuses (no CORS) fall back to the server's SSRF-guarded proxy `/api/url/proxy`, which
  * needs the caller's credentials. How the body is consumed is in body-reader.ts.
  */
+import { LANG_HEADER } from '@cubby/shared';
 import { ApiError, getApiBaseUrl } from '../../../lib/api/index.ts';
 import { getLanguage } from '../../../lib/i18n/index.ts';
 import { useAuthStore } from '../../auth/index.ts';
@@ -63,7 +64,7 @@ export async function openUrlSource(url: string, signal: AbortSignal): Promise<O
   try {
     proxied = await fetch(`${getApiBaseUrl()}/url/proxy?url=${encodeURIComponent(url)}`, {
       signal,
-      headers: { ...authorization(), 'Accept-Language': getLanguage() },
+      headers: { ...authorization(), [LANG_HEADER]: getLanguage() },
     });
   } catch {
     if (signal.aborted) throw cancelledError();
