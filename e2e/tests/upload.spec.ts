@@ -110,9 +110,10 @@ test.describe('as the admin', () => {
     await page.getByTestId('start-upload').click();
     await expect(item(page, name)).toHaveAttribute('data-status', 'success');
 
-    // The bytes went straight to storage with one PUT; no form upload through the API.
+    // The bytes went straight to storage with one PUT (to the single-use URL of a one-part upload);
+    // no form upload through the API.
     expect(puts).toHaveLength(1);
-    expect(puts[0]).toMatch(/\/api\/storage\/local\/[^/]+\/put$/);
+    expect(puts[0]).toMatch(/\/api\/storage\/local\/[^/]+\/part$/);
 
     const slug = await slugOf(page, name);
     const share = (await publicFile(request, slug)) as FileShareData;
@@ -228,7 +229,7 @@ test.describe('as the admin', () => {
     api,
   }) => {
     const name = `${uniqueName('refused')}.txt`;
-    await page.route('**/api/storage/local/*/put?**', (route) =>
+    await page.route('**/api/storage/local/*/part?**', (route) =>
       route.fulfill({ status: 403, body: 'denied' }),
     );
     const deletes: string[] = [];
@@ -249,7 +250,7 @@ test.describe('as the admin', () => {
     expect(await adminFiles(request, api, name)).toEqual([]);
 
     // Retry works once storage accepts again.
-    await page.unroute('**/api/storage/local/*/put?**');
+    await page.unroute('**/api/storage/local/*/part?**');
     await item(page, name).getByTestId('item-retry').click();
     await expect(item(page, name)).toHaveAttribute('data-status', 'success');
   });
@@ -522,7 +523,7 @@ test.describe('permissions', () => {
     await page.getByTestId('start-upload').click();
     await expect(item(page, 'key.txt')).toHaveAttribute('data-status', 'success');
 
-    await page.route('**/api/storage/local/*/put?**', (route) => route.fulfill({ status: 500 }));
+    await page.route('**/api/storage/local/*/part?**', (route) => route.fulfill({ status: 500 }));
     const deleted = page.waitForResponse((r) => r.request().method() === 'DELETE');
     await page
       .getByTestId('file-input')

@@ -85,6 +85,8 @@ export function createApp(deps: AppDeps) {
   const files = new FilesService(filesRepository, storageConfigs, clock, limiter, {
     secretKey: deps.secretKey,
     logger,
+    // `uploads` is built below; a delete only runs once a request arrives.
+    abortUploads: (fileId) => uploads.abortSessionsOf(fileId),
   });
 
   const uploads = new UploadsService({

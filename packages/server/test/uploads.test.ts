@@ -495,6 +495,17 @@ for (const dialect of DIALECTS) {
         assert.equal((await post('/api/s3/commit', { file_id: p.file_id })).status, 404);
       });
 
+      it('deleting a pending upload through the share routes aborts it in storage', async () => {
+        const open = () => storedFiles().then((files) => files.filter((f) => f.includes('.cubby-multipart')));
+        const before = await open();
+        const p = (await post('/api/s3/presign', { filename: 'abandoned.txt', size: 3 })).body.data;
+        assert.equal((await open()).length, before.length + 1, 'the upload is open in storage');
+        const res = await t.json(`/api/admin/files/${p.file_id}`, { method: 'DELETE', headers: admin });
+        assert.equal(res.status, 200);
+        assert.deepEqual(await open(), before);
+        assert.equal((await putTo(p.upload_url, Buffer.from('abc'), p.upload_headers)).status, 404);
+      });
+
       it('the URL takes exactly the declared size; an object written behind its back is not committed', async () => {
         const p = (await post('/api/s3/presign', { filename: 'sized.bin', size: 100 })).body.data;
         assert.equal((await putTo(p.upload_url, Buffer.alloc(50), p.upload_headers)).status, 400);

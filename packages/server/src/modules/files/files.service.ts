@@ -93,7 +93,12 @@ export class FilesService {
     private readonly storage: StorageConfigsService,
     private readonly clock: Clock,
     private readonly passwordLimiter: AttemptLimiter,
-    private readonly options: { secretKey: string; logger: Logger },
+    private readonly options: {
+      secretKey: string;
+      logger: Logger;
+      /** Aborts the unfinished multipart uploads of a pending share (UploadsService), before its row goes. */
+      abortUploads?: (fileId: string) => Promise<void>;
+    },
   ) {}
 
   // ---- reading --------------------------------------------------------------------------------
@@ -388,6 +393,8 @@ export class FilesService {
 
   /** Deletes the object, then the record; a storage failure is logged and the record still goes. */
   private async deleteShare(row: FilesTable): Promise<boolean> {
+    // A pending share may have a multipart upload open in storage; deleting its row would orphan it.
+    if (row.status === 'pending') await this.options.abortUploads?.(row.id);
     const objectDeleted = await this.deleteObject(row);
     await this.repo.delete(row.id);
     return objectDeleted;

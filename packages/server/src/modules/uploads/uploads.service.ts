@@ -545,14 +545,19 @@ export class UploadsService {
   /** Cancels an unfinished upload of any kind: aborts its sessions, removes its bytes and record. */
   async cancel(principal: Principal, fileId: string): Promise<void> {
     const row = await this.ownPending(principal, fileId);
-    const driver = await this.deps.storageConfigs.driver(row.storage_config_id);
-    for (const session of await this.ledger.sessionsOfFile(row.id)) {
+    await this.abortSessionsOf(row.id);
+    await this.discard(await this.deps.storageConfigs.driver(row.storage_config_id), row);
+  }
+
+  /** Aborts a file's multipart uploads in storage and forgets them (one storage already forgot is fine). */
+  async abortSessionsOf(fileId: string): Promise<void> {
+    for (const session of await this.ledger.sessionsOfFile(fileId)) {
+      const driver = await this.deps.storageConfigs.driver(session.storage_config_id);
       await driver.multipart.abort(session.storage_path, session.upload_id).catch((error: unknown) => {
         if (!isStorageError(error, 'NOT_FOUND')) throw storageFailure(error);
       });
       await this.ledger.deleteSession(session.id);
     }
-    await this.discard(driver, row);
   }
 
   private async describeSource(input: UrlPresignInput & { total_size?: number | undefined }) {
