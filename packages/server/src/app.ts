@@ -88,6 +88,7 @@ export function createApp(deps: AppDeps) {
   const files = new FilesService(filesRepository, storageConfigs, clock, sharePasswordLimiter, {
     secretKey: deps.secretKey,
     logger,
+    settings,
   });
 
   const uploads = new UploadsService({

@@ -1,7 +1,8 @@
 /**
  * File-share routes: the public info and password check (/api/public/files/:slug[/verify]), the
- * bytes (/api/file-view/:slug, /api/file-download/:slug; files.delivery.ts), and management under
- * /api/admin/files (admin: every share) and /api/user/files (an API key with `file`: its own).
+ * bytes (/api/file-view/:slug, /api/file-download/:slug; files.delivery.ts), the link an online
+ * Office viewer fetches (/api/office-preview/:slug), and management under /api/admin/files (admin:
+ * every share) and /api/user/files (an API key with `file`: its own).
  */
 import { type FileListAnswer, maxViewsSchema, optionalExpirySchema, slugSchema } from '@cubby/shared';
 import { Hono } from 'hono';
@@ -56,6 +57,16 @@ export function filesRoutes(files: FilesService, config: Pick<Config, 'publicUrl
       publicOrigin(c, config),
     );
     return ok(c, passwordNeeded ? 'files.verified' : 'files.no_password_needed', share);
+  });
+
+  app.get('/office-preview/:slug', async (c) => {
+    const preview = await files.officePreview(
+      c.req.param('slug'),
+      { token: c.req.query('token'), password: c.req.query('password'), clientIp: c.get('clientIp') },
+      publicOrigin(c, config),
+    );
+    // CloudPaste's client reads the fields at the top level.
+    return okWith(c, 'files.office_preview', preview, { ...preview, is_temporary: true });
   });
 
   // GET handlers answer HEAD too (without a body); deliverFile tells them apart.
