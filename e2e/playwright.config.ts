@@ -4,7 +4,7 @@
  * `npx playwright test -c e2e/playwright.config.ts`.
  *
  * The `account` project changes the admin's credentials, which ends every admin session, so it runs
- * after all other tests.
+ * after all other tests; the projects between main and it have other server-wide effects.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -52,18 +52,25 @@ export default defineConfig({
       ],
     },
   },
-  // Tests with server-wide effects run after the main project, one project at a time: clearing
-  // expired shares deletes other tests' used-up shares, and the account tests change the admin.
+  // Tests with server-wide effects run after the main project, one project at a time: turning
+  // Office preview on changes every Office file's page, clearing expired shares deletes other tests'
+  // used-up shares, and the account tests change the admin.
   projects: [
     {
       name: 'main',
-      testIgnore: /(account|pastes-clear-expired)\.spec\.ts/,
+      testIgnore: /(account|pastes-clear-expired|office-preview)\.spec\.ts/,
+      use: { browserName: 'chromium' },
+    },
+    {
+      name: 'office-preview',
+      testMatch: /office-preview\.spec\.ts/,
+      dependencies: ['main'],
       use: { browserName: 'chromium' },
     },
     {
       name: 'clear-expired',
       testMatch: /pastes-clear-expired\.spec\.ts/,
-      dependencies: ['main'],
+      dependencies: ['office-preview'],
       use: { browserName: 'chromium' },
     },
     {

@@ -95,6 +95,17 @@ async function openCreateDialog(page: Page) {
   await expect(page.getByTestId('create-key-dialog')).toBeVisible();
 }
 
+/** Creates a key with the text and file permissions, so that every recipe shows. */
+async function createKeyWithRecipes(page: Page) {
+  await openCreateDialog(page);
+  const dialog = page.getByTestId('create-key-dialog');
+  await dialog.locator('input[name=name]').fill(uniqueName('recipes'));
+  await dialog.locator('input[type=checkbox]').nth(0).check();
+  await dialog.locator('input[type=checkbox]').nth(1).check();
+  await dialog.locator('button[type=submit]').click();
+  await expect(dialog.getByTestId('key-recipes')).toBeVisible();
+}
+
 /** File shares for the file management screens, made once per server. */
 async function seedFileList(api: Api) {
   await ensureShare(api, {
@@ -497,6 +508,16 @@ export const SCREENS: Screen[] = [
       await dialog.locator('input[name=name]').fill(uniqueName('shot'));
       await dialog.locator('button[type=submit]').click();
       await expect(dialog.getByTestId('created-key')).toBeVisible();
+    },
+  },
+  {
+    // The key and its notice are in key-created-once; on a phone this shows the recipes' end.
+    name: 'key-created-recipes',
+    as: 'admin',
+    path: '/admin/key-management',
+    action: async (page) => {
+      await createKeyWithRecipes(page);
+      await page.getByTestId('download-sxcu-text').scrollIntoViewIfNeeded();
     },
   },
   {

@@ -10,6 +10,9 @@ import { SCREENSHOT_DIR } from '../support/env.ts';
 import { SCREENS, screenSession, showScreen } from '../support/screens.ts';
 
 const WIDTHS = [375, 1280] as const;
+/** SCREENS_ONLY=name,name… takes only those screens (to look at a few while working on them). */
+const ONLY = process.env.SCREENS_ONLY?.split(',').map((name) => name.trim());
+const screens = ONLY ? SCREENS.filter((screen) => ONLY.includes(screen.name)) : SCREENS;
 const THEMES = ['light', 'dark'] as const;
 const LANGUAGES = ['zh-CN', 'en-US'] as const;
 
@@ -25,7 +28,7 @@ for (const width of WIDTHS) {
           colorScheme: theme === 'dark' ? 'light' : 'dark',
         });
         try {
-          for (const screen of SCREENS) {
+          for (const screen of screens) {
             const page = await session.pageFor(screen.as);
             await showScreen(page, screen, api);
             await expect(page.locator('html')).toHaveAttribute('lang', language);

@@ -85,6 +85,7 @@ export function createApp(deps: AppDeps) {
   const files = new FilesService(filesRepository, storageConfigs, clock, limiter, {
     secretKey: deps.secretKey,
     logger,
+    settings,
     // `uploads` is built below; a delete only runs once a request arrives.
     abortUploads: (fileId) => uploads.abortSessionsOf(fileId),
   });

@@ -28,6 +28,24 @@ export interface FileShare {
   downloadUrl: string | null;
   proxy_preview_url: string | null;
   proxy_download_url: string | null;
+  /**
+   * The public info and the password check only: whether GET /api/office-preview/:slug serves this
+   * share (the admin turned Office preview on, and it is a document the viewer renders).
+   */
+  office_preview?: boolean;
+}
+
+/**
+ * GET /api/office-preview/:slug: a link to the share that an online Office viewer can fetch (Cubby's
+ * own download route with a fresh token; the viewer's fetch counts a view). CloudPaste clients read
+ * the same fields at the top level, beside `is_temporary: true`.
+ */
+export interface OfficePreviewAnswer {
+  url: string;
+  filename: string;
+  mimetype: string;
+  /** Seconds the link works. */
+  expires_in: number;
 }
 
 /** A file share as the admin and key-user management routes list it. */

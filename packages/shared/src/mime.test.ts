@@ -1,7 +1,7 @@
 /** Extension → MIME type. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { extensionOf, mimeFromFilename } from './mime.ts';
+import { extensionOf, isOfficePreviewable, mimeFromFilename } from './mime.ts';
 
 describe('mime', () => {
   it('maps common extensions case-insensitively, by the last dot', () => {
@@ -22,5 +22,20 @@ describe('mime', () => {
     assert.equal(mimeFromFilename('Dockerfile'), 'text/x-dockerfile');
     assert.equal(mimeFromFilename('blob.unknownext'), 'application/octet-stream');
     assert.equal(mimeFromFilename('constructor'), 'application/octet-stream');
+  });
+  it('knows the Office documents the online viewer renders, by extension only', () => {
+    for (const name of ['a.doc', 'B.DOCX', 'c.docm', 'd.dot', 'e.dotx', 'f.xls', 'g.xlsx', 'h.xlsm']) {
+      assert.equal(isOfficePreviewable(name), true, name);
+    }
+    for (const name of ['i.xlsb', 'j.ppt', 'k.pptx', 'l.pptm', 'm.pps', 'n.ppsx']) {
+      assert.equal(isOfficePreviewable(name), true, name);
+    }
+    for (const name of ['a.odt', 'b.ods', 'c.odp', 'd.pdf', 'e.rtf', 'docx', 'f.docx.zip', 'g.txt']) {
+      assert.equal(isOfficePreviewable(name), false, name);
+    }
+    assert.equal(
+      mimeFromFilename('show.ppsx'),
+      'application/vnd.openxmlformats-officedocument.presentationml.slideshow',
+    );
   });
 });

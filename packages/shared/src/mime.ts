@@ -48,12 +48,18 @@ const TYPES: Record<string, readonly string[]> = {
   // documents
   'application/pdf': ['pdf'],
   'application/rtf': ['rtf'],
-  'application/msword': ['doc'],
+  'application/msword': ['doc', 'dot'],
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': ['docx'],
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.template': ['dotx'],
+  'application/vnd.ms-word.document.macroEnabled.12': ['docm'],
   'application/vnd.ms-excel': ['xls'],
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': ['xlsx'],
-  'application/vnd.ms-powerpoint': ['ppt'],
+  'application/vnd.ms-excel.sheet.macroEnabled.12': ['xlsm'],
+  'application/vnd.ms-excel.sheet.binary.macroEnabled.12': ['xlsb'],
+  'application/vnd.ms-powerpoint': ['ppt', 'pps'],
   'application/vnd.openxmlformats-officedocument.presentationml.presentation': ['pptx'],
+  'application/vnd.openxmlformats-officedocument.presentationml.slideshow': ['ppsx'],
+  'application/vnd.ms-powerpoint.presentation.macroEnabled.12': ['pptm'],
   'application/vnd.oasis.opendocument.text': ['odt'],
   'application/vnd.oasis.opendocument.spreadsheet': ['ods'],
   'application/vnd.oasis.opendocument.presentation': ['odp'],
@@ -152,4 +158,32 @@ export function extensionOf(filename: string): string {
 export function mimeFromFilename(filename: string): string {
   const ext = extensionOf(filename);
   return Object.hasOwn(MIME_BY_EXTENSION, ext) ? MIME_BY_EXTENSION[ext]! : DEFAULT_MIME;
+}
+
+/**
+ * Word, Excel and PowerPoint documents Microsoft's online viewer (view.officeapps.live.com) renders,
+ * by extension. OpenDocument (odt, ods, odp) is left out: Microsoft documents those only for its
+ * Microsoft 365 (WOPI) viewer, not for the public one Cubby's Office preview sends files to.
+ */
+export const OFFICE_PREVIEW_EXTENSIONS: readonly string[] = Object.freeze([
+  'doc',
+  'docx',
+  'docm',
+  'dot',
+  'dotx',
+  'xls',
+  'xlsx',
+  'xlsm',
+  'xlsb',
+  'ppt',
+  'pptx',
+  'pptm',
+  'pps',
+  'ppsx',
+]);
+
+/** Whether the online Office viewer can show a file of this name (a name without a dot is not one). */
+export function isOfficePreviewable(filename: string): boolean {
+  const base = filename.split(/[/\\]/).pop() ?? '';
+  return base.includes('.') && OFFICE_PREVIEW_EXTENSIONS.includes(extensionOf(base));
 }

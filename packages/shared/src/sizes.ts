@@ -54,6 +54,8 @@ export const systemSettingsUpdateSchema = z
       .string({ error: 'url_allowlist_invalid' })
       .max(URL_ALLOWLIST_MAX_LENGTH, { message: 'url_allowlist_too_long' })
       .optional(),
+    /** Whether file pages offer Office preview (it sends the file to Microsoft's online viewer). */
+    office_preview_enabled: z.boolean({ error: 'office_preview_enabled_invalid' }).optional(),
   })
   .refine(
     (s) =>

@@ -1,7 +1,8 @@
 /**
  * File-share routes: the public info and password check (/api/public/files/:slug[/verify]), the
- * bytes (/api/file-view/:slug, /api/file-download/:slug; files.delivery.ts), and management under
- * /api/admin/files (admin: every share) and /api/user/files (an API key with `file`: its own).
+ * bytes (/api/file-view/:slug, /api/file-download/:slug; files.delivery.ts), the link an online
+ * Office viewer fetches (/api/office-preview/:slug), and management under /api/admin/files (admin:
+ * every share) and /api/user/files (an API key with `file`: its own).
  */
 import { type FileListAnswer, maxViewsSchema, optionalExpirySchema, slugSchema } from '@cubby/shared';
 import { Hono } from 'hono';
@@ -78,6 +79,27 @@ export function filesRoutes(files: FilesService, config: Pick<Config, 'publicUrl
           publicOrigin(c, config),
         );
         return ok(c, passwordNeeded ? 'files.verified' : 'files.no_password_needed', share);
+      },
+    ),
+  );
+
+  app.get(
+    '/office-preview/:slug',
+    route(
+      {
+        tag,
+        summary: 'A short-lived link an online Office viewer can fetch (only when the admin turned it on)',
+        auth: 'none',
+        query: deliveryQuery,
+      },
+      async (c, { query }) => {
+        const preview = await files.officePreview(
+          c.req.param('slug')!,
+          { ...query, clientIp: c.get('clientIp') },
+          publicOrigin(c, config),
+        );
+        // CloudPaste's client reads the fields at the top level.
+        return okWith(c, 'files.office_preview', preview, { ...preview, is_temporary: true });
       },
     ),
   );

@@ -26,11 +26,18 @@ export function shareLinks(origin: string, slug: string, token?: string): ShareL
 
 /**
  * The share answer. `links: null` hides every URL (a protected share before its password);
- * `requiresPassword` defaults to whether the share has one.
+ * `requiresPassword` defaults to whether the share has one; `officePreview` (the public info and the
+ * password check) says whether the Office preview route serves it.
  */
 export function toFileShare(
   row: FilesTable,
-  options: { origin: string; token?: string; links?: null; requiresPassword?: boolean },
+  options: {
+    origin: string;
+    token?: string;
+    links?: null;
+    requiresPassword?: boolean;
+    officePreview?: boolean;
+  },
 ): FileShare {
   const links = options.links === null ? null : shareLinks(options.origin, row.slug, options.token);
   return {
@@ -51,6 +58,7 @@ export function toFileShare(
     downloadUrl: links?.download ?? null,
     proxy_preview_url: links?.preview ?? null,
     proxy_download_url: links?.download ?? null,
+    ...(options.officePreview === undefined ? {} : { office_preview: options.officePreview }),
   };
 }
 

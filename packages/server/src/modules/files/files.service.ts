@@ -8,6 +8,10 @@
  * counts once for its lifetime: its nonce is recorded with the count (file_view_tokens), and later
  * requests with it deliver without counting — even after the share is used up, while the token lives.
  *
+ * Office preview (off until the admin turns it on): GET /api/office-preview/:slug checks access as a
+ * download would and answers a fresh token link to the download route for an online viewer to
+ * fetch, so the password and the view limit keep applying; the answer itself counts nothing.
+ *
  * Retiring: an expired share answers 410 and is deleted (object, then record). A used-up one answers
  * 410 to everyone without a counted token; its object is deleted once the last allowed delivery has
  * ended, its record (a tombstone that makes the next reader's answer 410, not 404) when that reader
@@ -15,7 +19,14 @@
  * sends its bytes, nor while a grant (a counted token, a direct download's presigned URL) lives —
  * the purge job deletes what is left, expired and used-up shares alike.
  */
-import { type FileItem, type FileShare, isCreator, type Principal } from '@cubby/shared';
+import {
+  type FileItem,
+  type FileShare,
+  isCreator,
+  isOfficePreviewable,
+  type OfficePreviewAnswer,
+  type Principal,
+} from '@cubby/shared';
 import { creatorId } from '@cubby/shared';
 import type { Logger } from 'pino';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -33,6 +44,7 @@ import type { AttemptLimiter } from '../../http/rate-limiter.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 import { isStorageError, type StorageDriver } from '../../storage/driver.ts';
+import type { SettingsService } from '../settings/settings.service.ts';
 import type { StorageConfigsService } from '../storage-configs/storage-configs.service.ts';
 import {
   checkSharePassword,
@@ -44,7 +56,7 @@ import {
 } from '../shares/share-rules.ts';
 import { type FilesRepository, grantNonce } from './files.repository.ts';
 import { shareLinks, toFileItem, toFileShare } from './files.serializer.ts';
-import { signFileToken, type VerifiedToken, verifyFileToken } from './files.token.ts';
+import { FILE_TOKEN_TTL_SECONDS, signFileToken, type VerifiedToken, verifyFileToken } from './files.token.ts';
 
 /** How long a direct download's presigned URL lives, at most. */
 export const DIRECT_URL_SECONDS = 300;
@@ -96,6 +108,7 @@ export class FilesService {
     private readonly options: {
       secretKey: string;
       logger: Logger;
+      settings: Pick<SettingsService, 'officePreviewEnabled'>;
       /** Aborts the unfinished multipart uploads of a pending share (UploadsService), before its row goes. */
       abortUploads?: (fileId: string) => Promise<void>;
     },
@@ -106,8 +119,9 @@ export class FilesService {
   /** GET /api/public/files/:slug: never counts; a protected share shows no URL. */
   async info(slug: string, origin: string): Promise<FileShare> {
     const row = await this.live(slug);
-    if (row.password_hash) return toFileShare(row, { origin, links: null });
-    return toFileShare(row, { origin, token: this.token(row) });
+    const officePreview = await this.offersOfficePreview(row);
+    if (row.password_hash) return toFileShare(row, { origin, links: null, officePreview });
+    return toFileShare(row, { origin, token: this.token(row), officePreview });
   }
 
   /** POST /api/public/files/:slug/verify: the info with token URLs once the password is right. */
@@ -128,8 +142,35 @@ export class FilesService {
         () => unauthenticated('files.wrong_password_verify'),
       );
     }
-    const share = toFileShare(row, { origin, token: this.token(row), requiresPassword: false });
+    const share = toFileShare(row, {
+      origin,
+      token: this.token(row),
+      requiresPassword: false,
+      officePreview: await this.offersOfficePreview(row),
+    });
     return { share, passwordNeeded: row.password_hash !== null };
+  }
+
+  /**
+   * GET /api/office-preview/:slug: 403 while the admin has not turned Office preview on; then the
+   * access rules of a download (404, 410, 401, 403, 429); 400 for a file the viewer cannot show.
+   * Answers a link to the download route with a fresh token — never a storage URL — so the viewer's
+   * fetch counts one view. Counts nothing itself.
+   */
+  async officePreview(slug: string, request: AccessRequest, origin: string): Promise<OfficePreviewAnswer> {
+    if (!(await this.options.settings.officePreviewEnabled())) {
+      throw forbidden('files.office_preview_disabled');
+    }
+    const { row } = await this.access(slug, request);
+    if (!isOfficePreviewable(row.filename)) throw badRequest('files.not_office');
+    // A counted token may still read a used-up share, but a new token would not: say so now.
+    if (shareState(row, this.clock.now()) === 'used_up') throw gone('files.used_up');
+    return {
+      url: shareLinks(origin, row.slug, this.token(row)).download,
+      filename: row.filename,
+      mimetype: row.mimetype,
+      expires_in: FILE_TOKEN_TTL_SECONDS,
+    };
   }
 
   /**
@@ -353,6 +394,10 @@ export class FilesService {
   }
 
   // ---- helpers --------------------------------------------------------------------------------
+
+  private async offersOfficePreview(row: FilesTable): Promise<boolean> {
+    return isOfficePreviewable(row.filename) && (await this.options.settings.officePreviewEnabled());
+  }
 
   private token(row: FilesTable): string {
     return signFileToken(this.options.secretKey, row, this.clock.now());

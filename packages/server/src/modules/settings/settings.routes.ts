@@ -37,7 +37,8 @@ export function settingsRoutes(settings: SettingsService) {
         if (
           input.max_upload_size === undefined &&
           input.webdav_upload_mode === undefined &&
-          input.url_allowlist === undefined
+          input.url_allowlist === undefined &&
+          input.office_preview_enabled === undefined
         ) {
           throw badRequest('settings.nothing_to_update');
         }

@@ -1,6 +1,7 @@
 /**
  * System settings: the largest upload (bytes; every upload path enforces it), the WebDAV upload
- * mode and the URL-upload allowlist. Answers in CloudPaste's shape too: `max_upload_size` in MB.
+ * mode, the URL-upload allowlist and whether Office preview is on (off until an admin turns it on:
+ * it sends files to Microsoft's viewer). Answers in CloudPaste's shape too: `max_upload_size` in MB.
  */
 import {
   DEFAULT_MAX_UPLOAD_BYTES,
@@ -18,6 +19,7 @@ import type { SettingsRepository } from './settings.repository.ts';
 const MAX_UPLOAD_KEY = 'max_upload_bytes';
 const WEBDAV_MODE_KEY = 'webdav_upload_mode';
 const URL_ALLOWLIST_KEY = 'url_allowlist';
+const OFFICE_PREVIEW_KEY = 'office_preview_enabled';
 const MB = 1024 ** 2;
 
 /** Bytes as CloudPaste's `max_upload_size`: megabytes, to three decimals. */
@@ -50,6 +52,11 @@ export class SettingsService {
     return splitUrlAllowlist((await this.repo.get(URL_ALLOWLIST_KEY)) ?? '');
   }
 
+  /** Whether file shares may be sent to the online Office viewer (GET /api/office-preview/:slug). */
+  async officePreviewEnabled(): Promise<boolean> {
+    return (await this.repo.get(OFFICE_PREVIEW_KEY)) === 'true';
+  }
+
   /** The settings as a list of rows (CloudPaste's shape), computed values included. */
   async list() {
     const rows = await this.repo.all();
@@ -80,6 +87,12 @@ export class SettingsService {
         description: 'Internal hosts, host:port pairs and CIDR ranges URL uploads may fetch',
         updated_at: updated(URL_ALLOWLIST_KEY),
       },
+      {
+        key: OFFICE_PREVIEW_KEY,
+        value: String(await this.officePreviewEnabled()),
+        description: "Offer Office preview on file pages (sends the file to Microsoft's online viewer)",
+        updated_at: updated(OFFICE_PREVIEW_KEY),
+      },
     ];
   }
 
@@ -102,6 +115,9 @@ export class SettingsService {
       await this.repo.set(WEBDAV_MODE_KEY, input.webdav_upload_mode, now);
     if (input.url_allowlist !== undefined) {
       await this.repo.set(URL_ALLOWLIST_KEY, splitUrlAllowlist(input.url_allowlist).join('\n'), now);
+    }
+    if (input.office_preview_enabled !== undefined) {
+      await this.repo.set(OFFICE_PREVIEW_KEY, String(input.office_preview_enabled), now);
     }
   }
 }

@@ -4,12 +4,13 @@
  * Office documents and everything else as a download card. The name decides where the type is
  * vague (octet-stream, or `.ts` code that a generic table calls MPEG video).
  */
-import { DEFAULT_MIME, extensionOf, mimeFromFilename } from '@cubby/shared';
+import { DEFAULT_MIME, OFFICE_PREVIEW_EXTENSIONS, extensionOf, mimeFromFilename } from '@cubby/shared';
 
 export type PreviewKind =
   'image' | 'video' | 'audio' | 'pdf' | 'markdown' | 'html' | 'text' | 'office' | 'other';
 
-const OFFICE_EXTENSIONS = new Set(['doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'odt', 'ods', 'odp', 'rtf']);
+/** What the online Office viewer renders, and other office documents browsers do not show. */
+const OFFICE_EXTENSIONS = new Set([...OFFICE_PREVIEW_EXTENSIONS, 'odt', 'ods', 'odp', 'rtf']);
 /** Text types outside text/* that read well as text. */
 const TEXT_TYPES = new Set([
   'application/json',

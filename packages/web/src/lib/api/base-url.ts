@@ -42,3 +42,11 @@ export function setBackendOverride(url: string | null): void {
 export function getApiBaseUrl(): string {
   return `${getBackendOverride() ?? ''}/api`;
 }
+
+/**
+ * The Cubby server the UI talks to, as an address for use outside the app (commands to copy): the
+ * backend address when one is chosen, else this page's origin.
+ */
+export function getServerBaseUrl(): string {
+  return getBackendOverride() ?? window.location.origin;
+}

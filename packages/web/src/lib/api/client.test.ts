@@ -149,6 +149,7 @@ test('401 on password checks, change-password and login reports without logging 
     (await failure(api.post('/admin/change-password', {}))).message,
     zhCN.errors.verificationFailed,
   );
+  assert.equal((await failure(api.get('/office-preview/abc?token=x'))).message, zhCN.errors.wrongPassword);
   stub(() =>
     json(401, { code: 401, message: '当前密码错误', data: null, success: false, error: 'UNAUTHENTICATED' }),
   );

@@ -101,6 +101,8 @@ function unauthorizedKind(
   if (method === 'POST' && (/^\/paste\/[^/]+$/.test(path) || /^\/public\/files\/[^/]+\/verify$/.test(path))) {
     return 'password';
   }
+  // A share's Office preview link: 401 means its password is missing, never a session problem.
+  if (method === 'GET' && /^\/office-preview\/[^/?]+(\?|$)/.test(path)) return 'password';
   if (path === '/admin/change-password') return 'change-password';
   if (path === '/admin/login') return 'login';
   return 'session';

@@ -13,6 +13,7 @@ export {
   API_BASE_STORAGE_KEY,
   getApiBaseUrl,
   getBackendOverride,
+  getServerBaseUrl,
   normalizeBackendUrl,
   setBackendOverride,
 } from './base-url.ts';

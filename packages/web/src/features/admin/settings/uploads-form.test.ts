@@ -9,11 +9,13 @@ const base: UploadsFormValues = {
   maxSizeUnit: 'MB',
   urlAllowlist: '',
   webdavUploadMode: 'auto',
+  officePreview: false,
 };
 const stored: SystemSettings = {
   maxUploadBytes: 100 * 1024 ** 2,
   webdavUploadMode: 'auto',
   urlAllowlist: '',
+  officePreviewEnabled: false,
 };
 
 test('the largest upload must be a number greater than 0', () => {
@@ -64,19 +66,22 @@ test('the stored settings fill the form in the largest whole unit', () => {
     { key: 'max_upload_bytes', value: String(2 * 1024 ** 3) },
     { key: 'webdav_upload_mode', value: 'multipart' },
     { key: 'url_allowlist', value: 'a.lan\n10.0.0.0/8' },
+    { key: 'office_preview_enabled', value: 'true' },
   ]);
   assert.deepEqual(valuesOf(settings), {
     maxSize: '2',
     maxSizeUnit: 'GB',
     urlAllowlist: 'a.lan\n10.0.0.0/8',
     webdavUploadMode: 'multipart',
+    officePreview: true,
   });
-  // Nothing stored: the defaults (100 MB, auto).
+  // Nothing stored: the defaults (100 MB, auto, no Office preview).
   assert.deepEqual(valuesOf(toSystemSettings([])), {
     maxSize: '100',
     maxSizeUnit: 'MB',
     urlAllowlist: '',
     webdavUploadMode: 'auto',
+    officePreview: false,
   });
 });
 
@@ -99,4 +104,16 @@ test('only what changed is sent; the same size in another unit is no change', ()
     ok: true,
     input: { url_allowlist: '' },
   });
+});
+
+test('Office preview is sent only when it changes, as a boolean', () => {
+  assert.deepEqual(validateUploads({ ...base, officePreview: true }, stored), {
+    ok: true,
+    input: { office_preview_enabled: true },
+  });
+  const on = { ...stored, officePreviewEnabled: true };
+  assert.deepEqual(validateUploads({ ...base, officePreview: true }, on), { ok: true, input: {} });
+  assert.deepEqual(validateUploads(base, on), { ok: true, input: { office_preview_enabled: false } });
+  // Only the server's "true" turns it on.
+  assert.equal(toSystemSettings([{ key: 'office_preview_enabled', value: '1' }]).officePreviewEnabled, false);
 });

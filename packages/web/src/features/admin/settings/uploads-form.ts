@@ -2,7 +2,7 @@
  * Rules of the "Uploads" settings (spec §3 "System settings", §5 "max upload size greater than
  * 0"): the largest upload as a number and a unit (KB, MB, GB; the server's schema sets the range,
  * 1 KB to 1 TB), the URL-upload allowlist (hosts, host:port or CIDR ranges, one per line; checked
- * entry by entry with the server's parser) and the WebDAV upload mode.
+ * entry by entry with the server's parser), the WebDAV upload mode and Office preview (on or off).
  */
 import {
   WEBDAV_UPLOAD_MODES,
@@ -21,9 +21,10 @@ export interface UploadsFormValues {
   /** Entries separated by newlines (or commas). */
   urlAllowlist: string;
   webdavUploadMode: WebdavUploadMode;
+  officePreview: boolean;
 }
 
-export type UploadsField = 'maxSize' | 'urlAllowlist' | 'webdavUploadMode';
+export type UploadsField = 'maxSize' | 'urlAllowlist' | 'webdavUploadMode' | 'officePreview';
 
 export type UploadsErrorKey =
   | 'admin.settings.uploads.errors.maxSizeInvalid'
@@ -40,6 +41,7 @@ export const SERVER_FIELD: Record<string, UploadsField> = {
   max_upload_size_unit: 'maxSize',
   url_allowlist: 'urlAllowlist',
   webdav_upload_mode: 'webdavUploadMode',
+  office_preview_enabled: 'officePreview',
 };
 
 export function valuesOf(settings: SystemSettings): UploadsFormValues {
@@ -49,6 +51,7 @@ export function valuesOf(settings: SystemSettings): UploadsFormValues {
     maxSizeUnit: size.unit,
     urlAllowlist: splitUrlAllowlist(settings.urlAllowlist).join('\n'),
     webdavUploadMode: settings.webdavUploadMode,
+    officePreview: settings.officePreviewEnabled,
   };
 }
 
@@ -80,6 +83,8 @@ export function validateUploads(values: UploadsFormValues, stored: SystemSetting
   }
   if (allowlist !== splitUrlAllowlist(stored.urlAllowlist).join('\n')) input.url_allowlist = allowlist;
   if (mode !== stored.webdavUploadMode) input.webdav_upload_mode = mode;
+  if (values.officePreview !== stored.officePreviewEnabled)
+    input.office_preview_enabled = values.officePreview;
 
   const parsed = systemSettingsUpdateSchema.safeParse(input);
   if (!parsed.success) {

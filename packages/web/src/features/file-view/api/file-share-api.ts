@@ -1,9 +1,10 @@
 /**
  * Reading a file share (files-api "Reading and managing shares"): its public details, which never
  * count a view, and the password check, whose answer carries URLs with a short-lived token. The
- * unlocked answer is kept by the page only, never in the query cache.
+ * unlocked answer is kept by the page only, never in the query cache. Also the link an online Office
+ * viewer may fetch (when the admin turned Office preview on).
  */
-import type { FileShare } from '@cubby/shared';
+import type { FileShare, OfficePreviewAnswer } from '@cubby/shared';
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { api, isApiError } from '../../../lib/api/index.ts';
 
@@ -30,4 +31,16 @@ export function usePublicFile(slug: string) {
 
 export function useVerifyFilePassword() {
   return useMutation({ mutationFn: verifyFilePassword, gcTime: 0 });
+}
+
+/** GET /office-preview/:slug with the page's share token (which stands for a password given). */
+export const getOfficePreview = ({ slug, token }: { slug: string; token?: string | undefined }) =>
+  api.get<OfficePreviewAnswer>(
+    `/office-preview/${encodeURIComponent(slug)}${token ? `?token=${encodeURIComponent(token)}` : ''}`,
+    // A public route: no session credential goes with it.
+    { credential: null },
+  );
+
+export function useOfficePreview() {
+  return useMutation({ mutationFn: getOfficePreview, gcTime: 0 });
 }

@@ -12,6 +12,7 @@ import { Button, buttonClasses } from '../../../components/button.tsx';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { PencilIcon } from '../../../components/icons.tsx';
 import { QrCode } from '../../../components/qr-code.tsx';
+import { downloadText } from '../../../lib/download.ts';
 import { formatDateTime } from '../../../lib/i18n/format-date.ts';
 import { MarkdownView } from '../../../lib/markdown/markdown-view.tsx';
 import type { Heading } from '../../../lib/markdown/render-markdown.ts';
@@ -26,17 +27,11 @@ export interface PasteReaderProps {
 }
 
 function download(slug: string, content: string, markdown: boolean) {
-  const blob = new Blob([content], {
-    type: markdown ? 'text/markdown;charset=utf-8' : 'text/plain;charset=utf-8',
-  });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = `${slug}.${markdown ? 'md' : 'txt'}`;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  downloadText(
+    `${slug}.${markdown ? 'md' : 'txt'}`,
+    content,
+    markdown ? 'text/markdown;charset=utf-8' : 'text/plain;charset=utf-8',
+  );
 }
 
 export function PasteReader({ paste, password, onEdited }: PasteReaderProps) {

@@ -1,7 +1,8 @@
 /**
  * Creating a key: the form (name, permissions, base path, expiry, optional custom key), then the
- * new key shown once with a copy button. The key lives only in this component's state and is
- * forgotten when the dialog closes; outside clicks and Escape cannot close it by accident.
+ * new key shown once with a copy button and recipes that use it (key-recipes.tsx). The key lives
+ * only in this component's state and is forgotten when the dialog closes; outside clicks and Escape
+ * cannot close it by accident.
  */
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +15,7 @@ import { CUSTOM_KEY_MIN } from '@cubby/shared';
 import { useCreateApiKey } from '../api/create-api-key.ts';
 import { EMPTY_KEY_FORM, validateCreate } from '../key-form.ts';
 import { KeyFormFields } from './key-form-fields.tsx';
+import { KeyRecipes } from './key-recipes.tsx';
 import { useKeyForm } from './use-key-form.ts';
 
 export function CreateKeyDialog({
@@ -26,7 +28,12 @@ export function CreateKeyDialog({
   const { t } = useTranslation();
   const form = useKeyForm(EMPTY_KEY_FORM);
   const create = useCreateApiKey();
-  const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
+  const [created, setCreated] = useState<{
+    name: string;
+    key: string;
+    text: boolean;
+    file: boolean;
+  } | null>(null);
 
   const close = (next: boolean) => {
     if (next) return;
@@ -47,7 +54,7 @@ export function CreateKeyDialog({
     form.setFormError(null);
     create.mutate(result.input, {
       onSuccess: ({ view, key }) => {
-        setCreated({ name: view.name, key });
+        setCreated({ name: view.name, key, text: view.text_permission, file: view.file_permission });
         create.reset();
       },
       onError: (error) => form.showServerError(error, t('errors.unexpected')),
@@ -62,10 +69,17 @@ export function CreateKeyDialog({
       title={created ? t('keys.created.title') : t('keys.create.title')}
       description={created ? undefined : t('keys.create.description')}
       modalLock={created !== null}
+      wide={created !== null && (created.text || created.file)}
       testId="create-key-dialog"
     >
       {created ? (
-        <CreatedKey name={created.name} secret={created.key} onDone={() => close(false)} />
+        <CreatedKey
+          name={created.name}
+          secret={created.key}
+          text={created.text}
+          file={created.file}
+          onDone={() => close(false)}
+        />
       ) : (
         <form onSubmit={onSubmit} noValidate>
           <KeyFormFields
@@ -113,7 +127,19 @@ export function CreateKeyDialog({
   );
 }
 
-function CreatedKey({ name, secret, onDone }: { name: string; secret: string; onDone(): void }) {
+function CreatedKey({
+  name,
+  secret,
+  text,
+  file,
+  onDone,
+}: {
+  name: string;
+  secret: string;
+  text: boolean;
+  file: boolean;
+  onDone(): void;
+}) {
   const { t } = useTranslation();
   const inputRef = useRef<HTMLInputElement>(null);
   const [copied, setCopied] = useState<boolean | null>(null);
@@ -159,6 +185,7 @@ function CreatedKey({ name, secret, onDone }: { name: string; secret: string; on
           {copied === false && t('keys.created.copyFailed')}
         </p>
       </div>
+      <KeyRecipes secret={secret} text={text} file={file} />
       <DialogActions>
         <Button onClick={onDone}>{t('keys.created.done')}</Button>
       </DialogActions>

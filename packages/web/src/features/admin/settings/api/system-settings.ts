@@ -1,6 +1,6 @@
 /**
  * GET and PUT /admin/system-settings: the largest upload (bytes; sent back as a number and a unit),
- * the WebDAV upload mode and the URL-upload allowlist. The server answers a list of
+ * the WebDAV upload mode, the URL-upload allowlist and whether Office preview is on. The server answers a list of
  * `{key, value}` rows (CloudPaste's shape); this turns it into one typed object.
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -21,6 +21,8 @@ export interface SystemSettings {
   webdavUploadMode: WebdavUploadMode;
   /** One entry per line. */
   urlAllowlist: string;
+  /** File pages offer Office preview (sends the file to Microsoft's online viewer). */
+  officePreviewEnabled: boolean;
 }
 
 interface SettingRow {
@@ -45,6 +47,7 @@ export function toSystemSettings(rows: unknown): SystemSettings {
       ? (mode as WebdavUploadMode)
       : 'auto',
     urlAllowlist: value('url_allowlist') ?? '',
+    officePreviewEnabled: value('office_preview_enabled') === 'true',
   };
 }
 
@@ -73,6 +76,8 @@ export function useUpdateSystemSettings() {
         queryClient.invalidateQueries({ queryKey: systemSettingsKeys.all }),
         // The upload page shows the limit: let it read the new one.
         queryClient.invalidateQueries({ queryKey: maxUploadSizeQueryOptions().queryKey }),
+        // File pages say whether they offer Office preview.
+        queryClient.invalidateQueries({ queryKey: ['files', 'public'] }),
       ]),
   });
 }

@@ -1,6 +1,7 @@
 /**
  * The "Uploads" settings (spec §3 "System settings"): the largest upload (number and unit), the
- * internal hosts URL uploads may fetch (one entry per line) and how WebDAV uploads reach storage.
+ * internal hosts URL uploads may fetch (one entry per line), how WebDAV uploads reach storage, and
+ * whether file pages offer Office preview (off by default: it sends the file to Microsoft's viewer).
  * One save sends what changed with PUT /admin/system-settings; the form then shows what the server
  * stored.
  */
@@ -10,7 +11,7 @@ import { WEBDAV_UPLOAD_MODES, type SizeUnit } from '@cubby/shared';
 import { Alert } from '../../../../components/alert.tsx';
 import { Button } from '../../../../components/button.tsx';
 import { Card } from '../../../../components/card.tsx';
-import { SelectField } from '../../../../components/form-field.tsx';
+import { Checkbox, SelectField } from '../../../../components/form-field.tsx';
 import { LoadError } from '../../../../components/list-states.tsx';
 import { PageLoading, Spinner } from '../../../../components/spinner.tsx';
 import { showToast } from '../../../../components/toast/toast-store.ts';
@@ -137,6 +138,13 @@ function UploadsForm({ settings }: { settings: SystemSettings }) {
           </option>
         ))}
       </SelectField>
+      <Checkbox
+        name="officePreview"
+        label={t('admin.settings.uploads.officePreview')}
+        description={t('admin.settings.uploads.officePreviewWarning')}
+        checked={values.officePreview}
+        onChange={(event) => change({ officePreview: event.target.checked })}
+      />
       {serverError && (
         <Alert tone="error" testId="uploads-settings-error">
           {serverError}
