@@ -11,6 +11,15 @@ const catalogue = {
   'common.internal': ['服务器内部错误', 'Internal server error'],
   'common.invalid_json': ['请求体不是有效的 JSON', 'The request body is not valid JSON'],
   'common.body_too_large': ['请求体过大（上限 {limit}）', 'The request body is too large (limit {limit})'],
+  'common.body_timeout': [
+    '请求体未在 {seconds} 秒内完整到达',
+    'The request body did not arrive within {seconds} seconds',
+  ],
+  'common.body_too_slow': [
+    '上传过慢：{seconds} 秒内收到的数据不足 {bytes}',
+    'The upload is too slow: less than {bytes} arrived in {seconds} seconds',
+  ],
+  'common.body_incomplete': ['请求体不完整', 'The request body ended early'],
   'common.rate_limited': [
     '尝试次数过多，请 {seconds} 秒后再试',
     'Too many attempts, try again in {seconds} seconds',

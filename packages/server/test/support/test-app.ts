@@ -28,6 +28,8 @@ export interface TestApp {
     path: string,
     init?: RequestInit & { json?: unknown },
   ): Promise<{ status: number; body: T; res: Response }>;
+  /** The app's own fetch, for serving it on a real socket (src/http/node-server.ts). */
+  fetch: ReturnType<typeof createApp>['app']['fetch'];
   clock: TestClock;
   logLines: string[];
   database: TestDatabase;
@@ -82,6 +84,7 @@ export async function createTestApp(
   const testApp: TestApp = {
     request,
     json: jsonRequest,
+    fetch: app.fetch,
     clock,
     logLines,
     database,

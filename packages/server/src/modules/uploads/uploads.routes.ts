@@ -21,7 +21,6 @@ import { type Context, Hono } from 'hono';
 import type { Config } from '../../config/config.ts';
 import { requirePermission } from '../../http/auth.ts';
 import type { AppEnv } from '../../http/context.ts';
-import { addAnswerHeader } from '../../http/answer.ts';
 import { ok } from '../../http/envelope.ts';
 import { publicOrigin, rebaseUrl } from '../../http/public-origin.ts';
 import { readJson, validate } from '../../http/validate.ts';
@@ -88,20 +87,14 @@ export function uploadsRoutes(uploads: UploadsService, options: UploadsRouteOpti
     url: `/file/${p.row.slug}`,
   });
 
+  // A refused body is left unread; the server closes the connection (http/node-server.ts).
   app.post('/upload', guard, async (c) => {
     const length = c.req.header('content-length');
-    let row: FilesTable;
-    try {
-      row = await uploads.formUpload(principal(c), {
-        body: c.req.raw.body,
-        contentType: c.req.header('content-type') ?? '',
-        ...(length && /^\d+$/.test(length) ? { contentLength: Number(length) } : {}),
-      });
-    } catch (error) {
-      // The rest of a refused body is left unread: close the connection rather than drain it.
-      addAnswerHeader(c, 'Connection', 'close');
-      throw error;
-    }
+    const row = await uploads.formUpload(principal(c), {
+      body: c.req.raw.body,
+      contentType: c.req.header('content-type') ?? '',
+      ...(length && /^\d+$/.test(length) ? { contentLength: Number(length) } : {}),
+    });
     return ok(c, 'uploads.uploaded', share(c, row));
   });
 
