@@ -132,7 +132,14 @@ export function createApp(deps: AppDeps) {
   api.route('/', settingsRoutes(settings));
   api.route('/', storageConfigsRoutes(storageConfigs, { config, selfFetch: async (r) => app.fetch(r) }));
   api.route('/', urlUploadRoutes(settings));
-  api.route('/', uploadsRoutes(uploads, { config, internalBaseUrl: storageConfigs.internalBaseUrl }));
+  api.route(
+    '/',
+    uploadsRoutes(uploads, {
+      config,
+      internalBaseUrl: storageConfigs.internalBaseUrl,
+      resolveKey: (key) => apiKeys.resolveKey(key),
+    }),
+  );
   if (config.testHooks && clock instanceof AdjustableClock) api.route('/', testHookRoutes(clock));
   api.notFound(handleNotFound);
   app.route('/api', api);

@@ -5,6 +5,7 @@
  * body that trickles in gets 408, and a streamed upload that stalls is cut off and leaves nothing.
  */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import type { Server } from 'node:http';
 import http from 'node:http';
@@ -13,6 +14,7 @@ import os from 'node:os';
 import nodePath from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { serveApp } from '../src/http/node-server.ts';
+import { endlessStream } from './storage/contract.ts';
 import { freePort, type RunningProcess, startServer, waitFor } from './support/server-process.ts';
 import { apiKey, bearer, createTestApp, ADMIN, type TestApp } from './support/test-app.ts';
 
@@ -252,6 +254,47 @@ describe('connections', () => {
       agent.destroy();
     });
 
+    it('takes `curl -T file` on upload-direct, and a refused one never sends its body', async () => {
+      const file = nodePath.join(dataDir, 'report.pdf');
+      const content = Buffer.alloc(3 * MiB + 17, 7);
+      await fs.writeFile(file, content);
+      const curl = (url: string) =>
+        new Promise<{ status: number; uploaded: number; body: string }>((resolve, reject) => {
+          execFile(
+            'curl',
+            [
+              '-sS',
+              '-T',
+              file,
+              '-H',
+              `Authorization: ApiKey ${team}`,
+              '-w',
+              '\n%{http_code} %{size_upload}',
+              url,
+            ],
+            (error, stdout) => {
+              if (error) return reject(error);
+              const lines = stdout.trimEnd().split('\n');
+              const [status, uploaded] = lines.pop()!.split(' ').map(Number);
+              resolve({ status: status!, uploaded: uploaded!, body: lines.join('\n') });
+            },
+          );
+        });
+      const done = await curl(`${origin}/api/upload-direct/report.pdf?slug=by-curl`);
+      assert.equal(done.status, 200, done.body);
+      const share = JSON.parse(done.body).data;
+      assert.equal(share.filename, 'report.pdf');
+      assert.equal(share.size, content.length);
+      const download = await fetch(share.downloadUrl);
+      assert.ok(Buffer.from(await download.arrayBuffer()).equals(content), 'the same bytes come back');
+
+      const files = await storedFiles();
+      const refused = await curl(`${origin}/api/upload-direct/report.pdf?path=/elsewhere`);
+      assert.equal(refused.status, 403, refused.body);
+      assert.equal(refused.uploaded, 0, 'curl waited for 100 Continue and sent nothing');
+      assert.deepEqual(await storedFiles(), files);
+    });
+
     it('answers Expect: 100-continue with the refusal when the headers already decide it', async () => {
       const answer = await rawRequest(
         port,
@@ -294,13 +337,7 @@ describe('connections', () => {
       ).length;
 
     it('never reads a body its headers already refuse', async () => {
-      let pulled = 0;
-      const body = new ReadableStream<Uint8Array>({
-        pull(controller) {
-          pulled++;
-          controller.enqueue(new Uint8Array(16 * 1024));
-        },
-      });
+      const { body, pulled } = endlessStream();
       const res = await s.t.request('/api/admin/api-keys', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
@@ -308,7 +345,7 @@ describe('connections', () => {
         duplex: 'half',
       } as RequestInit);
       assert.equal(res.status, 401);
-      assert.ok(pulled <= 1, `read ${pulled} chunks`);
+      assert.ok(pulled() <= 1, `read ${pulled()} chunks`);
       await body.cancel().catch(() => undefined);
     });
 
@@ -372,6 +409,22 @@ describe('connections', () => {
       assert.equal(JSON.parse(answer.body).data.size, 8 * 40 * 1024);
       assert.notEqual(answer.headers.connection, 'close');
       answer.socket.destroy();
+    });
+
+    it('cuts off an upload-direct body that stalls, leaving neither bytes nor a pending row', async () => {
+      const files = await storedFiles();
+      const answer = await rawRequest(
+        s.port,
+        `PUT /api/upload-direct/stalled.bin?slug=stalled-direct HTTP/1.1\nHost: x\n` +
+          `Authorization: ${admin.Authorization}\nContent-Length: ${MiB}`,
+        (socket) => socket.write(Buffer.alloc(200 * 1024, 4)),
+      );
+      assert.equal(answer.status, 408);
+      assert.equal(answer.headers.connection, 'close');
+      await answer.ended;
+      answer.socket.destroy();
+      assert.deepEqual(await storedFiles(), files);
+      assert.equal(await pendingRows(), 0);
     });
 
     it('cuts off a PUT to a local presigned URL that stalls, leaving no file', async () => {

@@ -6,18 +6,37 @@
 import type { Kysely, Updateable } from 'kysely';
 import type { Database, FilesTable, UploadPartsTable, UploadSessionsTable } from '../../db/schema.ts';
 
+class NotPending extends Error {}
+
 export class UploadsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Applies `changes` to a file only while it is pending; false when it is gone or already ready. */
-  async updatePending(id: string, changes: Updateable<FilesTable>): Promise<boolean> {
-    const result = await this.db
-      .updateTable('files')
-      .set(changes)
-      .where('id', '=', id)
-      .where('status', '=', 'pending')
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+  /**
+   * Applies `changes` to a file only while it is pending; false when it is gone or already ready.
+   * With `replacing`, that file's row is deleted in the same transaction (an override taking its slug).
+   */
+  async updatePending(id: string, changes: Updateable<FilesTable>, replacing?: string): Promise<boolean> {
+    const update = async (db: Kysely<Database>) => {
+      const result = await db
+        .updateTable('files')
+        .set(changes)
+        .where('id', '=', id)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    };
+    if (replacing === undefined) return update(this.db);
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('files').where('id', '=', replacing).execute();
+        // Not pending any more: roll the deletion back.
+        if (!(await update(trx))) throw new NotPending();
+        return true;
+      });
+    } catch (error) {
+      if (error instanceof NotPending) return false;
+      throw error;
+    }
   }
 
   /** Deletes a file row only while it is pending (its sessions go with it). */

@@ -2,6 +2,7 @@
  * File-share uploads, every way they reach storage:
  *
  * - form upload (`POST /api/upload`): the file part is streamed to the driver while it arrives;
+ *   upload-direct (`PUT /api/upload-direct/:filename`) streams its raw body the same way;
  * - presign + commit: the browser PUTs the whole file to a presigned URL bound to the declared size
  *   and type; commit checks what storage really holds;
  * - multipart: parts go straight to storage through presigned part URLs; the ledger
@@ -16,7 +17,8 @@
  * take more than the quota together (each may be refused instead).
  */
 import { randomUUID } from 'node:crypto';
-import { pipeline } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
+import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
 import {
   creatorId,
   formatBytes,
@@ -50,11 +52,12 @@ import type {
   StorageConfigsService,
 } from '../storage-configs/storage-configs.service.ts';
 import { buildStorageKey, displayName } from './storage-key.ts';
-import { FORM_OVERHEAD_BYTES, readUploadForm, type UploadedFile } from './upload-form.ts';
+import { FORM_OVERHEAD_BYTES, readUploadForm } from './upload-form.ts';
 import type { UploadsRepository } from './uploads.repository.ts';
 import {
   type CommitInput,
   type CompleteInput,
+  directUploadSchema,
   formFieldsSchema,
   type MultipartInitInput,
   PLACEMENT_FIELDS,
@@ -220,6 +223,8 @@ interface Placement extends ShareFields {
   path?: string | undefined;
   filename: string;
   size: number;
+  /** The key ends in `<id>/<name>` instead of `<id>-<name>` (storage-key.ts). */
+  ownFolder?: boolean;
 }
 
 export class UploadsService {
@@ -240,7 +245,7 @@ export class UploadsService {
     return this.deps.clock.now();
   }
 
-  // ---- form upload ----------------------------------------------------------------------------
+  // ---- form upload and upload-direct -----------------------------------------------------------
 
   /**
    * Streams a multipart/form-data upload to storage. Fields sent before the file decide where it
@@ -256,9 +261,19 @@ export class UploadsService {
     const declared = request.contentLength;
     if (declared !== undefined && declared > max + FORM_OVERHEAD_BYTES) throw tooLarge(max, declared);
     if (!request.body) throw badRequest('uploads.file_required');
-    const form = await readUploadForm(request.body, request.contentType, (file, before) =>
-      this.receiveFile(principal, file, before, max, declared),
-    );
+    const form = await readUploadForm(request.body, request.contentType, (file, before) => {
+      const fields = validate(formFieldsSchema, Object.fromEntries(before));
+      return this.receiveFile(
+        principal,
+        file.stream,
+        { ...fields, filename: file.filename, size: 0 },
+        {
+          max,
+          declared,
+          overhead: FORM_OVERHEAD_BYTES,
+        },
+      );
+    });
     const { row, driver, config } = form.file;
     try {
       const late = form.fieldsAfterFile.find((name) =>
@@ -274,25 +289,80 @@ export class UploadsService {
     }
   }
 
-  /** The file part: a pending row, then the bytes streamed to storage under the size limits. */
+  /**
+   * `PUT /api/upload-direct/:filename` (CloudPaste's one-shot upload): the raw body, streamed to
+   * storage as a form upload's file is, with the share fields in `query`. With `override` and a
+   * slug, the share holding that slug is replaced once the new file is complete — only one the
+   * caller created (an admin: any), 403 otherwise, checked before a byte is read.
+   */
+  async directUpload(
+    principal: Principal,
+    request: {
+      filename: string;
+      body: ReadableStream<Uint8Array> | null;
+      contentLength?: number;
+      query: Record<string, string>;
+    },
+  ): Promise<{ row: FilesTable; ownFolder: boolean }> {
+    const fields = validate(directUploadSchema, request.query);
+    const max = await this.deps.settings.maxUploadBytes();
+    const declared = request.contentLength;
+    if (declared !== undefined && declared > max) throw tooLarge(max, declared);
+    const replacing =
+      fields.override && fields.slug ? await this.replaceable(principal, fields.slug) : undefined;
+    const body = request.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
+    const ownFolder = fields.original_filename === 1;
+    const { row, driver, config } = await this.receiveFile(
+      principal,
+      Readable.fromWeb(body as NodeWebReadableStream<Uint8Array>),
+      {
+        ...fields,
+        // The replaced share keeps its slug until the new file is complete.
+        slug: replacing ? undefined : fields.slug,
+        filename: request.filename,
+        size: 0,
+        ownFolder,
+      },
+      { max, declared, overhead: 0 },
+    );
+    try {
+      await this.checkQuota(config, row);
+      const done = await this.finish(
+        row,
+        { ...fields, slug: replacing?.slug ?? fields.slug },
+        row,
+        replacing,
+      );
+      if (replacing) await this.removeBytes(replacing);
+      return { row: done, ownFolder };
+    } catch (error) {
+      await this.discard(driver, row);
+      throw error;
+    }
+  }
+
+  /** The share an override may replace: 403 when someone else created it. */
+  private async replaceable(principal: Principal, slug: string): Promise<FilesTable | undefined> {
+    const existing = await this.files.findBySlug(slug);
+    if (existing && !isCreator(principal, existing.created_by)) throw forbidden('uploads.override_forbidden');
+    return existing;
+  }
+
+  /**
+   * A new upload's body: a pending row, then the bytes streamed to storage under the size limits
+   * (`declared`: the request's Content-Length; `overhead`: what the request adds to the file's bytes).
+   */
   private async receiveFile(
     principal: Principal,
-    file: UploadedFile,
-    before: Map<string, string>,
-    max: number,
-    declared: number | undefined,
+    stream: Readable,
+    placement: Placement,
+    limits: { max: number; declared: number | undefined; overhead: number },
   ): Promise<NewUpload> {
-    const fields = validate(formFieldsSchema, Object.fromEntries(before));
-    const upload = await this.newUpload(principal, {
-      s3_config_id: fields.s3_config_id,
-      path: fields.path,
-      slug: fields.slug,
-      filename: file.filename,
-      size: 0,
-    });
+    const { max, declared, overhead } = limits;
+    const upload = await this.newUpload(principal, placement);
     const { config, driver, row } = upload;
     const capacity = await this.deps.storageConfigs.capacity(config);
-    if (capacity && declared !== undefined && declared > capacity.freeBytes + FORM_OVERHEAD_BYTES) {
+    if (capacity && declared !== undefined && declared > capacity.freeBytes + overhead) {
       throw new StorageFullError(declared, capacity);
     }
     await this.insert(row);
@@ -300,7 +370,7 @@ export class UploadsService {
     const limiter = new ByteLimit(Math.min(max, free), false);
     try {
       // webBody, not Readable.toWeb: that one copies every chunk, and a large upload's RSS grows with the garbage.
-      const body = webBody(pipeline(file.stream, limiter, () => undefined));
+      const body = webBody(pipeline(stream, limiter, () => undefined));
       const written = await driver.write(row.storage_path, body, {
         contentType: row.mimetype,
       });
@@ -637,7 +707,7 @@ export class UploadsService {
       slug,
       filename,
       storage_config_id: config.id,
-      storage_path: buildStorageKey(folder, filename, now),
+      storage_path: buildStorageKey(folder, filename, now, { ownFolder: input.ownFolder ?? false }),
       mimetype: mimeFromFilename(filename),
       size: input.size,
       etag: null,
@@ -718,11 +788,15 @@ export class UploadsService {
     });
   }
 
-  /** Makes a pending file ready with its stored size and ETag and the given share fields. */
+  /**
+   * Makes a pending file ready with its stored size and ETag and the given share fields; with
+   * `replacing`, in the same transaction the share it replaces goes (its bytes are the caller's).
+   */
   private async finish(
     row: FilesTable,
     fields: ShareFields,
     stored: { size: number; etag: string | null },
+    replacing?: FilesTable,
   ): Promise<FilesTable> {
     const now = this.now();
     const changes: Partial<FilesTable> = {
@@ -734,7 +808,7 @@ export class UploadsService {
     };
     let updated: boolean;
     try {
-      updated = await this.ledger.updatePending(row.id, changes);
+      updated = await this.ledger.updatePending(row.id, changes, replacing?.id);
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict('uploads.slug_taken');
       throw error;
@@ -745,14 +819,21 @@ export class UploadsService {
 
   /** Removes a pending upload's bytes (if any) and its record. */
   private async discard(driver: StorageDriver, row: FilesTable): Promise<void> {
+    await this.removeBytes(row, driver);
+    await this.ledger.deletePending(row.id);
+  }
+
+  /** Removes a file's bytes; a failure is logged (the bytes are orphaned), a missing file is fine. */
+  private async removeBytes(row: FilesTable, driver?: StorageDriver): Promise<void> {
     try {
-      await driver.remove(row.storage_path);
+      await (driver ?? (await this.deps.storageConfigs.driver(row.storage_config_id))).remove(
+        row.storage_path,
+      );
     } catch (error) {
       if (!isStorageError(error, 'NOT_FOUND')) {
-        this.deps.logger.warn({ err: error, file: row.id }, 'could not remove the bytes of a refused upload');
+        this.deps.logger.warn({ err: error, file: row.id }, 'could not remove the bytes of a file');
       }
     }
-    await this.ledger.deletePending(row.id);
   }
 
   /** A pending file the principal created: 404 unknown, 403 someone else's, 409 no longer pending. */
