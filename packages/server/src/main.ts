@@ -56,6 +56,10 @@ if (initial?.generatedPassword) {
 }
 
 await services.storageConfigs.ensureDefault();
+// What a crash (kill -9, power loss) of an earlier run left behind goes before anything is served:
+// its unfinished uploads' slugs are free again, their partial files gone.
+await services.uploads.freeOrphanedStreams();
+await services.uploads.removeLeftoverTemps();
 
 // With browser-test hooks the tests move the clock and clear shares themselves; a purge at a moment
 // of its own choosing would race them, so the periodic jobs stay off.
@@ -79,6 +83,16 @@ const jobs = startJobs(
           name: 'abort abandoned uploads',
           everyMs: 3600_000,
           run: () => services.uploads.purgeAbandonedUploads(),
+        },
+        {
+          name: 'free uploads whose process is gone',
+          everyMs: 60_000,
+          run: () => services.uploads.freeOrphanedStreams(),
+        },
+        {
+          name: 'remove temp files of crashed writes',
+          everyMs: 3600_000,
+          run: () => services.uploads.removeLeftoverTemps(),
         },
       ],
 );

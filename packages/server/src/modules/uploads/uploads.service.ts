@@ -10,6 +10,11 @@
  *   interrupted upload resume and an abandoned one be aborted by `purgeAbandonedUploads`;
  * - URL upload: the same flows, described by the source URL's metadata.
  *
+ * A streamed upload (form, upload-direct) can only finish in the process it streams through, so it
+ * is on a ledger with that process's tag and a heartbeat: after a crash, `freeOrphanedStreams` frees
+ * its pending file and slug at once (the process is gone) or once the heartbeat is stale, and
+ * `removeLeftoverTemps` removes the partial temp files of local storage.
+ *
  * Until its bytes are confirmed a file row is 'pending', which public routes never serve. The server
  * builds every storage key. Sizes are held to the largest upload size (413) and to the config's
  * quota and free space (507, with the numbers). A pending row counts towards the quota with its
@@ -34,6 +39,7 @@ import type { FilesTable, UploadSessionsTable } from '../../db/schema.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { validate } from '../../http/validate.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { formatTag, parseTag, processState, THIS_PROCESS } from '../../lib/process-tag.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 import { ByteLimit } from '../../storage/byte-limit.ts';
 import { webBody } from '../../storage/node-body.ts';
@@ -97,6 +103,22 @@ export function settingsUrlProbe(settings: SettingsService): UrlProbe {
   };
 }
 
+/** How uploads streamed through this process are kept alive, and when their leftovers are freed. */
+export interface StreamTiming {
+  /** How often this process marks its streamed uploads as alive. */
+  heartbeatMs: number;
+  /** A streamed upload silent this long is freed (another machine's, or a pid that may be reused). */
+  staleAfterMs: number;
+  /** A temp file whose writer cannot be judged is removed once untouched this long. */
+  tempMaxAgeMs: number;
+}
+
+export const DEFAULT_STREAM_TIMING: StreamTiming = {
+  heartbeatMs: 30_000,
+  staleAfterMs: 2 * 60_000,
+  tempMaxAgeMs: 6 * HOUR_MS,
+};
+
 export interface UploadsDeps {
   files: FilesRepository;
   uploads: UploadsRepository;
@@ -105,6 +127,7 @@ export interface UploadsDeps {
   clock: Clock;
   logger: Logger;
   probe?: UrlProbe;
+  streamTiming?: Partial<StreamTiming>;
 }
 
 export interface Capacity {
@@ -230,8 +253,14 @@ interface Placement extends ShareFields {
 export class UploadsService {
   /** The last reservation queued per storage config (see `reserve`). */
   private readonly reservations = new Map<string, Promise<void>>();
+  /** The uploads streaming through this process now (file ids), kept alive by `heartbeat`. */
+  private readonly streaming = new Set<string>();
+  private heartbeat: NodeJS.Timeout | undefined;
+  private readonly timing: StreamTiming;
 
-  constructor(private readonly deps: UploadsDeps) {}
+  constructor(private readonly deps: UploadsDeps) {
+    this.timing = { ...DEFAULT_STREAM_TIMING, ...deps.streamTiming };
+  }
 
   private get files() {
     return this.deps.files;
@@ -261,21 +290,20 @@ export class UploadsService {
     const declared = request.contentLength;
     if (declared !== undefined && declared > max + FORM_OVERHEAD_BYTES) throw tooLarge(max, declared);
     if (!request.body) throw badRequest('uploads.file_required');
-    const form = await readUploadForm(request.body, request.contentType, (file, before) => {
-      const fields = validate(formFieldsSchema, Object.fromEntries(before));
-      return this.receiveFile(
-        principal,
-        file.stream,
-        { ...fields, filename: file.filename, size: 0 },
-        {
+    const body = request.body;
+    let received: NewUpload | undefined;
+    try {
+      const form = await readUploadForm(body, request.contentType, async (file, before) => {
+        const fields = validate(formFieldsSchema, Object.fromEntries(before));
+        const placement = { ...fields, filename: file.filename, size: 0 };
+        received = await this.receiveFile(principal, file.stream, placement, {
           max,
           declared,
           overhead: FORM_OVERHEAD_BYTES,
-        },
-      );
-    });
-    const { row, driver, config } = form.file;
-    try {
+        });
+        return received;
+      });
+      const { row, config } = form.file;
       const late = form.fieldsAfterFile.find((name) =>
         (PLACEMENT_FIELDS as readonly string[]).includes(name),
       );
@@ -284,8 +312,11 @@ export class UploadsService {
       await this.checkQuota(config, row);
       return await this.finish(row, fields, { size: row.size, etag: row.etag });
     } catch (error) {
-      await this.discard(driver, row);
+      // The file may be stored and the form still fail after it (a field after it, a broken end).
+      if (received) await this.discard(received.driver, received.row);
       throw error;
+    } finally {
+      if (received) await this.endStream(received.row.id);
     }
   }
 
@@ -338,6 +369,8 @@ export class UploadsService {
     } catch (error) {
       await this.discard(driver, row);
       throw error;
+    } finally {
+      await this.endStream(row.id);
     }
   }
 
@@ -365,7 +398,7 @@ export class UploadsService {
     if (capacity && declared !== undefined && declared > capacity.freeBytes + overhead) {
       throw new StorageFullError(declared, capacity);
     }
-    await this.insert(row);
+    await this.startStream(row);
     const free = capacity?.freeBytes ?? Number.MAX_SAFE_INTEGER;
     const limiter = new ByteLimit(Math.min(max, free), false);
     try {
@@ -380,11 +413,44 @@ export class UploadsService {
     } catch (error) {
       // A failed write leaves nothing in storage; only the row has to go.
       await this.ledger.deletePending(row.id);
+      await this.endStream(row.id);
       if (limiter.failure?.code === 'TOO_LARGE') {
         throw max <= free ? tooLarge(max) : new StorageFullError(declared ?? limiter.bytes, capacity!);
       }
       throw await this.writeFailure(error, config, declared ?? limiter.bytes);
     }
+  }
+
+  /**
+   * Inserts a streamed upload's pending file with its ledger row (lib/process-tag.ts names this
+   * process), and keeps it alive with a heartbeat until `endStream`.
+   */
+  private async startStream(row: FilesTable): Promise<void> {
+    try {
+      await this.ledger.insertStreamed(row, formatTag(THIS_PROCESS));
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict('uploads.slug_taken');
+      throw error;
+    }
+    this.streaming.add(row.id);
+    if (!this.heartbeat) {
+      this.heartbeat = setInterval(() => {
+        this.ledger.heartbeat([...this.streaming], this.now().toISOString()).catch((error: unknown) => {
+          this.deps.logger.warn({ err: error }, 'could not mark streamed uploads alive');
+        });
+      }, this.timing.heartbeatMs);
+      this.heartbeat.unref();
+    }
+  }
+
+  /** A streamed upload is over (finished, or its file dropped): off the ledger, no more heartbeat. */
+  private async endStream(fileId: string): Promise<void> {
+    if (!this.streaming.delete(fileId)) return;
+    if (this.streaming.size === 0) {
+      clearInterval(this.heartbeat);
+      this.heartbeat = undefined;
+    }
+    await this.ledger.endStreamed(fileId);
   }
 
   // ---- presign + commit -----------------------------------------------------------------------
@@ -671,6 +737,47 @@ export class UploadsService {
     return count;
   }
 
+  /**
+   * Frees the uploads that were streaming through a process that is gone, which can never finish:
+   * their pending file (and with it the slug it holds) and whatever reached storage. Gone means a
+   * dead process of this machine (at once, so a restart frees its predecessor's), or no heartbeat
+   * for `staleAfterMs` (another machine's). Returns how many were freed.
+   */
+  async freeOrphanedStreams(): Promise<number> {
+    const silentSince = this.now().getTime() - this.timing.staleAfterMs;
+    let count = 0;
+    for (const upload of await this.ledger.streamedPending(PURGE_BATCH)) {
+      if (this.streaming.has(upload.file_id)) continue;
+      const dead = processState(parseTag(upload.owner)) === 'dead';
+      if (!dead && Date.parse(upload.heartbeat_at) > silentSince) continue;
+      try {
+        await this.removeBytes({ ...upload, id: upload.file_id });
+        if (await this.ledger.deletePending(upload.file_id)) count++;
+      } catch (error) {
+        this.deps.logger.warn({ err: error, file: upload.file_id }, 'could not free an orphaned upload');
+      }
+    }
+    return count;
+  }
+
+  /**
+   * Removes the temp files crashed writes left in local storage folders (LocalDriver.sweepTemp).
+   * Returns how many went.
+   */
+  async removeLeftoverTemps(): Promise<number> {
+    let count = 0;
+    for (const config of await this.deps.storageConfigs.repo.list()) {
+      if (config.driver !== 'local') continue;
+      try {
+        const driver = await this.deps.storageConfigs.localDriver(config.id);
+        if (driver) count += await driver.sweepTemp(this.timing.tempMaxAgeMs);
+      } catch (error) {
+        this.deps.logger.warn({ err: error, config: config.id }, 'could not sweep a storage folder');
+      }
+    }
+    return count;
+  }
+
   // ---- shared steps ---------------------------------------------------------------------------
 
   private async checkSize(size: number): Promise<void> {
@@ -824,7 +931,10 @@ export class UploadsService {
   }
 
   /** Removes a file's bytes; a failure is logged (the bytes are orphaned), a missing file is fine. */
-  private async removeBytes(row: FilesTable, driver?: StorageDriver): Promise<void> {
+  private async removeBytes(
+    row: Pick<FilesTable, 'id' | 'storage_config_id' | 'storage_path'>,
+    driver?: StorageDriver,
+  ): Promise<void> {
     try {
       await (driver ?? (await this.deps.storageConfigs.driver(row.storage_config_id))).remove(
         row.storage_path,
