@@ -5,7 +5,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { Logger } from 'pino';
 import { PASTE_MAX_BYTES } from '@cubby/shared';
 import type { Config } from './config/config.ts';
@@ -13,11 +12,11 @@ import type { Db } from './db/database.ts';
 import { apiHeaders } from './http/api-headers.ts';
 import { authenticate } from './http/auth.ts';
 import type { AppEnv } from './http/context.ts';
-import { renderError } from './http/envelope.ts';
 import { handleError, handleNotFound } from './http/error-handler.ts';
 import { openApiRoutes } from './http/openapi.ts';
-import { badRequest, payloadTooLarge } from './http/errors.ts';
+import { badRequest } from './http/errors.ts';
 import { AttemptLimiter } from './http/rate-limiter.ts';
+import { requestBodies } from './http/request-body.ts';
 import { requestContext } from './http/request-context.ts';
 import { serveSpa } from './http/spa.ts';
 import { AdjustableClock, type Clock } from './lib/clock.ts';
@@ -56,7 +55,7 @@ const NUL_ESCAPE = /%00/i;
 const PASTE_BODY_LIMIT = 2 * PASTE_MAX_BYTES + 64 * 1024;
 const PASTE_BODY_ROUTES = /^\/api\/(paste|admin\/pastes\/[^/]+|user\/pastes\/[^/]+)$/;
 /** Routes that stream a file body and enforce their own size limit (the upload limit, a signed size). */
-const STREAMING_BODY_ROUTES = /^\/api\/(upload$|storage\/local\/)/;
+const STREAMING_BODY_ROUTES = /^\/api\/(upload$|upload-direct\/|storage\/local\/)/;
 
 export interface AppDeps {
   config: Config;
@@ -109,20 +108,17 @@ export function createApp(deps: AppDeps) {
     if (NUL_ESCAPE.test(c.req.url)) throw badRequest('common.nul_in_url');
     return next();
   });
-  const jsonLimit = bodyLimit({
-    maxSize: JSON_BODY_LIMIT,
-    onError: (c) => renderError(c, payloadTooLarge('1 MiB')),
-  });
-  const pasteLimit = bodyLimit({
-    maxSize: PASTE_BODY_LIMIT,
-    onError: (c) => renderError(c, payloadTooLarge('10 MiB')),
-  });
-  app.use('/api/*', (c, next) => {
-    // GET and HEAD carry no body; skipping them also spares building a full web Request per read.
-    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
-    if (STREAMING_BODY_ROUTES.test(c.req.path)) return next();
-    return (PASTE_BODY_ROUTES.test(c.req.path) ? pasteLimit : jsonLimit)(c, next);
-  });
+  app.use(
+    '*',
+    requestBodies({
+      limits: config.body,
+      streaming: (path) => STREAMING_BODY_ROUTES.test(path),
+      maxBytes: (path) =>
+        PASTE_BODY_ROUTES.test(path)
+          ? { bytes: PASTE_BODY_LIMIT, label: '10 MiB' }
+          : { bytes: JSON_BODY_LIMIT, label: '1 MiB' },
+    }),
+  );
   app.use(
     '/api/*',
     authenticate({ resolveSession: (t) => auth.resolveSession(t), resolveKey: (k) => apiKeys.resolveKey(k) }),
@@ -142,7 +138,14 @@ export function createApp(deps: AppDeps) {
   api.route('/', settingsRoutes(settings));
   api.route('/', storageConfigsRoutes(storageConfigs, { config, selfFetch: async (r) => app.fetch(r) }));
   api.route('/', urlUploadRoutes(settings));
-  api.route('/', uploadsRoutes(uploads, { config, internalBaseUrl: storageConfigs.internalBaseUrl }));
+  api.route(
+    '/',
+    uploadsRoutes(uploads, {
+      config,
+      internalBaseUrl: storageConfigs.internalBaseUrl,
+      resolveKey: (key) => apiKeys.resolveKey(key),
+    }),
+  );
   if (config.testHooks && clock instanceof AdjustableClock) api.route('/', testHookRoutes(clock));
   // Built from the routes above (and the presigned storage routes) when first asked for.
   api.route(

@@ -3,8 +3,6 @@
  * serve, and shut down cleanly on SIGTERM/SIGINT (stop accepting, finish in-flight requests, close DB).
  */
 import fs from 'node:fs';
-import type { Server } from 'node:http';
-import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { startJobs } from './jobs.ts';
 import { loadConfig } from './config/config.ts';
@@ -12,9 +10,7 @@ import { resolveSecretKey } from './config/secret-key.ts';
 import { migrate, openDatabase } from './db/database.ts';
 import { AdjustableClock, systemClock } from './lib/clock.ts';
 import { createLogger } from './logger.ts';
-
-/** Idle keep-alive connections are kept longer than common proxies and clients keep theirs. */
-const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+import { serveApp } from './http/node-server.ts';
 
 const loaded = loadConfig(process.env);
 if (!loaded.ok) {
@@ -60,6 +56,10 @@ if (initial?.generatedPassword) {
 }
 
 await services.storageConfigs.ensureDefault();
+// What a crash (kill -9, power loss) of an earlier run left behind goes before anything is served:
+// its unfinished uploads' slugs are free again, their partial files gone.
+await services.uploads.freeOrphanedStreams();
+await services.uploads.removeLeftoverTemps();
 
 // With browser-test hooks the tests move the clock and clear shares themselves; a purge at a moment
 // of its own choosing would race them, so the periodic jobs stay off.
@@ -84,22 +84,24 @@ const jobs = startJobs(
           everyMs: 3600_000,
           run: () => services.uploads.purgeAbandonedUploads(),
         },
+        {
+          name: 'free uploads whose process is gone',
+          everyMs: 60_000,
+          run: () => services.uploads.freeOrphanedStreams(),
+        },
+        {
+          name: 'remove temp files of crashed writes',
+          everyMs: 3600_000,
+          run: () => services.uploads.removeLeftoverTemps(),
+        },
       ],
 );
 
-const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+const server = serveApp({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
   logger.info({ address: info.address, port: info.port, database: db.dialect }, 'listening');
   console.log(
     `Cubby is serving http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${info.port}`,
   );
-});
-// Node's defaults cut any request whose body takes over 5 minutes to arrive (a large upload on a
-// slow line) and close idle keep-alive connections after 5 s, which races clients and proxies
-// that reuse them just then (ECONNRESET). Headers must still arrive within a minute.
-Object.assign(server as Server, {
-  requestTimeout: 0,
-  keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
-  headersTimeout: KEEP_ALIVE_TIMEOUT_MS + 1000,
 });
 
 let stopping = false;
@@ -121,7 +123,7 @@ function shutdown(signal: string) {
     logger.flush(() => process.exit(0));
   });
   // Idle keep-alive sockets would hold close() open; in-flight requests still finish.
-  (server as Server).closeIdleConnections?.();
+  server.closeIdleConnections();
 }
 process.on('SIGTERM', () => shutdown('SIGTERM'));
 process.on('SIGINT', () => shutdown('SIGINT'));

@@ -16,6 +16,7 @@ describe('configuration', () => {
     assert.equal(result.config.sessionTtlMs, 24 * 3600_000);
     assert.equal(result.config.trustProxyHops, 0);
     assert.equal(result.config.corsOrigins, '*');
+    assert.deepEqual(result.config.body, { timeoutMs: 30_000, minBytes: 64 * 1024, windowMs: 60_000 });
   });
 
   it('reads every variable', () => {
@@ -32,6 +33,9 @@ describe('configuration', () => {
       ADMIN_PASSWORD: 'long-enough',
       SESSION_TTL_HOURS: '2',
       CORS_ORIGINS: 'https://a.example, https://b.example',
+      BODY_TIMEOUT_SECONDS: '10',
+      UPLOAD_MIN_KIB: '0.5',
+      UPLOAD_RATE_WINDOW_SECONDS: '120',
     });
     assert.ok(result.ok);
     const c = result.config;
@@ -50,6 +54,7 @@ describe('configuration', () => {
     );
     assert.equal(c.sessionTtlMs, 2 * 3600_000);
     assert.deepEqual(c.corsOrigins, ['https://a.example', 'https://b.example']);
+    assert.deepEqual(c.body, { timeoutMs: 10_000, minBytes: 512, windowMs: 120_000 });
   });
 
   it('names every bad variable on its own line and never echoes a secret', () => {

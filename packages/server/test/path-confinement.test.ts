@@ -18,6 +18,21 @@ interface Target {
   filename?: string;
 }
 
+/**
+ * encodeURIComponent that also carries lone surrogates, as the bytes a sloppy client would send
+ * (their 3-byte WTF-8 form, e.g. %ED%A0%80) instead of throwing.
+ */
+function encodeLoose(text: string): string {
+  return Array.from(text, (char) => {
+    const code = char.charCodeAt(0);
+    if (char.length === 1 && code >= 0xd800 && code <= 0xdfff) {
+      const bytes = [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)];
+      return bytes.map((b) => `%${b.toString(16).toUpperCase()}`).join('');
+    }
+    return encodeURIComponent(char);
+  }).join('');
+}
+
 /** One request per upload route that places a file, built from a path and/or a file name. */
 const ROUTES: Record<string, (t: TestApp, key: string, target: Target) => Promise<Response>> = {
   'POST /api/upload': (t, key, { path, filename }) => {
@@ -26,6 +41,11 @@ const ROUTES: Record<string, (t: TestApp, key: string, target: Target) => Promis
     form.append('file', new Blob(['x']), filename ?? 'x.txt');
     return t.request('/api/upload', { method: 'POST', headers: apiKey(key), body: form });
   },
+  'PUT /api/upload-direct/:filename': (t, key, { path, filename }) =>
+    t.request(
+      `/api/upload-direct/${encodeLoose(filename ?? 'x.txt')}${path === undefined ? '' : `?path=${encodeLoose(path)}`}`,
+      { method: 'PUT', headers: apiKey(key), body: 'x' },
+    ),
   'POST /api/s3/presign': (t, key, { path, filename }) =>
     t.request('/api/s3/presign', {
       method: 'POST',

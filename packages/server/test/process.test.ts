@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -146,6 +147,28 @@ describe('server process', () => {
     assert.ok(JSON.parse(text).data.token);
     assert.equal(await proc.exited, 0);
     await assert.rejects(fetch(`http://127.0.0.1:${port}/api/health`), 'no longer accepting');
+  });
+
+  it('on SIGTERM does not wait for a connection that is closing lingering', async () => {
+    const port = await freePort();
+    const proc = startServer({ DATA_DIR: tempDir(), PORT: String(port), ADMIN_PASSWORD: 'long-enough' });
+    await waitFor(proc, (out) => out.includes('Cubby is serving'));
+    // A body over the JSON limit, still being sent: the 413 goes out and the server keeps reading.
+    const socket = net.connect(port, '127.0.0.1');
+    socket.on('error', () => undefined);
+    const answered = new Promise<string>((resolve) => socket.once('data', (d) => resolve(String(d))));
+    socket.write(
+      'POST /api/admin/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+        `Content-Length: ${100 * 1024 * 1024}\r\n\r\n`,
+    );
+    const feed = setInterval(() => socket.writable && socket.write(Buffer.alloc(1024, 32)), 50);
+    assert.match(await answered, /^HTTP\/1.1 413/);
+    const started = Date.now();
+    proc.child.kill('SIGTERM');
+    assert.equal(await proc.exited, 0);
+    assert.ok(Date.now() - started < 5000, `stopped after ${Date.now() - started} ms`);
+    clearInterval(feed);
+    socket.destroy();
   });
 
   it('npm run admin:reset-password sets a new password (given or printed) and revokes sessions', async () => {

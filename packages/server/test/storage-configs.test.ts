@@ -18,7 +18,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { DIALECTS } from './support/databases.ts';
 import { createBucket, deleteBucket, s3AdminClient, s3Env, S3_SKIP } from './support/s3.ts';
-import { apiKey, bearer, createTestApp, type TestApp } from './support/test-app.ts';
+import { apiKey, bearer, createTestApp, fileRow, type TestApp } from './support/test-app.ts';
 
 const ACCESS_KEY = 'AKIAIOSFODNN7EXAMPLE';
 const SECRET = `wJalrXUtnFEMI-K7MDENG-${randomBytes(8).toString('hex')}`;
@@ -85,29 +85,9 @@ for (const dialect of DIALECTS) {
           .execute()
       ).map((r) => r.id);
     const insertFile = async (configId: string) => {
-      const now = new Date().toISOString();
       await t.database.db.kysely
         .insertInto('files')
-        .values({
-          id: randomUUID(),
-          slug: `f${randomBytes(5).toString('hex')}`,
-          filename: 'a.txt',
-          storage_config_id: configId,
-          storage_path: '/a.txt',
-          mimetype: 'text/plain',
-          size: 3,
-          etag: null,
-          status: 'ready',
-          remark: null,
-          password_hash: null,
-          expires_at: null,
-          max_views: 0,
-          views: 0,
-          use_proxy: 1,
-          created_by: null,
-          created_at: now,
-          updated_at: now,
-        })
+        .values(fileRow({ storage_config_id: configId }))
         .execute();
     };
     let localId: string;

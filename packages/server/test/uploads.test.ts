@@ -8,15 +8,17 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import nodePath from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ListMultipartUploadsCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
-import { serve, type ServerType } from '@hono/node-server';
 import type { FilesTable } from '../src/db/schema.ts';
+import { serveApp } from '../src/http/node-server.ts';
 import type { StorageDriver } from '../src/storage/driver.ts';
 import {
   droppedStream,
+  endlessStream,
   generatedHash,
   generatedStream,
   hashStream,
@@ -33,28 +35,21 @@ const HOUR = 3600_000;
 
 type Headers = Record<string, string>;
 
-/** An app on a real port (PUBLIC_URL) so presigned URLs work with plain fetch. */
+/** An app on a real port (PUBLIC_URL), served as main.ts serves it, so presigned URLs work with plain fetch. */
 async function servedApp(dialect: (typeof DIALECTS)[number]) {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const t = await createTestApp(dialect, { PUBLIC_URL: origin });
-  const server: ServerType = serve({
-    hostname: '127.0.0.1',
-    port,
-    fetch: (req) =>
-      t.request(req.url, {
-        method: req.method,
-        headers: req.headers,
-        body: req.body,
-        duplex: 'half',
-      } as RequestInit),
+  let server!: Server;
+  await new Promise<void>((resolve) => {
+    server = serveApp({ hostname: '127.0.0.1', port, fetch: t.fetch }, () => resolve());
   });
-  await new Promise<void>((resolve) => server.once('listening', resolve));
   assert.equal((server.address() as AddressInfo).port, port);
   return {
     t,
     origin,
     close: async () => {
+      server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await t.close();
     },
@@ -313,13 +308,7 @@ for (const dialect of DIALECTS) {
           const files = await storedFiles();
           const rows = await rowCount();
           // Declared too large: refused before a byte is read.
-          let pulled = 0;
-          const body = new ReadableStream<Uint8Array>({
-            pull(controller) {
-              pulled++;
-              controller.enqueue(new Uint8Array(1024));
-            },
-          });
+          const { body, pulled } = endlessStream();
           const declared = await t.json('/api/upload', {
             method: 'POST',
             headers: {
@@ -332,8 +321,7 @@ for (const dialect of DIALECTS) {
           } as RequestInit);
           assert.equal(declared.status, 413);
           assert.equal(declared.body.error, 'PAYLOAD_TOO_LARGE');
-          assert.equal(declared.res.headers.get('connection'), 'close', 'the unread rest is not drained');
-          assert.ok(pulled <= 1, `read ${pulled} chunks of the body`);
+          assert.ok(pulled() <= 1, `read ${pulled()} chunks of the body`);
           await body.cancel().catch(() => undefined);
 
           // No length given: cut off while streaming.
@@ -410,6 +398,236 @@ for (const dialect of DIALECTS) {
         assert.equal(none.status, 400);
         const notForm = await t.json('/api/upload', { method: 'POST', headers: admin, json: { a: 1 } });
         assert.equal(notForm.status, 400);
+      });
+    });
+
+    describe('PUT /api/upload-direct/:filename (raw body)', () => {
+      const direct = (
+        name: string,
+        body: BodyInit | null,
+        query: Record<string, string> = {},
+        headers: Headers = admin,
+      ) =>
+        t.json(`/api/upload-direct/${name}?${new URLSearchParams(query)}`, {
+          method: 'PUT',
+          headers,
+          body,
+          duplex: 'half',
+        } as RequestInit);
+
+      it('streams the body to storage and answers the share, with the query as share fields', async () => {
+        const content = Buffer.from('%PDF-1.7 quarterly report');
+        const res = await direct('%E5%AD%A3%E5%BA%A6%20report.pdf', content, {
+          slug: 'direct-one',
+          remark: 'by curl',
+          password: 'open sesame',
+          expires_in: '2',
+          max_views: '3',
+          use_proxy: '0',
+        });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        assert.equal(res.body.message, '文件上传成功');
+        const share = res.body.data;
+        assert.equal(share.slug, 'direct-one');
+        assert.equal(share.filename, '季度 report.pdf', 'the name from the URL, decoded once');
+        assert.equal(share.mimetype, 'application/pdf', 'from the name, not the Content-Type');
+        assert.equal(share.size, content.length);
+        assert.equal(share.remark, 'by curl');
+        assert.equal(share.requires_password, true);
+        assert.equal(share.max_views, 3);
+        assert.equal(share.use_proxy, 0);
+        assert.equal(share.expires_at, new Date(t.clock.now().getTime() + 2 * HOUR).toISOString());
+        assert.equal(share.downloadUrl, `${app.origin}/api/file-download/direct-one`);
+        assert.equal(share.used_original_filename, false);
+        const stored = (await row(share.id))!;
+        assert.equal(stored.status, 'ready');
+        assert.match(stored.storage_path, /^\/2026\/01\/[a-z0-9]{12}-季度 report\.pdf$/);
+        assert.deepEqual(await readBack(stored.storage_path), {
+          hash: sha256(content),
+          size: content.length,
+        });
+        assert.ok(!JSON.stringify(res.body).includes('open sesame'));
+
+        const once = await direct('100%2541.txt', Buffer.from('x'));
+        assert.equal(once.body.data.filename, '100%41.txt', 'never decoded twice');
+        const broken = await direct('bad%E0%A4.txt', Buffer.from('x'));
+        assert.equal(broken.status, 400);
+      });
+
+      it('takes a chunked body of unknown length, 20 MiB byte for byte', async () => {
+        const size = 20 * MiB + 7;
+        const res = await direct(
+          'big.bin',
+          generatedStream(size, 'direct-big'),
+          {},
+          {
+            ...admin,
+            'Content-Type': 'text/html',
+          },
+        );
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        assert.equal(res.body.data.mimetype, 'application/octet-stream');
+        const stored = (await row(res.body.data.id))!;
+        assert.deepEqual(await readBack(stored.storage_path), {
+          hash: generatedHash(size, 'direct-big'),
+          size,
+        });
+      });
+
+      it('keeps the original name as the key’s last segment with original_filename=true, never replacing a file', async () => {
+        const first = await direct('report.pdf', Buffer.from('one'), { original_filename: 'true' });
+        const second = await direct('report.pdf', Buffer.from('two'), { original_filename: 'true' });
+        assert.equal(first.status, 200, JSON.stringify(first.body));
+        assert.equal(first.body.data.used_original_filename, true);
+        const keys = [(await row(first.body.data.id))!, (await row(second.body.data.id))!].map(
+          (r) => r.storage_path,
+        );
+        for (const key of keys) assert.match(key, /^\/2026\/01\/[a-z0-9]{12}\/report\.pdf$/);
+        assert.notEqual(keys[0], keys[1]);
+        assert.deepEqual((await readBack(keys[0]!)).size, 3);
+        assert.deepEqual(await readBack(keys[1]!), { hash: sha256(Buffer.from('two')), size: 3 });
+      });
+
+      it('accepts the key in X-Custom-Auth-Key, and needs the file permission', async () => {
+        const viaHeader = await direct('k.txt', Buffer.from('k'), {}, { 'X-Custom-Auth-Key': writer.key });
+        assert.equal(viaHeader.status, 200, JSON.stringify(viaHeader.body));
+        assert.equal((await row(viaHeader.body.data.id))!.created_by, `apikey:${writer.id}`);
+        const badAuthorization = await direct(
+          'k.txt',
+          Buffer.from('k'),
+          {},
+          {
+            Authorization: 'ApiKey wrong',
+            'X-Custom-Auth-Key': writer.key,
+          },
+        );
+        assert.equal(badAuthorization.status, 200, 'the fallback is used when Authorization fails');
+        assert.equal((await direct('k.txt', Buffer.from('k'), {}, {})).status, 401);
+        assert.equal(
+          (await direct('k.txt', Buffer.from('k'), {}, { 'X-Custom-Auth-Key': 'nope' })).status,
+          401,
+        );
+        assert.equal((await direct('k.txt', Buffer.from('k'), {}, apiKey(textOnly.key))).status, 403);
+      });
+
+      it('validates the query like the form fields', async () => {
+        const rows = await rowCount();
+        const invalid: Record<string, string>[] = [
+          { max_views: '-1' },
+          { expires_in: 'soon' },
+          { override: 'maybe' },
+          { slug: 'a/b' },
+        ];
+        for (const query of invalid) {
+          const res = await direct('v.txt', Buffer.from('v'), query);
+          assert.equal(res.status, 400, JSON.stringify(query));
+        }
+        assert.equal((await direct('v.txt', Buffer.from('v'), { slug: 'direct-one' })).status, 409);
+        assert.equal(await rowCount(), rows);
+      });
+
+      it('refuses over the upload limit (413) and the quota (507), keeping nothing', async () => {
+        await setMaxUpload(1, 'MB');
+        try {
+          const files = await storedFiles();
+          const rows = await rowCount();
+          const { body, pulled } = endlessStream();
+          const declared = await direct('big.bin', body, {}, { ...admin, 'Content-Length': String(2 * MiB) });
+          assert.equal(declared.status, 413);
+          assert.ok(pulled() <= 1, `read ${pulled()} chunks before refusing`);
+          await body.cancel().catch(() => undefined);
+          const streamed = await direct('big.bin', generatedStream(3 * MiB, 'over'));
+          assert.equal(streamed.status, 413);
+          assert.equal(streamed.body.error, 'PAYLOAD_TOO_LARGE');
+          assert.equal(await rowCount(), rows);
+          assert.deepEqual(await storedFiles(), files);
+        } finally {
+          await setMaxUpload(100, 'MB');
+        }
+        const used = await t.services.storageConfigs.repo.usedBytes(defaultConfigId);
+        await setQuota(used + 1000);
+        try {
+          const files = await storedFiles();
+          const rows = await rowCount();
+          const full = await direct('full.bin', generatedStream(5000, 'full'));
+          assert.equal(full.status, 507);
+          assert.equal(full.body.error, 'STORAGE_FULL');
+          assert.equal(await rowCount(), rows);
+          assert.deepEqual(await storedFiles(), files);
+        } finally {
+          await setQuota(null);
+        }
+      });
+
+      it('keeps a key inside its base path: 403 and nothing written', async () => {
+        const files = await storedFiles();
+        const rows = await rowCount();
+        for (const path of ['/elsewhere', '/team-b', '../x']) {
+          const res = await direct('x.txt', Buffer.from('x'), { path }, apiKey(team.key));
+          assert.equal(res.status, 403, path);
+        }
+        assert.equal(await rowCount(), rows);
+        assert.deepEqual(await storedFiles(), files);
+        const inside = await direct('x.txt', Buffer.from('x'), { path: 'docs' }, apiKey(team.key));
+        assert.equal(inside.status, 200);
+        assert.match((await row(inside.body.data.id))!.storage_path, /^\/team\/docs\/2026\/01\//);
+      });
+
+      it('override=true replaces the creator’s own share (an admin’s: any) and refuses someone else’s', async () => {
+        const mine = await direct(
+          'v1.txt',
+          Buffer.from('version 1'),
+          { slug: 'overridden' },
+          apiKey(writer.key),
+        );
+        assert.equal(mine.status, 200);
+        const old = (await row(mine.body.data.id))!;
+
+        const taken = await direct(
+          'v2.txt',
+          Buffer.from('version 2'),
+          { slug: 'overridden' },
+          apiKey(writer.key),
+        );
+        assert.equal(taken.status, 409, 'without override a taken slug stays taken');
+
+        const files = await storedFiles();
+        const theirs = await direct(
+          'evil.txt',
+          Buffer.from('not yours'),
+          { slug: 'overridden', override: 'true' },
+          apiKey(other.key),
+        );
+        assert.equal(theirs.status, 403);
+        assert.match(theirs.body.message, /您无权覆盖其他用户创建的文件/);
+        assert.deepEqual(await storedFiles(), files, 'nothing written');
+        assert.ok(await row(old.id), 'the share stays');
+
+        const replaced = await direct(
+          'v2.txt',
+          Buffer.from('version 2'),
+          { slug: 'overridden', override: 'true', remark: 'second' },
+          apiKey(writer.key),
+        );
+        assert.equal(replaced.status, 200, JSON.stringify(replaced.body));
+        assert.equal(replaced.body.data.slug, 'overridden');
+        assert.equal(replaced.body.data.filename, 'v2.txt');
+        assert.equal(await row(old.id), undefined, 'the old share is gone');
+        await assert.rejects((await driver()).stat(old.storage_path), { code: 'NOT_FOUND' });
+        const info = await t.json('/api/public/files/overridden');
+        assert.equal(info.body.data.filename, 'v2.txt');
+        assert.equal(info.body.data.remark, 'second');
+
+        const byAdmin = await direct('v3.txt', Buffer.from('version 3'), {
+          slug: 'overridden',
+          override: 'true',
+        });
+        assert.equal(byAdmin.status, 200, 'an admin may replace any share');
+        assert.equal((await t.json('/api/public/files/overridden')).body.data.filename, 'v3.txt');
+
+        const fresh = await direct('new.txt', Buffer.from('n'), { slug: 'nothing-there', override: 'true' });
+        assert.equal(fresh.status, 200, 'override with a free slug just takes it');
+        assert.equal(fresh.body.data.slug, 'nothing-there');
       });
     });
 
@@ -898,6 +1116,30 @@ describe('uploads to S3 (radosgw)', { skip: S3_SKIP }, () => {
     const s = await stored(res.body.data.id);
     assert.deepEqual([s.hash, s.size], [sha256(content), content.length]);
     assert.equal(s.file.mimetype, 'image/jpeg');
+  });
+
+  it('upload-direct streams a raw body into the bucket, and override replaces the object', async () => {
+    const content = await bytesOf(9 * MiB + 3, 'direct-s3');
+    const put = (body: Uint8Array, query: string) =>
+      t.json(`/api/upload-direct/clip.mp4?s3_config_id=${configId}&${query}`, {
+        method: 'PUT',
+        headers: admin,
+        body: body as Uint8Array<ArrayBuffer>,
+      });
+    const res = await put(content, 'slug=direct-s3');
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const first = await stored(res.body.data.id);
+    assert.deepEqual([first.hash, first.size], [sha256(content), content.length]);
+    assert.equal(first.file.mimetype, 'video/mp4');
+    assert.match(first.file.storage_path, /^\/\d{4}\/\d{2}\/[a-z0-9]{12}-clip\.mp4$/);
+
+    const again = await put(Buffer.from('short'), 'slug=direct-s3&override=true&original_filename=true');
+    assert.equal(again.status, 200, JSON.stringify(again.body));
+    const second = await stored(again.body.data.id);
+    assert.deepEqual([second.hash, second.size], [sha256(Buffer.from('short')), 5]);
+    assert.match(second.file.storage_path, /^\/\d{4}\/\d{2}\/[a-z0-9]{12}\/clip\.mp4$/);
+    const driver = await t.services.storageConfigs.driver(configId);
+    await assert.rejects(driver.stat(first.file.storage_path), { code: 'NOT_FOUND' });
   });
 
   describe('form uploads larger than a part', () => {

@@ -18,6 +18,8 @@ export const ERROR_CODES = [
   'CONFLICT',
   'GONE',
   'PAYLOAD_TOO_LARGE',
+  /** A request body did not arrive in time (408; the connection is closed). */
+  'REQUEST_TIMEOUT',
   'RATE_LIMITED',
   'STORAGE_FULL',
   'STORAGE_UNAVAILABLE',

@@ -49,6 +49,13 @@ const envSchema = z.object({
     .max(24 * 365)
     .default(24),
   CORS_ORIGINS: z.string().trim().default('*'),
+  BODY_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(30),
+  UPLOAD_MIN_KIB: z.coerce
+    .number()
+    .min(0)
+    .max(1024 * 1024)
+    .default(64),
+  UPLOAD_RATE_WINDOW_SECONDS: z.coerce.number().positive().max(3600).default(60),
   WEB_DIST_DIR: optionalString,
   CUBBY_TEST_HOOKS: z
     .string()
@@ -69,6 +76,11 @@ export interface Config {
   adminPassword: string | undefined;
   sessionTtlMs: number;
   corsOrigins: '*' | string[];
+  /**
+   * Request bodies (http/request-body.ts): a small (JSON) body must arrive within `timeoutMs`; a
+   * streamed upload must bring `minBytes` in every `windowMs` the server waits for it.
+   */
+  body: { timeoutMs: number; minBytes: number; windowMs: number };
   /** The built web app to serve; unset: packages/web/dist next to the server. */
   webDistDir: string | undefined;
   /** Browser tests only: exposes POST /api/__test__/clock to move the server's clock forward. */
@@ -114,6 +126,11 @@ export function loadConfig(env: Record<string, string | undefined>): ConfigResul
           : e.CORS_ORIGINS.split(',')
               .map((o) => o.trim())
               .filter(Boolean),
+      body: {
+        timeoutMs: e.BODY_TIMEOUT_SECONDS * 1000,
+        minBytes: Math.round(e.UPLOAD_MIN_KIB * 1024),
+        windowMs: e.UPLOAD_RATE_WINDOW_SECONDS * 1000,
+      },
       webDistDir: e.WEB_DIST_DIR === undefined ? undefined : path.resolve(e.WEB_DIST_DIR),
       testHooks: e.CUBBY_TEST_HOOKS,
     },

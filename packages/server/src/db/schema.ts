@@ -131,6 +131,14 @@ export interface FileViewTokensTable {
   created_at: string;
 }
 
+/** An upload streaming through a server process (see migration 0005). */
+export interface StreamedUploadsTable {
+  file_id: string;
+  /** The process's tag (lib/process-tag.ts). */
+  owner: string;
+  heartbeat_at: string;
+}
+
 export interface Database {
   admins: AdminsTable;
   admin_sessions: AdminSessionsTable;
@@ -142,4 +150,5 @@ export interface Database {
   upload_sessions: UploadSessionsTable;
   upload_parts: UploadPartsTable;
   file_view_tokens: FileViewTokensTable;
+  streamed_uploads: StreamedUploadsTable;
 }

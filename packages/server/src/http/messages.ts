@@ -14,6 +14,15 @@ const catalogue = {
   'common.internal': ['服务器内部错误', 'Internal server error'],
   'common.invalid_json': ['请求体不是有效的 JSON', 'The request body is not valid JSON'],
   'common.body_too_large': ['请求内容过大（上限 {limit}）', 'The request body is too large (limit {limit})'],
+  'common.body_timeout': [
+    '请求体未在 {seconds} 秒内完整到达',
+    'The request body did not arrive within {seconds} seconds',
+  ],
+  'common.body_too_slow': [
+    '上传过慢：{seconds} 秒内收到的数据不足 {bytes}',
+    'The upload is too slow: less than {bytes} arrived in {seconds} seconds',
+  ],
+  'common.body_incomplete': ['请求体不完整', 'The request body ended early'],
   'common.rate_limited': [
     '密码错误次数过多，请 {seconds} 秒后再试',
     'Too many wrong passwords, try again in {seconds} seconds',
@@ -394,6 +403,10 @@ const catalogue = {
   ],
   'uploads.file_not_found': ['文件不存在或已被删除', 'The file does not exist or was deleted'],
   'uploads.not_yours': ['您无权操作此文件的上传', 'This upload belongs to someone else'],
+  'uploads.override_forbidden': [
+    '您无权覆盖其他用户创建的文件',
+    'The share with that link was created by someone else and cannot be replaced',
+  ],
   'uploads.not_pending': ['此文件的上传已完成或已取消', 'This upload is already finished or cancelled'],
   'uploads.object_missing': [
     '存储中找不到上传的文件，文件记录已被删除，请重新上传',
@@ -450,6 +463,11 @@ const catalogue = {
     'expires_in must be a number of hours of at least 0',
   ],
   'validation.use_proxy_invalid': ['use_proxy 必须是 0 或 1', 'use_proxy must be 0 or 1'],
+  'validation.original_filename_invalid': [
+    'original_filename 必须是 true 或 false',
+    'original_filename must be true or false',
+  ],
+  'validation.override_invalid': ['override 必须是 true 或 false', 'override must be true or false'],
   'validation.password_too_long': ['密码最多 200 个字符', 'The password may have at most 200 characters'],
   'validation.file_id_required': ['缺少文件ID参数', 'file_id is missing'],
   'validation.upload_id_required': ['缺少上传ID参数', 'upload_id is missing'],

@@ -7,7 +7,9 @@
  *
  * - It reads ahead at most `readAheadBytes` (then pauses the source), so a slow client holds back
  *   the backend's socket instead of growing a buffer here; each pull hands on what has arrived.
- * - Cancelling it destroys the source, and with it the backend request and its socket.
+ * - Cancelling it destroys the source, and with it the backend request and its socket; with
+ *   `letGoOnCancel` the source is only let go of (paused, listeners off), for a request body whose
+ *   connection must outlive the stream.
  * - A source that fails or closes before its end errors the stream: a short body is never passed
  *   off as a whole one.
  * - With `length`, the stream ends after exactly that many bytes (the source is then closed, or
@@ -24,9 +26,14 @@ export function webBody(
     readAheadBytes = READ_AHEAD_BYTES,
     length,
     release,
+    letGoOnCancel = false,
+    onFirstPull,
   }: {
     readAheadBytes?: number;
     length?: number;
+    letGoOnCancel?: boolean;
+    /** Called when the stream is first asked for data (an HTTP server's 100 Continue). */
+    onFirstPull?: () => void;
     /**
      * With `length`: called in place of closing the source once exactly `length` bytes have come
      * and nothing more (the stream's listeners are off it by then), so it can carry another answer.
@@ -40,6 +47,7 @@ export function webBody(
   let ended = false;
   let failure: Error | undefined;
   let wake: (() => void) | undefined;
+  let pulled = false;
 
   const onData = (chunk: Buffer) => {
     if (ended) return;
@@ -54,12 +62,15 @@ export function webBody(
     if (pendingBytes >= readAheadBytes) source.pause();
     wake?.();
   };
-  /** The whole body is in: hand the source back when it is clean, else close it. */
-  const complete = (clean: boolean) => {
+  const letGo = () => {
     ended = true;
     source.off('data', onData);
     stopWatching();
     source.pause();
+  };
+  /** The whole body is in: hand the source back when it is clean, else close it. */
+  const complete = (clean: boolean) => {
+    letGo();
     if (clean && release) release();
     else source.destroy();
   };
@@ -80,6 +91,10 @@ export function webBody(
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
+        if (!pulled) {
+          pulled = true;
+          onFirstPull?.();
+        }
         if (pending.length === 0 && !ended) {
           await new Promise<void>((resolve) => {
             wake = resolve;
@@ -100,7 +115,9 @@ export function webBody(
       },
       cancel() {
         // Once the body is complete the source is no longer this stream's to close.
-        if (!ended) source.destroy();
+        if (ended) return;
+        if (letGoOnCancel) letGo();
+        else source.destroy();
       },
     },
     { highWaterMark: 0 },

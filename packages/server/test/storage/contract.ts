@@ -81,6 +81,18 @@ export function droppedStream(bytes: number, seed: string): ReadableStream<Uint8
   });
 }
 
+/** A body that never ends, counting the chunks read from it: to show a server refused it unread. */
+export function endlessStream(): { body: ReadableStream<Uint8Array>; pulled: () => number } {
+  let pulled = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      pulled++;
+      controller.enqueue(new Uint8Array(1024));
+    },
+  });
+  return { body, pulled: () => pulled };
+}
+
 /** A pull-driven stream over generated data: it produces a chunk only when the consumer asks. */
 export function generatedStream(size: number, seed: string): ReadableStream<Uint8Array> {
   const chunks = generatedChunks(size, seed);

@@ -5,12 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import nodePath from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
+import { serveApp } from '../../src/http/node-server.ts';
 import {
   LOCAL_PRESIGN_MOUNT,
   LocalDriver,
@@ -48,8 +49,11 @@ async function localHarness(): Promise<LocalHarness> {
     LOCAL_PRESIGN_MOUNT,
     localPresignRoutes((id) => (id === driver.configId ? driver : undefined), SECRET, clock),
   );
-  const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
-  await new Promise<void>((resolve) => server.once('listening', resolve));
+  // Served as main.ts serves the app (connection handling included).
+  let server!: Server;
+  await new Promise<void>((resolve) => {
+    server = serveApp({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve());
+  });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const driver = new LocalDriver({
     root: nodePath.join(root, 'storage'),
@@ -65,6 +69,7 @@ async function localHarness(): Promise<LocalHarness> {
     baseUrl,
     app,
     close: async () => {
+      server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await fs.rm(root, { recursive: true, force: true });
     },

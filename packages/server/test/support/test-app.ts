@@ -5,7 +5,9 @@
 import { Writable } from 'node:stream';
 import { createApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config/config.ts';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Dialect } from '../../src/db/database.ts';
+import type { FilesTable } from '../../src/db/schema.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createTestDatabase, type TestDatabase } from './databases.ts';
 
@@ -28,6 +30,8 @@ export interface TestApp {
     path: string,
     init?: RequestInit & { json?: unknown },
   ): Promise<{ status: number; body: T; res: Response }>;
+  /** The app's own fetch, for serving it on a real socket (src/http/node-server.ts). */
+  fetch: ReturnType<typeof createApp>['app']['fetch'];
   clock: TestClock;
   logLines: string[];
   database: TestDatabase;
@@ -84,6 +88,7 @@ export async function createTestApp(
   const testApp: TestApp = {
     request,
     json: jsonRequest,
+    fetch: app.fetch,
     clock,
     logLines,
     database,
@@ -114,3 +119,28 @@ export async function createTestApp(
 
 export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 export const apiKey = (key: string) => ({ Authorization: `ApiKey ${key}` });
+
+/** A `files` row to insert directly: a ready, unprotected share unless `fields` say otherwise. */
+export function fileRow(fields: Partial<FilesTable> & Pick<FilesTable, 'storage_config_id'>): FilesTable {
+  const now = new Date().toISOString();
+  return {
+    id: randomUUID(),
+    slug: `f${randomBytes(5).toString('hex')}`,
+    filename: 'a.txt',
+    storage_path: '/a.txt',
+    mimetype: 'text/plain',
+    size: 3,
+    etag: null,
+    status: 'ready',
+    remark: null,
+    password_hash: null,
+    expires_at: null,
+    max_views: 0,
+    views: 0,
+    use_proxy: 1,
+    created_by: null,
+    created_at: now,
+    updated_at: now,
+    ...fields,
+  };
+}

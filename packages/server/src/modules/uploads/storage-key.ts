@@ -1,6 +1,8 @@
 /**
  * Names and storage keys of uploaded files. The client names the file and may pick a sub-folder;
- * the server builds the key: `<folder>/<yyyy>/<mm>/<random id>-<safe name>`. The random id makes
+ * the server builds the key: `<folder>/<yyyy>/<mm>/<random id>-<safe name>`, or with
+ * `ownFolder` (upload-direct's `original_filename`) `<folder>/<yyyy>/<mm>/<random id>/<safe name>`,
+ * so the file keeps its own name as the key's last segment. The random id makes
  * every key unique (an upload never replaces another file's bytes); the safe name keeps the key
  * readable: Unicode stays, while separators, control characters, characters Windows and S3 tools
  * choke on, and leading dots are replaced, and the name is capped in UTF-8 bytes.
@@ -74,11 +76,19 @@ export function safeKeyName(name: string): string {
   return capName(safe || 'file', MAX_NAME_BYTES, utf8Bytes);
 }
 
-/** `<folder>/<yyyy>/<mm>/<id>-<safe name>` for an already normalised folder ("/" or "/a/b"). */
-export function buildStorageKey(folder: string, filename: string, now: Date): string {
+/**
+ * `<folder>/<yyyy>/<mm>/<id>-<safe name>` (with `ownFolder`: `…/<id>/<safe name>`) for an already
+ * normalised folder ("/" or "/a/b").
+ */
+export function buildStorageKey(
+  folder: string,
+  filename: string,
+  now: Date,
+  options: { ownFolder?: boolean } = {},
+): string {
   const year = String(now.getUTCFullYear());
   const month = String(now.getUTCMonth() + 1).padStart(2, '0');
   const id = randomString(ID_LENGTH, ID_ALPHABET);
   const prefix = folder === '/' ? '' : folder;
-  return `${prefix}/${year}/${month}/${id}-${safeKeyName(filename)}`;
+  return `${prefix}/${year}/${month}/${id}${options.ownFolder ? '/' : '-'}${safeKeyName(filename)}`;
 }

@@ -1,23 +1,53 @@
 /**
- * SQL of the upload life cycle: pending file rows (inserted through FilesRepository, finished or
- * dropped here, only while still pending), and the multipart ledger: one `upload_sessions` row per
- * multipart upload the app started and the `upload_parts` confirmed so far (deleted with it).
+ * SQL of the upload life cycle: pending file rows (inserted through FilesRepository, or here with
+ * their `streamed_uploads` row; finished or dropped here, only while still pending), the ledger of
+ * uploads streaming through a server process (`streamed_uploads`), and the multipart ledger: one
+ * `upload_sessions` row per multipart upload the app started and the `upload_parts` confirmed so
+ * far (deleted with it).
  */
 import type { Kysely, Updateable } from 'kysely';
-import type { Database, FilesTable, UploadPartsTable, UploadSessionsTable } from '../../db/schema.ts';
+import type {
+  Database,
+  FilesTable,
+  StreamedUploadsTable,
+  UploadPartsTable,
+  UploadSessionsTable,
+} from '../../db/schema.ts';
+
+/** A streamed upload with what freeing it needs. */
+export type StreamedUpload = StreamedUploadsTable & Pick<FilesTable, 'storage_config_id' | 'storage_path'>;
+
+class NotPending extends Error {}
 
 export class UploadsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Applies `changes` to a file only while it is pending; false when it is gone or already ready. */
-  async updatePending(id: string, changes: Updateable<FilesTable>): Promise<boolean> {
-    const result = await this.db
-      .updateTable('files')
-      .set(changes)
-      .where('id', '=', id)
-      .where('status', '=', 'pending')
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+  /**
+   * Applies `changes` to a file only while it is pending; false when it is gone or already ready.
+   * With `replacing`, that file's row is deleted in the same transaction (an override taking its slug).
+   */
+  async updatePending(id: string, changes: Updateable<FilesTable>, replacing?: string): Promise<boolean> {
+    const update = async (db: Kysely<Database>) => {
+      const result = await db
+        .updateTable('files')
+        .set(changes)
+        .where('id', '=', id)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    };
+    if (replacing === undefined) return update(this.db);
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('files').where('id', '=', replacing).execute();
+        // Not pending any more: roll the deletion back.
+        if (!(await update(trx))) throw new NotPending();
+        return true;
+      });
+    } catch (error) {
+      if (error instanceof NotPending) return false;
+      throw error;
+    }
   }
 
   /** Deletes a file row only while it is pending (its sessions go with it). */
@@ -28,6 +58,49 @@ export class UploadsRepository {
       .where('status', '=', 'pending')
       .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
+  }
+
+  /** Inserts the pending file of an upload streaming through the process `owner`, with its ledger row. */
+  async insertStreamed(row: FilesTable, owner: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('files').values(row).execute();
+      await trx
+        .insertInto('streamed_uploads')
+        .values({ file_id: row.id, owner, heartbeat_at: row.created_at })
+        .execute();
+    });
+  }
+
+  async heartbeat(fileIds: string[], now: string): Promise<void> {
+    if (fileIds.length === 0) return;
+    await this.db
+      .updateTable('streamed_uploads')
+      .set({ heartbeat_at: now })
+      .where('file_id', 'in', fileIds)
+      .execute();
+  }
+
+  /** Takes a streamed upload off the ledger (its file finished; a dropped file takes it along). */
+  async endStreamed(fileId: string): Promise<void> {
+    await this.db.deleteFrom('streamed_uploads').where('file_id', '=', fileId).execute();
+  }
+
+  /** Streamed uploads whose file is still pending, the longest silent first. */
+  streamedPending(limit: number): Promise<StreamedUpload[]> {
+    return this.db
+      .selectFrom('streamed_uploads')
+      .innerJoin('files', 'files.id', 'streamed_uploads.file_id')
+      .select([
+        'streamed_uploads.file_id',
+        'streamed_uploads.owner',
+        'streamed_uploads.heartbeat_at',
+        'files.storage_config_id',
+        'files.storage_path',
+      ])
+      .where('files.status', '=', 'pending')
+      .orderBy('streamed_uploads.heartbeat_at')
+      .limit(limit)
+      .execute();
   }
 
   /** Pending files last touched before `before` that no multipart session keeps alive, oldest first. */

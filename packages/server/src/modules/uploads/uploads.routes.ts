@@ -1,5 +1,6 @@
 /**
- * Upload routes (all need `file` permission): the streamed form upload `/api/upload`, presign +
+ * Upload routes (all need `file` permission): the streamed form upload `/api/upload` and raw-body
+ * `/api/upload-direct/:filename`, presign +
  * commit and multipart under `/api/s3/*`, and the URL-upload flows under `/api/url/*` (presign,
  * commit, multipart, cancel; `/api/url/info` and `/proxy` live in modules/url-upload). Thin: parse,
  * call UploadsService, answer. Presigned URLs of local storage are moved onto the origin the
@@ -17,17 +18,18 @@ import type {
   UrlCancelAnswer,
   UrlMultipartInitAnswer,
 } from '@cubby/shared';
-import { type Context, Hono } from 'hono';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import type { Config } from '../../config/config.ts';
 import type { AppEnv } from '../../http/context.ts';
-import { addAnswerHeader } from '../../http/answer.ts';
 import { ok } from '../../http/envelope.ts';
+import { badRequest } from '../../http/errors.ts';
 import { publicOrigin, rebaseUrl } from '../../http/public-origin.ts';
 import { route } from '../../http/route-docs.ts';
 import type { FilesTable } from '../../db/schema.ts';
 import { toFileShare } from '../files/files.serializer.ts';
 import {
   commitSchema,
+  directUploadSchema,
   completeSchema,
   fileIdSchema,
   multipartInitSchema,
@@ -44,6 +46,18 @@ export interface UploadsRouteOptions {
   config: Pick<Config, 'publicUrl' | 'trustProxyHops'>;
   /** Base URL the local driver signs URLs against (StorageConfigsService.internalBaseUrl). */
   internalBaseUrl: string;
+  /** The API key's principal (ApiKeysService.resolveKey), for upload-direct's `X-Custom-Auth-Key`. */
+  resolveKey: (key: string) => Promise<Principal | null>;
+}
+
+/** The file name of an upload-direct URL: its last path segment, percent-decoded exactly once. */
+function directFilename(c: Context<AppEnv>): string {
+  const path = new URL(c.req.url).pathname;
+  try {
+    return decodeURIComponent(path.slice(path.lastIndexOf('/') + 1));
+  } catch {
+    throw badRequest('uploads.filename_invalid');
+  }
 }
 
 export function uploadsRoutes(uploads: UploadsService, options: UploadsRouteOptions) {
@@ -89,6 +103,7 @@ export function uploadsRoutes(uploads: UploadsService, options: UploadsRouteOpti
   const tag = 'Uploads';
   const auth = 'file';
 
+  // A refused body is left unread; the server closes the connection (http/node-server.ts).
   app.post(
     '/upload',
     route(
@@ -102,19 +117,58 @@ export function uploadsRoutes(uploads: UploadsService, options: UploadsRouteOpti
       },
       async (c) => {
         const length = c.req.header('content-length');
-        let row: FilesTable;
-        try {
-          row = await uploads.formUpload(principal(c), {
-            body: c.req.raw.body,
-            contentType: c.req.header('content-type') ?? '',
-            ...(length && /^\d+$/.test(length) ? { contentLength: Number(length) } : {}),
-          });
-        } catch (error) {
-          // The rest of a refused body is left unread: close the connection rather than drain it.
-          addAnswerHeader(c, 'Connection', 'close');
-          throw error;
-        }
+        const row = await uploads.formUpload(principal(c), {
+          body: c.req.raw.body,
+          contentType: c.req.header('content-type') ?? '',
+          ...(length && /^\d+$/.test(length) ? { contentLength: Number(length) } : {}),
+        });
         return ok(c, 'uploads.uploaded', share(c, row));
+      },
+    ),
+  );
+
+  /**
+   * CloudPaste's fallback credential of upload-direct: `X-Custom-Auth-Key: <api key>`, used only
+   * when the Authorization header named no valid credential.
+   */
+  const customAuthKey: MiddlewareHandler<AppEnv> = async (c, next) => {
+    const key = c.req.header('x-custom-auth-key')?.trim();
+    if (key && !c.get('principal')) {
+      const resolved = await options.resolveKey(key);
+      c.set('principal', resolved);
+      c.set('credentialsRejected', resolved === null);
+    }
+    await next();
+  };
+
+  /**
+   * CloudPaste's one-shot upload for scripts (`curl -T report.pdf …/api/upload-direct/report.pdf`):
+   * the name from the URL, the raw body (any Content-Type, chunked or not) as the file, the share
+   * fields in the query.
+   */
+  app.put(
+    '/upload-direct/:filename',
+    customAuthKey,
+    route(
+      {
+        tag,
+        summary:
+          'Uploads the raw request body as a file named by the URL (`curl -T file …`); answers the share',
+        description:
+          'Credentials also as `X-Custom-Auth-Key: <api key>`. The name comes from the URL; the type from the name.',
+        auth,
+        query: directUploadSchema,
+        upload: 'binary',
+      },
+      async (c, { query }) => {
+        const length = c.req.header('content-length');
+        const { row, ownFolder } = await uploads.directUpload(principal(c), {
+          filename: directFilename(c),
+          body: c.req.raw.body,
+          fields: query,
+          ...(length && /^\d+$/.test(length) ? { contentLength: Number(length) } : {}),
+        });
+        return ok(c, 'uploads.uploaded', { ...share(c, row), used_original_filename: ownFolder });
       },
     ),
   );

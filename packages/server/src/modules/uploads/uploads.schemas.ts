@@ -28,6 +28,10 @@ const flag = (value: unknown): unknown => {
   return v;
 };
 
+/** A 0/1 flag; booleans and their spellings as strings are accepted. */
+const optionalFlag = (message: string) =>
+  z.preprocess(flag, z.union([z.literal(0), z.literal(1)], { error: message }).optional());
+
 const optionalString = (max: number, message: string) =>
   z.preprocess(blankToUndefined, z.string({ error: message }).max(max, { message }).optional());
 
@@ -59,10 +63,7 @@ export const shareFields = {
       .optional(),
   ),
   max_views: z.preprocess(numeric, maxViewsSchema.optional()),
-  use_proxy: z.preprocess(
-    flag,
-    z.union([z.literal(0), z.literal(1)], { error: 'use_proxy_invalid' }).optional(),
-  ),
+  use_proxy: optionalFlag('use_proxy_invalid'),
 };
 
 /** Where a new upload goes. */
@@ -78,6 +79,15 @@ export type ShareFields = z.output<typeof shareFieldsSchema>;
 export const formFieldsSchema = z.object({ ...placementFields, ...shareFields });
 /** Form fields that decide where the bytes go, so they must come before the file part. */
 export const PLACEMENT_FIELDS = ['s3_config_id', 'path'] as const;
+
+/** The query of `PUT /api/upload-direct/:filename`: the form fields, and CloudPaste's two switches. */
+export const directUploadSchema = formFieldsSchema.extend({
+  /** Keep the file's own name as the last segment of its storage key. */
+  original_filename: optionalFlag('original_filename_invalid'),
+  /** Replace the share holding `slug`, when the caller created it. */
+  override: optionalFlag('override_invalid'),
+});
+export type DirectUploadInput = z.output<typeof directUploadSchema>;
 
 export const presignSchema = z.object({
   ...placementFields,

@@ -2,12 +2,18 @@
  * File-share uploads, every way they reach storage:
  *
  * - form upload (`POST /api/upload`): the file part is streamed to the driver while it arrives;
+ *   upload-direct (`PUT /api/upload-direct/:filename`) streams its raw body the same way;
  * - presign + commit: the browser PUTs the whole file to a presigned URL bound to the declared size
  *   and type; commit checks what storage really holds;
  * - multipart: parts go straight to storage through presigned part URLs; the ledger
  *   (`upload_sessions`, `upload_parts`), reconciled with the storage's own list of parts, lets an
  *   interrupted upload resume and an abandoned one be aborted by `purgeAbandonedUploads`;
  * - URL upload: the same flows, described by the source URL's metadata.
+ *
+ * A streamed upload (form, upload-direct) can only finish in the process it streams through, so it
+ * is on a ledger with that process's tag and a heartbeat: after a crash, `freeOrphanedStreams` frees
+ * its pending file and slug at once (the process is gone) or once the heartbeat is stale, and
+ * `removeLeftoverTemps` removes the partial temp files of local storage.
  *
  * Until its bytes are confirmed a file row is 'pending', which public routes never serve. The server
  * builds every storage key. Sizes are held to the largest upload size (413) and to the config's
@@ -16,7 +22,8 @@
  * take more than the quota together (each may be refused instead).
  */
 import { randomUUID } from 'node:crypto';
-import { pipeline } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
+import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
 import {
   creatorId,
   formatBytes,
@@ -32,6 +39,7 @@ import type { FilesTable, UploadSessionsTable } from '../../db/schema.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { validate } from '../../http/validate.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { formatTag, parseTag, processState, THIS_PROCESS } from '../../lib/process-tag.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 import { ByteLimit } from '../../storage/byte-limit.ts';
 import { webBody } from '../../storage/node-body.ts';
@@ -50,11 +58,12 @@ import type {
   StorageConfigsService,
 } from '../storage-configs/storage-configs.service.ts';
 import { buildStorageKey, displayName } from './storage-key.ts';
-import { FORM_OVERHEAD_BYTES, readUploadForm, type UploadedFile } from './upload-form.ts';
+import { FORM_OVERHEAD_BYTES, readUploadForm } from './upload-form.ts';
 import type { UploadsRepository } from './uploads.repository.ts';
 import {
   type CommitInput,
   type CompleteInput,
+  type DirectUploadInput,
   formFieldsSchema,
   type MultipartInitInput,
   PLACEMENT_FIELDS,
@@ -94,6 +103,22 @@ export function settingsUrlProbe(settings: SettingsService): UrlProbe {
   };
 }
 
+/** How uploads streamed through this process are kept alive, and when their leftovers are freed. */
+export interface StreamTiming {
+  /** How often this process marks its streamed uploads as alive. */
+  heartbeatMs: number;
+  /** A streamed upload silent this long is freed (another machine's, or a pid that may be reused). */
+  staleAfterMs: number;
+  /** A temp file whose writer cannot be judged is removed once untouched this long. */
+  tempMaxAgeMs: number;
+}
+
+export const DEFAULT_STREAM_TIMING: StreamTiming = {
+  heartbeatMs: 30_000,
+  staleAfterMs: 2 * 60_000,
+  tempMaxAgeMs: 6 * HOUR_MS,
+};
+
 export interface UploadsDeps {
   files: FilesRepository;
   uploads: UploadsRepository;
@@ -102,6 +127,7 @@ export interface UploadsDeps {
   clock: Clock;
   logger: Logger;
   probe?: UrlProbe;
+  streamTiming?: Partial<StreamTiming>;
 }
 
 export interface Capacity {
@@ -220,13 +246,21 @@ interface Placement extends ShareFields {
   path?: string | undefined;
   filename: string;
   size: number;
+  /** The key ends in `<id>/<name>` instead of `<id>-<name>` (storage-key.ts). */
+  ownFolder?: boolean;
 }
 
 export class UploadsService {
   /** The last reservation queued per storage config (see `reserve`). */
   private readonly reservations = new Map<string, Promise<void>>();
+  /** The uploads streaming through this process now (file ids), kept alive by `heartbeat`. */
+  private readonly streaming = new Set<string>();
+  private heartbeat: NodeJS.Timeout | undefined;
+  private readonly timing: StreamTiming;
 
-  constructor(private readonly deps: UploadsDeps) {}
+  constructor(private readonly deps: UploadsDeps) {
+    this.timing = { ...DEFAULT_STREAM_TIMING, ...deps.streamTiming };
+  }
 
   private get files() {
     return this.deps.files;
@@ -240,7 +274,7 @@ export class UploadsService {
     return this.deps.clock.now();
   }
 
-  // ---- form upload ----------------------------------------------------------------------------
+  // ---- form upload and upload-direct -----------------------------------------------------------
 
   /**
    * Streams a multipart/form-data upload to storage. Fields sent before the file decide where it
@@ -256,11 +290,20 @@ export class UploadsService {
     const declared = request.contentLength;
     if (declared !== undefined && declared > max + FORM_OVERHEAD_BYTES) throw tooLarge(max, declared);
     if (!request.body) throw badRequest('uploads.file_required');
-    const form = await readUploadForm(request.body, request.contentType, (file, before) =>
-      this.receiveFile(principal, file, before, max, declared),
-    );
-    const { row, driver, config } = form.file;
+    const body = request.body;
+    let received: NewUpload | undefined;
     try {
+      const form = await readUploadForm(body, request.contentType, async (file, before) => {
+        const fields = validate(formFieldsSchema, Object.fromEntries(before));
+        const placement = { ...fields, filename: file.filename, size: 0 };
+        received = await this.receiveFile(principal, file.stream, placement, {
+          max,
+          declared,
+          overhead: FORM_OVERHEAD_BYTES,
+        });
+        return received;
+      });
+      const { row, config } = form.file;
       const late = form.fieldsAfterFile.find((name) =>
         (PLACEMENT_FIELDS as readonly string[]).includes(name),
       );
@@ -269,38 +312,98 @@ export class UploadsService {
       await this.checkQuota(config, row);
       return await this.finish(row, fields, { size: row.size, etag: row.etag });
     } catch (error) {
-      await this.discard(driver, row);
+      // The file may be stored and the form still fail after it (a field after it, a broken end).
+      if (received) await this.discard(received.driver, received.row);
       throw error;
+    } finally {
+      if (received) await this.endStream(received.row.id);
     }
   }
 
-  /** The file part: a pending row, then the bytes streamed to storage under the size limits. */
+  /**
+   * `PUT /api/upload-direct/:filename` (CloudPaste's one-shot upload): the raw body, streamed to
+   * storage as a form upload's file is, with the share fields in `query`. With `override` and a
+   * slug, the share holding that slug is replaced once the new file is complete — only one the
+   * caller created (an admin: any), 403 otherwise, checked before a byte is read.
+   */
+  async directUpload(
+    principal: Principal,
+    request: {
+      filename: string;
+      body: ReadableStream<Uint8Array> | null;
+      contentLength?: number;
+      fields: DirectUploadInput;
+    },
+  ): Promise<{ row: FilesTable; ownFolder: boolean }> {
+    const { fields } = request;
+    const max = await this.deps.settings.maxUploadBytes();
+    const declared = request.contentLength;
+    if (declared !== undefined && declared > max) throw tooLarge(max, declared);
+    const replacing =
+      fields.override && fields.slug ? await this.replaceable(principal, fields.slug) : undefined;
+    const body = request.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
+    const ownFolder = fields.original_filename === 1;
+    const { row, driver, config } = await this.receiveFile(
+      principal,
+      Readable.fromWeb(body as NodeWebReadableStream<Uint8Array>),
+      {
+        ...fields,
+        // The replaced share keeps its slug until the new file is complete.
+        slug: replacing ? undefined : fields.slug,
+        filename: request.filename,
+        size: 0,
+        ownFolder,
+      },
+      { max, declared, overhead: 0 },
+    );
+    try {
+      await this.checkQuota(config, row);
+      const done = await this.finish(
+        row,
+        { ...fields, slug: replacing?.slug ?? fields.slug },
+        row,
+        replacing,
+      );
+      if (replacing) await this.removeBytes(replacing);
+      return { row: done, ownFolder };
+    } catch (error) {
+      await this.discard(driver, row);
+      throw error;
+    } finally {
+      await this.endStream(row.id);
+    }
+  }
+
+  /** The share an override may replace: 403 when someone else created it. */
+  private async replaceable(principal: Principal, slug: string): Promise<FilesTable | undefined> {
+    const existing = await this.files.findBySlug(slug);
+    if (existing && !isCreator(principal, existing.created_by)) throw forbidden('uploads.override_forbidden');
+    return existing;
+  }
+
+  /**
+   * A new upload's body: a pending row, then the bytes streamed to storage under the size limits
+   * (`declared`: the request's Content-Length; `overhead`: what the request adds to the file's bytes).
+   */
   private async receiveFile(
     principal: Principal,
-    file: UploadedFile,
-    before: Map<string, string>,
-    max: number,
-    declared: number | undefined,
+    stream: Readable,
+    placement: Placement,
+    limits: { max: number; declared: number | undefined; overhead: number },
   ): Promise<NewUpload> {
-    const fields = validate(formFieldsSchema, Object.fromEntries(before));
-    const upload = await this.newUpload(principal, {
-      s3_config_id: fields.s3_config_id,
-      path: fields.path,
-      slug: fields.slug,
-      filename: file.filename,
-      size: 0,
-    });
+    const { max, declared, overhead } = limits;
+    const upload = await this.newUpload(principal, placement);
     const { config, driver, row } = upload;
     const capacity = await this.deps.storageConfigs.capacity(config);
-    if (capacity && declared !== undefined && declared > capacity.freeBytes + FORM_OVERHEAD_BYTES) {
+    if (capacity && declared !== undefined && declared > capacity.freeBytes + overhead) {
       throw new StorageFullError(declared, capacity);
     }
-    await this.insert(row);
+    await this.startStream(row);
     const free = capacity?.freeBytes ?? Number.MAX_SAFE_INTEGER;
     const limiter = new ByteLimit(Math.min(max, free), false);
     try {
       // webBody, not Readable.toWeb: that one copies every chunk, and a large upload's RSS grows with the garbage.
-      const body = webBody(pipeline(file.stream, limiter, () => undefined));
+      const body = webBody(pipeline(stream, limiter, () => undefined));
       const written = await driver.write(row.storage_path, body, {
         contentType: row.mimetype,
       });
@@ -310,11 +413,44 @@ export class UploadsService {
     } catch (error) {
       // A failed write leaves nothing in storage; only the row has to go.
       await this.ledger.deletePending(row.id);
+      await this.endStream(row.id);
       if (limiter.failure?.code === 'TOO_LARGE') {
         throw max <= free ? tooLarge(max) : new StorageFullError(declared ?? limiter.bytes, capacity!);
       }
       throw await this.writeFailure(error, config, declared ?? limiter.bytes);
     }
+  }
+
+  /**
+   * Inserts a streamed upload's pending file with its ledger row (lib/process-tag.ts names this
+   * process), and keeps it alive with a heartbeat until `endStream`.
+   */
+  private async startStream(row: FilesTable): Promise<void> {
+    try {
+      await this.ledger.insertStreamed(row, formatTag(THIS_PROCESS));
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict('uploads.slug_taken');
+      throw error;
+    }
+    this.streaming.add(row.id);
+    if (!this.heartbeat) {
+      this.heartbeat = setInterval(() => {
+        this.ledger.heartbeat([...this.streaming], this.now().toISOString()).catch((error: unknown) => {
+          this.deps.logger.warn({ err: error }, 'could not mark streamed uploads alive');
+        });
+      }, this.timing.heartbeatMs);
+      this.heartbeat.unref();
+    }
+  }
+
+  /** A streamed upload is over (finished, or its file dropped): off the ledger, no more heartbeat. */
+  private async endStream(fileId: string): Promise<void> {
+    if (!this.streaming.delete(fileId)) return;
+    if (this.streaming.size === 0) {
+      clearInterval(this.heartbeat);
+      this.heartbeat = undefined;
+    }
+    await this.ledger.endStreamed(fileId);
   }
 
   // ---- presign + commit -----------------------------------------------------------------------
@@ -612,6 +748,47 @@ export class UploadsService {
     return count;
   }
 
+  /**
+   * Frees the uploads that were streaming through a process that is gone, which can never finish:
+   * their pending file (and with it the slug it holds) and whatever reached storage. Gone means a
+   * dead process of this machine (at once, so a restart frees its predecessor's), or no heartbeat
+   * for `staleAfterMs` (another machine's). Returns how many were freed.
+   */
+  async freeOrphanedStreams(): Promise<number> {
+    const silentSince = this.now().getTime() - this.timing.staleAfterMs;
+    let count = 0;
+    for (const upload of await this.ledger.streamedPending(PURGE_BATCH)) {
+      if (this.streaming.has(upload.file_id)) continue;
+      const dead = processState(parseTag(upload.owner)) === 'dead';
+      if (!dead && Date.parse(upload.heartbeat_at) > silentSince) continue;
+      try {
+        await this.removeBytes({ ...upload, id: upload.file_id });
+        if (await this.ledger.deletePending(upload.file_id)) count++;
+      } catch (error) {
+        this.deps.logger.warn({ err: error, file: upload.file_id }, 'could not free an orphaned upload');
+      }
+    }
+    return count;
+  }
+
+  /**
+   * Removes the temp files crashed writes left in local storage folders (LocalDriver.sweepTemp).
+   * Returns how many went.
+   */
+  async removeLeftoverTemps(): Promise<number> {
+    let count = 0;
+    for (const config of await this.deps.storageConfigs.repo.list()) {
+      if (config.driver !== 'local') continue;
+      try {
+        const driver = await this.deps.storageConfigs.localDriver(config.id);
+        if (driver) count += await driver.sweepTemp(this.timing.tempMaxAgeMs);
+      } catch (error) {
+        this.deps.logger.warn({ err: error, config: config.id }, 'could not sweep a storage folder');
+      }
+    }
+    return count;
+  }
+
   // ---- shared steps ---------------------------------------------------------------------------
 
   private async checkSize(size: number): Promise<void> {
@@ -653,7 +830,7 @@ export class UploadsService {
       slug,
       filename,
       storage_config_id: config.id,
-      storage_path: buildStorageKey(folder, filename, now),
+      storage_path: buildStorageKey(folder, filename, now, { ownFolder: input.ownFolder ?? false }),
       mimetype: mimeFromFilename(filename),
       size: input.size,
       etag: null,
@@ -734,11 +911,15 @@ export class UploadsService {
     });
   }
 
-  /** Makes a pending file ready with its stored size and ETag and the given share fields. */
+  /**
+   * Makes a pending file ready with its stored size and ETag and the given share fields; with
+   * `replacing`, in the same transaction the share it replaces goes (its bytes are the caller's).
+   */
   private async finish(
     row: FilesTable,
     fields: ShareFields,
     stored: { size: number; etag: string | null },
+    replacing?: FilesTable,
   ): Promise<FilesTable> {
     const now = this.now();
     const changes: Partial<FilesTable> = {
@@ -750,7 +931,7 @@ export class UploadsService {
     };
     let updated: boolean;
     try {
-      updated = await this.ledger.updatePending(row.id, changes);
+      updated = await this.ledger.updatePending(row.id, changes, replacing?.id);
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict('uploads.slug_taken');
       throw error;
@@ -761,14 +942,24 @@ export class UploadsService {
 
   /** Removes a pending upload's bytes (if any) and its record. */
   private async discard(driver: StorageDriver, row: FilesTable): Promise<void> {
+    await this.removeBytes(row, driver);
+    await this.ledger.deletePending(row.id);
+  }
+
+  /** Removes a file's bytes; a failure is logged (the bytes are orphaned), a missing file is fine. */
+  private async removeBytes(
+    row: Pick<FilesTable, 'id' | 'storage_config_id' | 'storage_path'>,
+    driver?: StorageDriver,
+  ): Promise<void> {
     try {
-      await driver.remove(row.storage_path);
+      await (driver ?? (await this.deps.storageConfigs.driver(row.storage_config_id))).remove(
+        row.storage_path,
+      );
     } catch (error) {
       if (!isStorageError(error, 'NOT_FOUND')) {
-        this.deps.logger.warn({ err: error, file: row.id }, 'could not remove the bytes of a refused upload');
+        this.deps.logger.warn({ err: error, file: row.id }, 'could not remove the bytes of a file');
       }
     }
-    await this.ledger.deletePending(row.id);
   }
 
   /** A pending file the principal created: 404 unknown, 403 someone else's, 409 no longer pending. */

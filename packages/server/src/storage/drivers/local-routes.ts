@@ -54,8 +54,8 @@ function fail(
 function failFromError(error: unknown): Response {
   if (!isStorageError(error)) throw error;
   const [status, code] = STATUS[error.code];
-  // A body that ran over is abandoned mid-upload: close the connection rather than drain the rest.
-  return fail(status, code, error.code, status === 413 ? { Connection: 'close' } : {});
+  // A body abandoned mid-upload is not drained: the server closes the connection (http/node-server.ts).
+  return fail(status, code, error.code);
 }
 
 /**
@@ -120,7 +120,7 @@ export function localPresignRoutes(
       return declared ?? fail(411, 'VALIDATION_FAILED', 'Content-Length required');
     }
     if (declared !== undefined && declared > signed) {
-      return fail(413, 'PAYLOAD_TOO_LARGE', 'larger than the signed size', { Connection: 'close' });
+      return fail(413, 'PAYLOAD_TOO_LARGE', 'larger than the signed size');
     }
     if (declared !== undefined && declared !== signed) {
       return fail(400, 'VALIDATION_FAILED', 'size differs from the signed size');

@@ -4,7 +4,9 @@
  * - Paths are confined to the root: normalised first, then the real path of the deepest existing
  *   ancestor must lie inside the real root, so a symlink cannot lead out of it.
  * - Whole files are written to a hidden temp file beside the target and renamed into place, so a
- *   reader never sees a partial file and a failed upload leaves nothing behind.
+ *   reader never sees a partial file and a failed upload leaves nothing behind. A crash does leave
+ *   the temp file; its name carries the writer's process tag (lib/process-tag.ts), so `sweepTemp`
+ *   removes a dead writer's at once and an unknown writer's by age, never a live write's.
  * - Multipart uploads keep their parts under `<root>/.cubby-multipart/<uploadId>/` and are
  *   concatenated by streaming on `complete`.
  * - Names starting with `.cubby-` are the driver's own: never listed, refused as user paths.
@@ -23,6 +25,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
 import { type Clock, systemClock } from '../../lib/clock.ts';
+import { formatTag, parseTag, type ProcessTag, processState, THIS_PROCESS } from '../../lib/process-tag.ts';
 import { ByteLimit } from '../byte-limit.ts';
 import { satisfyRange } from '../byte-range.ts';
 import {
@@ -112,7 +115,13 @@ function mapFsError(error: unknown, op: string, path: string): never {
 const isErrno = (error: unknown, ...codes: string[]): boolean =>
   codes.includes((error as NodeJS.ErrnoException | null)?.code ?? '');
 
-const tempName = (): string => TEMP_PREFIX + randomBytes(12).toString('hex');
+/** Temp files carry their writer's tag, so a sweep knows a dead process's leftovers at once. */
+const tempName = (): string => `${TEMP_PREFIX}${formatTag(THIS_PROCESS)}-${randomBytes(8).toString('hex')}`;
+const tempOwner = (name: string): ProcessTag | null =>
+  parseTag(name.slice(TEMP_PREFIX.length, name.lastIndexOf('-')));
+
+/** The temp files this process is writing now, by absolute path: a sweep never touches them. */
+const liveTemps = new Set<string>();
 
 function etagOf(stats: { ino: bigint; size: bigint; mtimeNs: bigint }): string {
   return `"${stats.ino.toString(16)}-${stats.size.toString(16)}-${stats.mtimeNs.toString(16)}"`;
@@ -393,17 +402,18 @@ export class LocalDriver implements StorageDriver {
       options.size === undefined
         ? new ByteLimit(Number.MAX_SAFE_INTEGER, false)
         : new ByteLimit(options.size, true);
-    const temp = nodePath.join(dir, tempName());
-    await this.writeTemp(temp, toNodeReadable(body), limit, path);
-    try {
-      await fs.rename(temp, abs);
-    } catch (error) {
-      await fs.rm(temp, { force: true });
-      if (isErrno(error, 'EISDIR', 'ENOTEMPTY', 'EEXIST')) {
-        throw new StorageError('IS_A_DIRECTORY', `${path} is a directory`, { cause: error });
+    await this.withTemp(dir, async (temp) => {
+      await this.writeTemp(temp, toNodeReadable(body), limit, path);
+      try {
+        await fs.rename(temp, abs);
+      } catch (error) {
+        await fs.rm(temp, { force: true });
+        if (isErrno(error, 'EISDIR', 'ENOTEMPTY', 'EEXIST')) {
+          throw new StorageError('IS_A_DIRECTORY', `${path} is a directory`, { cause: error });
+        }
+        mapFsError(error, 'write', path);
       }
-      mapFsError(error, 'write', path);
-    }
+    });
     const entry = await this.stat(path);
     return { etag: entry.etag, size: entry.size };
   }
@@ -424,6 +434,52 @@ export class LocalDriver implements StorageDriver {
       if (limit.failure) throw limit.failure;
       mapFsError(error, 'write', path);
     }
+  }
+
+  /** Runs `use` with a new temp path in `dir`, known as a live write (swept never) until `use` settles. */
+  private async withTemp<T>(dir: string, use: (temp: string) => Promise<T>): Promise<T> {
+    const temp = nodePath.join(dir, tempName());
+    liveTemps.add(temp);
+    try {
+      return await use(temp);
+    } finally {
+      liveTemps.delete(temp);
+    }
+  }
+
+  /**
+   * Removes the temp files a crash left anywhere below the root (writes are renamed into place
+   * when complete, so a temp file outlives its write only when its writer died): at once when their
+   * writer is a dead process of this machine, otherwise once untouched for `maxAgeMs`. A temp file
+   * this process is writing is never touched. Returns how many went.
+   */
+  async sweepTemp(maxAgeMs: number): Promise<number> {
+    let removed = 0;
+    const dirs = [this.root];
+    for (let dir = dirs.pop(); dir !== undefined; dir = dirs.pop()) {
+      let entries;
+      try {
+        entries = await fs.readdir(dir, { withFileTypes: true });
+      } catch {
+        continue; // gone meanwhile, or never created
+      }
+      for (const entry of entries) {
+        const abs = nodePath.join(dir, entry.name);
+        if (!entry.name.startsWith(TEMP_PREFIX)) {
+          // Symlinks are not followed: they may lead out of the root.
+          if (entry.isDirectory()) dirs.push(abs);
+          continue;
+        }
+        if (liveTemps.has(abs)) continue;
+        if (processState(tempOwner(entry.name)) !== 'dead') {
+          const stats = await fs.lstat(abs).catch(() => null);
+          if (!stats || Date.now() - stats.mtimeMs < maxAgeMs) continue;
+        }
+        await fs.rm(abs, { recursive: true, force: true });
+        removed++;
+      }
+    }
+    return removed;
   }
 
   async mkdir(raw: string): Promise<void> {
@@ -482,28 +538,29 @@ export class LocalDriver implements StorageDriver {
     dir: string,
     isDirectory: boolean,
   ): Promise<void> {
-    const temp = nodePath.join(dir, tempName());
-    try {
-      if (isDirectory) {
-        await fs.cp(from.abs, temp, {
-          recursive: true,
-          errorOnExist: true,
-          force: false,
-          // Skip the driver's own files and symlinks: a copied link could point anywhere.
-          filter: async (src) =>
-            !nodePath.basename(src).startsWith(RESERVED_PREFIX) && !(await fs.lstat(src)).isSymbolicLink(),
-        });
-      } else {
-        await fs.copyFile(from.abs, temp, fs.constants.COPYFILE_EXCL);
+    await this.withTemp(dir, async (temp) => {
+      try {
+        if (isDirectory) {
+          await fs.cp(from.abs, temp, {
+            recursive: true,
+            errorOnExist: true,
+            force: false,
+            // Skip the driver's own files and symlinks: a copied link could point anywhere.
+            filter: async (src) =>
+              !nodePath.basename(src).startsWith(RESERVED_PREFIX) && !(await fs.lstat(src)).isSymbolicLink(),
+          });
+        } else {
+          await fs.copyFile(from.abs, temp, fs.constants.COPYFILE_EXCL);
+        }
+        await fs.rename(temp, to.abs);
+      } catch (error) {
+        await fs.rm(temp, { recursive: true, force: true });
+        if (isDirectory && isErrno(error, 'ENOTEMPTY', 'EEXIST', 'EISDIR')) {
+          throw new StorageError('ALREADY_EXISTS', `${to.path} already exists`, { cause: error });
+        }
+        mapFsError(error, 'copy', from.path);
       }
-      await fs.rename(temp, to.abs);
-    } catch (error) {
-      await fs.rm(temp, { recursive: true, force: true });
-      if (isDirectory && isErrno(error, 'ENOTEMPTY', 'EEXIST', 'EISDIR')) {
-        throw new StorageError('ALREADY_EXISTS', `${to.path} already exists`, { cause: error });
-      }
-      mapFsError(error, 'copy', from.path);
-    }
+    });
   }
 
   async move(rawFrom: string, rawTo: string): Promise<void> {
@@ -582,29 +639,30 @@ export class LocalDriver implements StorageDriver {
     if (size > MULTIPART_LIMITS.maxPartSize) throw new StorageError('TOO_LARGE', 'part larger than 5 GiB');
     const { path, dir } = await this.openUpload(raw, uploadId);
     const hash = createHash('md5');
-    const temp = nodePath.join(dir, tempName());
-    await this.writeTemp(
-      temp,
-      toNodeReadable(body),
-      new ByteLimit(size, true, (chunk) => hash.update(chunk)),
-      path,
-    );
-    const md5 = hash.digest('hex');
-    const prefix = partPrefix(partNumber);
-    try {
-      await fs.rename(temp, nodePath.join(dir, prefix + md5));
-      // A part uploaded again replaces the earlier one, as on S3.
-      for (const name of await fs.readdir(dir)) {
-        if (name.startsWith(prefix) && name !== prefix + md5) {
-          await fs.rm(nodePath.join(dir, name), { force: true });
+    return this.withTemp(dir, async (temp) => {
+      await this.writeTemp(
+        temp,
+        toNodeReadable(body),
+        new ByteLimit(size, true, (chunk) => hash.update(chunk)),
+        path,
+      );
+      const md5 = hash.digest('hex');
+      const prefix = partPrefix(partNumber);
+      try {
+        await fs.rename(temp, nodePath.join(dir, prefix + md5));
+        // A part uploaded again replaces the earlier one, as on S3.
+        for (const name of await fs.readdir(dir)) {
+          if (name.startsWith(prefix) && name !== prefix + md5) {
+            await fs.rm(nodePath.join(dir, name), { force: true });
+          }
         }
+      } catch (error) {
+        await fs.rm(temp, { force: true });
+        if (isErrno(error, 'ENOENT')) throw new StorageError('NOT_FOUND', 'upload aborted', { cause: error });
+        mapFsError(error, 'upload part', path);
       }
-    } catch (error) {
-      await fs.rm(temp, { force: true });
-      if (isErrno(error, 'ENOENT')) throw new StorageError('NOT_FOUND', 'upload aborted', { cause: error });
-      mapFsError(error, 'upload part', path);
-    }
-    return { etag: `"${md5}"` };
+      return { etag: `"${md5}"` };
+    });
   }
 
   private async readParts(
@@ -656,25 +714,26 @@ export class LocalDriver implements StorageDriver {
       throw new StorageError('IS_A_DIRECTORY', `${path} is a directory`);
     }
     const targetDir = await this.ensureParent(abs, path);
-    const temp = nodePath.join(targetDir, tempName());
-    let handle: fs.FileHandle | undefined;
-    try {
-      handle = await fs.open(temp, 'wx');
-      for (const file of files) {
-        for await (const chunk of createReadStream(file, { highWaterMark: 1024 * 1024 })) {
-          await handle.write(chunk as Buffer);
+    await this.withTemp(targetDir, async (temp) => {
+      let handle: fs.FileHandle | undefined;
+      try {
+        handle = await fs.open(temp, 'wx');
+        for (const file of files) {
+          for await (const chunk of createReadStream(file, { highWaterMark: 1024 * 1024 })) {
+            await handle.write(chunk as Buffer);
+          }
         }
+        await handle.sync();
+        await handle.close();
+        handle = undefined;
+        await fs.rename(temp, abs);
+      } catch (error) {
+        await handle?.close().catch(() => undefined);
+        await fs.rm(temp, { force: true });
+        if (isErrno(error, 'ENOENT')) throw new StorageError('NOT_FOUND', 'upload aborted', { cause: error });
+        mapFsError(error, 'complete', path);
       }
-      await handle.sync();
-      await handle.close();
-      handle = undefined;
-      await fs.rename(temp, abs);
-    } catch (error) {
-      await handle?.close().catch(() => undefined);
-      await fs.rm(temp, { force: true });
-      if (isErrno(error, 'ENOENT')) throw new StorageError('NOT_FOUND', 'upload aborted', { cause: error });
-      mapFsError(error, 'complete', path);
-    }
+    });
     await fs.rm(dir, { recursive: true, force: true });
     const entry = await this.stat(path);
     return { etag: entry.etag, size: entry.size };

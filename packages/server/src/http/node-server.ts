@@ -1,0 +1,125 @@
+/**
+ * The HTTP server around the app (main.ts, and tests that need real sockets). On top of
+ * @hono/node-server it decides how connections end:
+ *
+ * - An answer sent before the request body has fully arrived (a refusal, a 413, a 408) says
+ *   `Connection: close`, since the rest of the body will not be read as another request.
+ * - Such a connection is not torn down at once: the answer goes out, the server half-closes, then
+ *   reads and discards what the client still sends for a bounded time and amount before closing (a
+ *   lingering close, as nginx does). Closing with unread bytes in the socket makes the kernel reset
+ *   the connection, and a client still sending its body then gets ECONNRESET/EPIPE instead of the
+ *   answer.
+ * - `Expect: 100-continue` is answered only once the app starts reading the body (see
+ *   request-body.ts), so a client refused by its headers never sends the body at all.
+ * - A request body may take as long as it needs here (Node would cut it at 5 minutes); the app
+ *   bounds each body itself (request-body.ts). Idle keep-alive connections are kept longer than
+ *   common proxies and clients keep theirs, so a reused connection is not closed under them.
+ */
+import { type IncomingMessage, type Server, ServerResponse } from 'node:http';
+import { type AddressInfo, Socket } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
+
+/** Idle keep-alive connections are kept longer than common proxies and clients keep theirs. */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
+export interface LingerLimits {
+  /** Longest a closing connection keeps discarding the body. */
+  maxMs: number;
+  /** Closed sooner when nothing arrives for this long. */
+  idleMs: number;
+  /** Closed sooner once this many bytes were discarded. */
+  maxBytes: number;
+}
+
+export const DEFAULT_LINGER: LingerLimits = { maxMs: 30_000, idleMs: 5_000, maxBytes: 1024 * 1024 * 1024 };
+
+export interface ServeOptions {
+  fetch: (
+    request: Request,
+    env: { incoming: IncomingMessage; outgoing: ServerResponse },
+  ) => Response | Promise<Response>;
+  port: number;
+  hostname?: string;
+  linger?: LingerLimits;
+}
+
+/** Requests that sent `Expect: 100-continue` and have not been told to go on yet. */
+const awaitingContinue = new WeakSet<IncomingMessage>();
+
+/** Tells a client waiting with `Expect: 100-continue` to send its body (once; no-op otherwise). */
+export function sendContinue(req: IncomingMessage, res: ServerResponse): void {
+  if (awaitingContinue.delete(req) && !res.headersSent) res.writeContinue();
+}
+
+export function serveApp(options: ServeOptions, onListening?: (info: AddressInfo) => void): Server {
+  const limits = options.linger ?? DEFAULT_LINGER;
+  /**
+   * An answer whose request body has not fully arrived closes the connection, lingering. The hook
+   * sits on `writeHead`, which every answer passes through (explicitly or implicitly).
+   */
+  class Answer extends ServerResponse {
+    override writeHead(...args: unknown[]): this {
+      const req = this.req;
+      if (!req.complete && hasBody(req)) {
+        this.shouldKeepAlive = false;
+        const socket = req.socket;
+        // Node ends a `Connection: close` answer with `socket.destroySoon()`.
+        if (socket) socket.destroySoon = () => lingeringClose(req, socket, limits);
+      }
+      return (super.writeHead as (...a: unknown[]) => this)(...args);
+    }
+  }
+  const server = createAdaptorServer({
+    fetch: options.fetch as Parameters<typeof createAdaptorServer>[0]['fetch'],
+    // The app reads or leaves request bodies itself (request-body.ts); the adapter's own cleanup
+    // would close a connection after 500 ms of draining, having announced keep-alive.
+    autoCleanupIncoming: false,
+    serverOptions: { ServerResponse: Answer as typeof ServerResponse },
+    ...(options.hostname === undefined ? {} : { hostname: options.hostname }),
+  }) as Server;
+  Object.assign(server, {
+    requestTimeout: 0,
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    headersTimeout: KEEP_ALIVE_TIMEOUT_MS + 1000,
+  });
+  // Without a listener Node answers 100 Continue before the app has looked at the request.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    awaitingContinue.add(req);
+    server.emit('request', req, res);
+  });
+  server.listen(options.port, options.hostname, () => onListening?.(server.address() as AddressInfo));
+  return server;
+}
+
+const hasBody = (req: IncomingMessage): boolean =>
+  req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
+
+/** Half-closes after the answer, discards the rest of the body within `limits`, then closes. */
+function lingeringClose(req: IncomingMessage, socket: Socket, limits: LingerLimits): void {
+  if (req.complete) {
+    Socket.prototype.destroySoon.call(socket);
+    return;
+  }
+  socket.end();
+  let discarded = 0;
+  const close = () => {
+    clearTimeout(overall);
+    clearTimeout(idle);
+    req.off('data', onData);
+    socket.destroy();
+  };
+  const overall = setTimeout(close, limits.maxMs);
+  const idle = setTimeout(close, limits.idleMs);
+  const onData = (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > limits.maxBytes) return close();
+    idle.refresh();
+  };
+  // Whatever listened to the body before has let go of it; from here on it is thrown away.
+  req.removeAllListeners('data');
+  req.on('data', onData);
+  req.once('end', close);
+  req.once('error', close);
+  socket.once('close', close);
+  req.resume();
+}
