@@ -45,6 +45,8 @@ import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { settingsUrlProbe, UploadsService } from './modules/uploads/uploads.service.ts';
 import { urlUploadRoutes } from './modules/url-upload/url-upload.routes.ts';
 import { localPresignRoutes } from './storage/drivers/local-routes.ts';
+import { Vfs } from './storage/vfs.ts';
+import { MountsRepository } from './modules/mounts/mounts.repository.ts';
 import { LOCAL_PRESIGN_MOUNT } from './storage/drivers/local-signature.ts';
 import { APP_VERSION } from './version.ts';
 
@@ -88,6 +90,9 @@ export function createApp(deps: AppDeps) {
     // `uploads` is built below; a delete only runs once a request arrives.
     abortUploads: (fileId) => uploads.abortSessionsOf(fileId),
   });
+
+  // One tree over every mount: the fs routes, WebDAV and the copy engine go through it.
+  const vfs = new Vfs({ mounts: new MountsRepository(db.kysely), storageConfigs, clock });
 
   const uploads = new UploadsService({
     files: filesRepository,
@@ -159,5 +164,5 @@ export function createApp(deps: AppDeps) {
   app.use('*', serveSpa(deps.webDistDir ?? DEFAULT_WEB_DIST));
   app.notFound(handleNotFound);
 
-  return { app, services: { auth, apiKeys, pastes, settings, storageConfigs, files, uploads } };
+  return { app, services: { auth, apiKeys, pastes, settings, storageConfigs, files, uploads, vfs } };
 }

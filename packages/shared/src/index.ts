@@ -2,6 +2,7 @@ export * from './api.ts';
 export * from './api-keys.ts';
 export * from './files.ts';
 export * from './mime.ts';
+export * from './mounts.ts';
 export * from './paths.ts';
 export * from './principal.ts';
 export * from './shares.ts';

@@ -1,7 +1,7 @@
 /** Path confinement (spec §5) against a traversal corpus. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isPathWithin, isWellFormed, normalizeDecodedPath, normalizePath } from './paths.ts';
+import { isPathWithin, isWellFormed, normalizeDecodedPath, normalizeFsPath, normalizePath } from './paths.ts';
 import { CORPUS_BASE, TRAVERSAL_PATHS } from './traversal-corpus.ts';
 
 describe('normalizePath', () => {
@@ -130,6 +130,29 @@ describe('normalizeDecodedPath', () => {
     assert.equal(normalizeDecodedPath('/..'), null);
     assert.equal(normalizeDecodedPath('/a\u0000'), null);
     assert.equal(normalizeDecodedPath('/a\ud800'), null);
+  });
+});
+
+describe('normalizeFsPath', () => {
+  it('takes names as they are: percent signs, spaces and punctuation are literal', () => {
+    assert.equal(normalizeFsPath('/m/100%41 #?&+\'".txt'), '/m/100%41 #?&+\'".txt');
+    assert.equal(normalizeFsPath('/m/中文/文件/'), '/m/中文/文件');
+    assert.equal(normalizeFsPath('m//a\\b'), '/m/a/b');
+    assert.equal(normalizeFsPath('/'), '/');
+  });
+  it('refuses dot segments, control characters, lone surrogates and full-width separators', () => {
+    for (const bad of [
+      '/m/..',
+      '/m/../x',
+      '/m/./x',
+      '/m/a\u0000',
+      '/m/a\n',
+      '/m/\ud800',
+      '/m/\uff0e\uff0e',
+      '/m/a\uff0fb',
+    ]) {
+      assert.equal(normalizeFsPath(bad), null, JSON.stringify(bad));
+    }
   });
 });
 

@@ -97,6 +97,21 @@ export function normalizePath(raw: string): string | null {
   return path;
 }
 
+/**
+ * A path of the mounted file system (explorer, fs routes, WebDAV), as it arrives already decoded:
+ * the query string's or the URL's one decoding is the only one, so `%` is a literal character here
+ * ("100%41.txt" is a valid name). Backslashes count as separators, empty segments go; `.` and `..`
+ * segments, control characters, lone surrogates and characters that compatibility folding turns into
+ * separators or dot segments are refused (null) rather than resolved. The result starts with `/` and
+ * ends without one (except the root).
+ */
+export function normalizeFsPath(path: string): string | null {
+  if (typeof path !== 'string') return null;
+  const segments = path.replace(/\\/g, '/').split('/');
+  if (segments.some((s) => s === '.' || s === '..' || foldsToTraversal(s))) return null;
+  return normalizeDecodedPath(path);
+}
+
 /** `path` equals `base` or lies inside it, by whole segments; both already normalised. */
 export function isNormalizedPathWithin(base: string, path: string): boolean {
   if (base === '/') return true;

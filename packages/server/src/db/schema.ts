@@ -139,6 +139,22 @@ export interface StreamedUploadsTable {
   heartbeat_at: string;
 }
 
+export interface MountsTable {
+  id: string;
+  name: string;
+  storage_config_id: string;
+  mount_path: string;
+  remark: string | null;
+  is_active: number;
+  sort_order: number;
+  cache_ttl: number;
+  /** `admin:<id>` style creator, as the reference records it; null for the system. */
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+  last_used: string | null;
+}
+
 export interface Database {
   admins: AdminsTable;
   admin_sessions: AdminSessionsTable;
@@ -151,4 +167,5 @@ export interface Database {
   upload_parts: UploadPartsTable;
   file_view_tokens: FileViewTokensTable;
   streamed_uploads: StreamedUploadsTable;
+  mounts: MountsTable;
 }

@@ -1,0 +1,516 @@
+/**
+ * The virtual file system: one tree over every mount (ARCHITECTURE §3). The fs routes, WebDAV, the
+ * copy engine and the explorer all go through it, never to a driver or the mounts table directly.
+ *
+ * - A virtual path (`/photos/2026/a.jpg`) resolves to the mount whose path is its longest prefix
+ *   (whole segments; a mount at `/` takes everything no other mount takes) and the driver path below
+ *   it. Paths above the mounts are virtual directories that list the next segment of each mount.
+ * - Paths are canonical (shared `normalizeFsPath`: already decoded once by the URL or JSON they came
+ *   in, `%` literal, no `.`/`..`), and an API key is checked against its base path before anything
+ *   touches storage: it may navigate the directories on the way to its base path (seeing only that
+ *   way) and read and write inside it.
+ * - Listings are complete (every page of the driver) and sorted folders first, then by name. They
+ *   are cached per mount for the mount's `cache_ttl` (0 = no cache); every write through the vfs,
+ *   and every share upload into a mounted storage config, invalidates the folders it changed.
+ */
+import { isNormalizedPathWithin, normalizeFsPath, type Principal } from '@cubby/shared';
+import type { MountsTable } from '../db/schema.ts';
+import { AppError, badRequest, forbidden, notFound } from '../http/errors.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { MountsRepository } from '../modules/mounts/mounts.repository.ts';
+import type {
+  StorageConfigRecord,
+  StorageConfigsService,
+} from '../modules/storage-configs/storage-configs.service.ts';
+import { type Entry, isStorageError, type StorageDriver, type StorageErrorCode } from './driver.ts';
+import { joinPath, parentOf, pathSegments } from './driver-path.ts';
+
+/** What a caller wants to do at a path: see the way there, read what is there, or change it. */
+export type FsAccess = 'navigate' | 'read' | 'write';
+
+/** A canonical virtual path and whether the client marked it as a directory (trailing `/`). */
+export interface FsTarget {
+  path: string;
+  isDirectory: boolean;
+}
+
+export interface MountedPath {
+  kind: 'mount';
+  /** The canonical virtual path. */
+  path: string;
+  mount: MountsTable;
+  config: StorageConfigRecord;
+  driver: StorageDriver;
+  /** The driver path inside the storage config ("/" is the mount's root). */
+  subPath: string;
+}
+
+export type ResolvedPath = { kind: 'virtual'; path: string } | MountedPath;
+
+/** A listing entry as the fs API answers it (CloudPaste's fields). */
+export interface FsItem {
+  name: string;
+  /** Virtual path; a directory's ends with `/`. */
+  path: string;
+  isDirectory: boolean;
+  isVirtual: boolean;
+  size: number;
+  modified: string | null;
+  /** Unquoted, as the reference answers it; files only. */
+  etag?: string;
+  mount_id?: string;
+}
+
+export interface FsListing {
+  path: string;
+  type: 'directory';
+  isRoot: boolean;
+  isVirtual: boolean;
+  /** False on a directory a key may only pass through on the way to its base path. */
+  hasPermission: boolean;
+  mount_id?: string;
+  storage_type?: 'S3' | 'Local';
+  items: FsItem[];
+}
+
+export interface CacheStats {
+  hits: number;
+  misses: number;
+  expired: number;
+  invalidations: number;
+  pruned: number;
+  cacheSize: number;
+  hitRate: number;
+}
+
+/** Driver failures as fs answers (the reference's messages, real statuses). */
+const STORAGE_ANSWERS: Record<StorageErrorCode, () => AppError> = {
+  NOT_FOUND: () => notFound('fs.not_found'),
+  ALREADY_EXISTS: () => new AppError(409, 'CONFLICT', 'fs.already_exists'),
+  NOT_A_DIRECTORY: () => new AppError(409, 'CONFLICT', 'fs.not_a_directory'),
+  IS_A_DIRECTORY: () => new AppError(409, 'CONFLICT', 'fs.is_a_directory'),
+  INVALID_PATH: () => badRequest('fs.path_invalid'),
+  PRECONDITION_FAILED: () => new AppError(409, 'CONFLICT', 'fs.precondition_failed'),
+  TOO_LARGE: () => new AppError(507, 'STORAGE_FULL', 'storage.error.other'),
+  UNAVAILABLE: () => new AppError(503, 'STORAGE_UNAVAILABLE', 'storage.error.unavailable'),
+  FORBIDDEN: () => forbidden('fs.storage_forbidden'),
+  INVALID_RANGE: () => new AppError(416, 'VALIDATION_FAILED', 'fs.range_invalid'),
+};
+
+/** A driver error as the answer it deserves; anything else (a bug) is rethrown as it is. */
+export function fsStorageFailure(error: unknown): unknown {
+  return isStorageError(error) ? STORAGE_ANSWERS[error.code]() : error;
+}
+
+/** Runs a driver call, turning its StorageErrors into answers. */
+export async function storageOp<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw fsStorageFailure(error);
+  }
+}
+
+/** Most listings kept at once; past it the expired go first, then the least recently used. */
+const CACHE_MAX_ENTRIES = 1000;
+const CACHE_PRUNE_SHARE = 0.2;
+/** `last_used` of a mount is written at most this often. */
+const TOUCH_EVERY_MS = 60_000;
+
+interface CachedListing {
+  items: FsItem[];
+  expiresAt: number;
+  usedAt: number;
+}
+
+const isoOrNull = (date: Date | null): string | null => (date ? date.toISOString() : null);
+const bareEtag = (etag: string | undefined) => etag?.replace(/^W\//, '').replace(/^"|"$/g, '');
+
+/** Folders first, then by name as people read it (numbers in order, case ignored). */
+const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+const byKindThenName = (a: FsItem, b: FsItem) =>
+  a.isDirectory === b.isDirectory
+    ? collator.compare(a.name, b.name) || (a.name < b.name ? -1 : 1)
+    : a.isDirectory
+      ? -1
+      : 1;
+
+export interface VfsDeps {
+  mounts: MountsRepository;
+  storageConfigs: StorageConfigsService;
+  clock: Clock;
+}
+
+export class Vfs {
+  private readonly cache = new Map<string, CachedListing>();
+  private readonly stats = { hits: 0, misses: 0, expired: 0, invalidations: 0, pruned: 0 };
+  private readonly touched = new Map<string, number>();
+
+  constructor(private readonly deps: VfsDeps) {}
+
+  // ---- paths and permissions ------------------------------------------------------------------
+
+  /** The canonical form of a client path (400 when it has none); a trailing `/` marks a directory. */
+  target(raw: unknown): FsTarget {
+    if (typeof raw !== 'string' || raw.trim() === '') throw badRequest('fs.path_required');
+    const path = normalizeFsPath(raw);
+    if (path === null) throw badRequest('fs.path_invalid');
+    return { path, isDirectory: raw.endsWith('/') || path === '/' };
+  }
+
+  /** The base path an API key is confined to ("/" for an admin), in canonical form. */
+  private base(principal: Principal): string {
+    if (principal.type === 'admin') return '/';
+    const base = normalizeFsPath(principal.basicPath);
+    // A stored base path that no longer normalises confines to nothing, never to everything.
+    if (base === null) throw forbidden('fs.path_forbidden');
+    return base;
+  }
+
+  /**
+   * Whether `principal` may `access` `path`: inside its base path anything; on the way to it
+   * (an ancestor) only navigation.
+   */
+  allowed(principal: Principal, path: string, access: FsAccess): boolean {
+    const base = this.base(principal);
+    if (isNormalizedPathWithin(base, path)) return true;
+    return access === 'navigate' && isNormalizedPathWithin(path, base);
+  }
+
+  /** 403 unless {@link allowed}. */
+  check(principal: Principal, path: string, access: FsAccess): void {
+    if (!this.allowed(principal, path, access)) throw forbidden('fs.path_forbidden');
+  }
+
+  /** The active mounts a principal sees: all for an admin; for a key those on the way to or inside its base path. */
+  async visibleMounts(principal: Principal): Promise<MountsTable[]> {
+    const mounts = await this.deps.mounts.list({ activeOnly: true });
+    if (principal.type === 'admin') return mounts;
+    const base = this.base(principal);
+    return mounts.filter(
+      (m) => isNormalizedPathWithin(base, m.mount_path) || isNormalizedPathWithin(m.mount_path, base),
+    );
+  }
+
+  /** The mount holding `path` (longest mount path that equals it or is an ancestor), if any. */
+  private mountOf(mounts: MountsTable[], path: string): MountsTable | undefined {
+    let best: MountsTable | undefined;
+    for (const m of mounts) {
+      if (
+        isNormalizedPathWithin(m.mount_path, path) &&
+        (!best || m.mount_path.length > best.mount_path.length)
+      ) {
+        best = m;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * Resolves a client path after checking `access` for `principal` (nothing touches storage before
+   * that). Above every mount it is virtual; inside one it names the driver and the driver path.
+   */
+  async resolve(principal: Principal, raw: unknown, access: FsAccess): Promise<ResolvedPath> {
+    const { path } = this.target(raw);
+    this.check(principal, path, access);
+    const mount = this.mountOf(await this.visibleMounts(principal), path);
+    if (!mount) return { kind: 'virtual', path };
+    return this.mounted(mount, path);
+  }
+
+  /** Like {@link resolve}, but the path must lie inside a mount: 404 above the mounts (403 at `/`). */
+  async resolveMounted(principal: Principal, raw: unknown, access: FsAccess): Promise<MountedPath> {
+    const resolved = await this.resolve(principal, raw, access);
+    if (resolved.kind === 'virtual') {
+      throw resolved.path === '/' ? forbidden('fs.root_forbidden') : notFound('fs.mount_not_found');
+    }
+    return resolved;
+  }
+
+  private async mounted(mount: MountsTable, path: string): Promise<MountedPath> {
+    const config = await this.deps.storageConfigs.find(mount.storage_config_id);
+    if (!config) throw notFound('fs.storage_not_found');
+    const driver = await this.deps.storageConfigs.driver(config);
+    const subPath = mount.mount_path === '/' ? path : path.slice(mount.mount_path.length) || '/';
+    return { kind: 'mount', path, mount, config, driver, subPath };
+  }
+
+  /** The virtual path of a driver path inside a mount. */
+  virtualPath(mount: Pick<MountsTable, 'mount_path'>, subPath: string): string {
+    if (mount.mount_path === '/') return subPath;
+    return subPath === '/' ? mount.mount_path : mount.mount_path + subPath;
+  }
+
+  // ---- reading --------------------------------------------------------------------------------
+
+  /** A directory listing: a mount's folder (complete, cached), plus virtual entries for mounts below it. */
+  async list(principal: Principal, raw: unknown): Promise<FsListing> {
+    const { path } = this.target(raw);
+    this.check(principal, path, 'navigate');
+    const mounts = await this.visibleMounts(principal);
+    const mount = this.mountOf(mounts, path);
+    const insideBase = this.allowed(principal, path, 'read');
+    let items: FsItem[] = [];
+    let listing: Partial<FsListing> = {};
+    const base = this.base(principal);
+    if (mount) {
+      const mounted = await this.mounted(mount, path);
+      // On the way to its base path a key sees only that way, not the folder's other names.
+      if (insideBase) items = await this.mountItems(mounted, path === base);
+      listing = { mount_id: mount.id, storage_type: storageType(mounted.config) };
+      this.touch(mount);
+    } else if (mounts.length === 0 && path !== '/') {
+      throw notFound('fs.mount_not_found');
+    }
+    // The way on: the next segment of each mount below this path, and of the key's base path when
+    // this is an ancestor of it (shown as folders unless a real folder has that name).
+    const names = new Set(items.filter((i) => i.isDirectory).map((i) => i.name));
+    const depth = pathSegments(path).length;
+    const onward = mounts.map((m) => m.mount_path);
+    if (mount && !insideBase) onward.push(base);
+    for (const below of onward) {
+      if (below === path || !isNormalizedPathWithin(path, below)) continue;
+      const next = pathSegments(below)[depth]!;
+      const child = joinPath(path, next);
+      if (names.has(next) || !this.allowed(principal, child, 'navigate')) continue;
+      names.add(next);
+      items.push({
+        name: next,
+        path: `${child}/`,
+        isDirectory: true,
+        isVirtual: true,
+        size: 0,
+        modified: null,
+      });
+    }
+    if (!mount && items.length === 0 && path !== '/' && insideBase) throw notFound('fs.mount_not_found');
+    items.sort(byKindThenName);
+    return {
+      path,
+      type: 'directory',
+      isRoot: path === '/',
+      isVirtual: !mount,
+      hasPermission: insideBase,
+      ...listing,
+      items,
+    };
+  }
+
+  /**
+   * Every entry of a mount folder (all driver pages), from the cache while it is fresh. A key's
+   * base folder that does not exist yet (`missingIsEmpty`) lists as empty: it is the key's home.
+   */
+  private async mountItems(at: MountedPath, missingIsEmpty = false): Promise<FsItem[]> {
+    const key = cacheKey(at.mount.id, at.subPath);
+    const now = this.deps.clock.now().getTime();
+    const cached = this.cache.get(key);
+    if (cached) {
+      if (cached.expiresAt > now) {
+        this.stats.hits++;
+        cached.usedAt = now;
+        return [...cached.items];
+      }
+      this.stats.expired++;
+      this.cache.delete(key);
+    }
+    this.stats.misses++;
+    const entries: Entry[] = [];
+    let cursor: string | undefined;
+    try {
+      do {
+        const page = await at.driver.list(at.subPath, cursor === undefined ? {} : { cursor });
+        entries.push(...page.entries);
+        cursor = page.cursor;
+      } while (cursor !== undefined);
+    } catch (error) {
+      if (!(missingIsEmpty && isStorageError(error, 'NOT_FOUND'))) throw fsStorageFailure(error);
+    }
+    const items = entries.map((e) => this.item(at.mount, e)).sort(byKindThenName);
+    if (at.mount.cache_ttl > 0) {
+      if (this.cache.size >= CACHE_MAX_ENTRIES) this.prune(now);
+      this.cache.set(key, { items, expiresAt: now + at.mount.cache_ttl * 1000, usedAt: now });
+    }
+    return [...items];
+  }
+
+  private item(mount: MountsTable, entry: Entry): FsItem {
+    const path = this.virtualPath(mount, entry.path);
+    const item: FsItem = {
+      name: entry.name,
+      path: entry.isDirectory ? `${path}/` : path,
+      isDirectory: entry.isDirectory,
+      isVirtual: false,
+      size: entry.size,
+      modified: isoOrNull(entry.modified),
+    };
+    const etag = bareEtag(entry.etag);
+    if (etag) item.etag = etag;
+    return item;
+  }
+
+  /** What is at a path inside a mount (file or folder); 404 when nothing. */
+  async stat(principal: Principal, raw: unknown): Promise<{ at: MountedPath; entry: Entry }> {
+    const at = await this.resolveMounted(principal, raw, 'read');
+    const entry = await storageOp(() => at.driver.stat(at.subPath));
+    return { at, entry };
+  }
+
+  // ---- writing --------------------------------------------------------------------------------
+
+  /** Creates a folder (and missing parents); 409 when something is there. */
+  async mkdir(principal: Principal, raw: unknown): Promise<MountedPath> {
+    const at = await this.resolveWritable(principal, raw);
+    await storageOp(() => at.driver.mkdir(at.subPath));
+    this.changed(at, { recursive: false });
+    return at;
+  }
+
+  /** Removes a file, or a folder with everything in it. A mount's root cannot be removed. */
+  async remove(principal: Principal, raw: unknown): Promise<MountedPath> {
+    const at = await this.resolveWritable(principal, raw);
+    await storageOp(() => at.driver.remove(at.subPath, { recursive: true }));
+    this.changed(at, { recursive: true });
+    return at;
+  }
+
+  /** Streams a file into place (replacing one that is there). */
+  async write(
+    principal: Principal,
+    raw: unknown,
+    body: ReadableStream<Uint8Array>,
+    options: { size?: number; contentType?: string } = {},
+  ) {
+    const at = await this.resolveWritable(principal, raw);
+    const result = await storageOp(() => at.driver.write(at.subPath, body, options));
+    this.changed(at, { recursive: false });
+    return { at, result };
+  }
+
+  /** Renames (moves) a file or folder within one mount; 409 when the target exists. */
+  async rename(
+    principal: Principal,
+    rawFrom: unknown,
+    rawTo: unknown,
+  ): Promise<{ from: MountedPath; to: MountedPath }> {
+    const from = await this.resolveWritable(principal, rawFrom);
+    const to = await this.resolveWritable(principal, rawTo);
+    if (from.mount.id !== to.mount.id) throw badRequest('fs.rename_across_mounts');
+    if (from.subPath === to.subPath) throw badRequest('fs.same_path');
+    await storageOp(async () => {
+      const exists = await to.driver.stat(to.subPath).then(
+        () => true,
+        (error: unknown) => {
+          if (isStorageError(error, 'NOT_FOUND')) return false;
+          throw error;
+        },
+      );
+      if (exists) throw new AppError(409, 'CONFLICT', 'fs.target_exists');
+      await from.driver.move(from.subPath, to.subPath);
+    });
+    this.changed(from, { recursive: true });
+    this.changed(to, { recursive: true });
+    return { from, to };
+  }
+
+  /** A path inside a mount that may be written: never a mount's root itself. */
+  async resolveWritable(principal: Principal, raw: unknown): Promise<MountedPath> {
+    const at = await this.resolveMounted(principal, raw, 'write');
+    if (at.subPath === '/') throw forbidden('fs.mount_root_forbidden');
+    return at;
+  }
+
+  // ---- the directory cache --------------------------------------------------------------------
+
+  /**
+   * Forgets what a change at `at` made stale: the listing of its folder, and with `recursive` every
+   * listing at or below it (a folder removed, renamed or copied over).
+   */
+  changed(at: Pick<MountedPath, 'mount' | 'subPath'>, options: { recursive: boolean }): void {
+    this.forget(at.mount.id, parentOf(at.subPath), false);
+    if (options.recursive) this.forget(at.mount.id, at.subPath, true);
+  }
+
+  /**
+   * A write straight to a storage config (a share upload): forgets the listings of every mount on
+   * that config that show the written path's folder.
+   */
+  async storageChanged(configId: string, driverPath: string): Promise<void> {
+    const mounts = await this.deps.mounts.list();
+    for (const m of mounts)
+      if (m.storage_config_id === configId) this.forget(m.id, parentOf(driverPath), false);
+  }
+
+  private forget(mountId: string, subPath: string, below: boolean): void {
+    const exact = cacheKey(mountId, subPath);
+    const prefix = cacheKey(mountId, subPath === '/' ? '/' : `${subPath}/`);
+    for (const key of this.cache.keys()) {
+      if (key === exact || (below && key.startsWith(prefix))) {
+        this.cache.delete(key);
+        this.stats.invalidations++;
+      }
+    }
+  }
+
+  /** Clears the cache of one mount, of the mounts on one storage config, or everything; returns how many listings went. */
+  async clearCache(scope: { mountId?: string; storageConfigId?: string } = {}): Promise<number> {
+    let mountIds: Set<string> | undefined;
+    if (scope.mountId) mountIds = new Set([scope.mountId]);
+    else if (scope.storageConfigId) {
+      const mounts = await this.deps.mounts.list();
+      mountIds = new Set(
+        mounts.filter((m) => m.storage_config_id === scope.storageConfigId).map((m) => m.id),
+      );
+    }
+    let cleared = 0;
+    for (const key of [...this.cache.keys()]) {
+      if (mountIds && !mountIds.has(key.slice(0, key.indexOf('\u0000')))) continue;
+      this.cache.delete(key);
+      cleared++;
+    }
+    this.stats.invalidations += cleared;
+    return cleared;
+  }
+
+  cacheStats(): CacheStats {
+    const lookups = this.stats.hits + this.stats.misses;
+    return {
+      ...this.stats,
+      cacheSize: this.cache.size,
+      hitRate: lookups === 0 ? 0 : Math.round((this.stats.hits / lookups) * 1000) / 1000,
+    };
+  }
+
+  private prune(now: number): void {
+    const goal = Math.ceil(CACHE_MAX_ENTRIES * CACHE_PRUNE_SHARE);
+    let removed = 0;
+    for (const [key, entry] of this.cache) {
+      if (entry.expiresAt <= now) {
+        this.cache.delete(key);
+        removed++;
+      }
+    }
+    if (removed < goal) {
+      const oldest = [...this.cache.entries()].sort((a, b) => a[1].usedAt - b[1].usedAt);
+      for (const [key] of oldest.slice(0, goal - removed)) {
+        this.cache.delete(key);
+        removed++;
+      }
+    }
+    this.stats.pruned += removed;
+  }
+
+  /** Records that a mount was used, at most once a minute per mount. */
+  private touch(mount: MountsTable): void {
+    const now = this.deps.clock.now();
+    if ((this.touched.get(mount.id) ?? 0) > now.getTime() - TOUCH_EVERY_MS) return;
+    this.touched.set(mount.id, now.getTime());
+    void this.deps.mounts.touch(mount.id, now.toISOString()).catch(() => undefined);
+  }
+}
+
+const cacheKey = (mountId: string, subPath: string) => `${mountId}\u0000${subPath}`;
+
+/** What a mount really is, from its config (CloudPaste clients know only "S3"). */
+export function storageType(config: Pick<StorageConfigRecord, 'driver'>): 'S3' | 'Local' {
+  return config.driver === 's3' ? 'S3' : 'Local';
+}
