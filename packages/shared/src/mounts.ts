@@ -68,13 +68,14 @@ export const mountPathSchema = z
     if (path.length > MOUNT_PATH_MAX) return fail('mount_path_too_long');
     if (!MOUNT_PATH_CHARS.test(path) || normalizePath(path) !== path) return fail('mount_path_chars');
     const reserved = reservedMountPrefix(path);
-    if (reserved) return fail(reserved.kind === 'system' ? 'mount_path_system_reserved' : 'mount_path_app_reserved');
+    if (reserved)
+      return fail(reserved.kind === 'system' ? 'mount_path_system_reserved' : 'mount_path_app_reserved');
   });
 
 /** CloudPaste clients send booleans; some send 0/1. */
-const activeFlag = z.union([z.boolean(), z.literal(0), z.literal(1)], { error: 'flag_invalid' }).transform(
-  (v) => v === true || v === 1,
-);
+const activeFlag = z
+  .union([z.boolean(), z.literal(0), z.literal(1)], { error: 'flag_invalid' })
+  .transform((v) => v === true || v === 1);
 
 const nameSchema = z
   .string({ error: 'mount_name_required' })
