@@ -3,7 +3,6 @@
  * UPDATE … RETURNING) and POST /api/paste, at 32 connections, against the real server on SQLite;
  * and a bare node:http server answering the same bytes, as the ceiling on this machine.
  */
-import { spawn } from 'node:child_process';
 import {
   type LoadResult,
   adminToken,
@@ -13,24 +12,9 @@ import {
   startServer,
   writeSection,
 } from './lib/harness.ts';
+import { bareServer } from './lib/bare-server.ts';
 
 const SEEDED = 200;
-
-/** A bare node:http server, in its own process like ours, answering `body` to every request. */
-async function bareServer(body: string, contentType: string) {
-  const port = await freePort();
-  const headers = JSON.stringify({ 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) });
-  const source =
-    `require('node:http').createServer((q, s) => { s.writeHead(200, ${headers}); s.end(${JSON.stringify(body)}); })` +
-    `.listen(${port}, '127.0.0.1', () => console.log('up'));`;
-  const child = spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise((r) => child.stdout.once('data', r));
-  return {
-    url: `http://127.0.0.1:${port}/`,
-    pid: child.pid!,
-    close: () => new Promise((r) => (child.once('exit', r), child.kill())),
-  };
-}
 
 export async function benchPastes(): Promise<void> {
   const server = await startServer();
