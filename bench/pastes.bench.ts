@@ -6,7 +6,6 @@
 import {
   type LoadResult,
   adminToken,
-  freePort,
   load,
   machine,
   startServer,
