@@ -122,6 +122,56 @@ export class Api {
     ).data;
   }
 
+  /** Creates a mount through the API (on the default storage unless `storage_config_id` says otherwise). */
+  async createMount(input: MountInput): Promise<MountRecord> {
+    const response = await this.request.post(`${BASE_URL}/api/admin/mounts`, {
+      headers: { Authorization: `Bearer ${await this.adminToken()}` },
+      data: { storage_config_id: await this.defaultStorageId(), ...input },
+    });
+    expect(response.status(), await response.text()).toBe(201);
+    return ((await response.json()) as { data: MountRecord }).data;
+  }
+
+  async listMounts(): Promise<MountRecord[]> {
+    const response = await this.request.get(`${BASE_URL}/api/admin/mounts`, {
+      headers: { Authorization: `Bearer ${await this.adminToken()}` },
+    });
+    expect(response.status(), await response.text()).toBe(200);
+    return ((await response.json()) as { data: MountRecord[] }).data;
+  }
+
+  async deleteMount(id: string): Promise<void> {
+    await this.request.delete(`${BASE_URL}/api/admin/mounts/${id}`, {
+      headers: { Authorization: `Bearer ${await this.adminToken()}` },
+    });
+  }
+
+  /** Creates a local-disk storage config on `rootPath`; returns its id. */
+  async createLocalStorage(name: string, rootPath: string): Promise<string> {
+    const response = await this.request.post(`${BASE_URL}/api/s3-configs`, {
+      headers: { Authorization: `Bearer ${await this.adminToken()}` },
+      data: { name, provider_type: 'Local', root_path: rootPath },
+    });
+    expect(response.status(), await response.text()).toBe(201);
+    return ((await response.json()) as { data: { id: string } }).data.id;
+  }
+
+  async deleteStorage(id: string): Promise<void> {
+    await this.request.delete(`${BASE_URL}/api/s3-configs/${id}`, {
+      headers: { Authorization: `Bearer ${await this.adminToken()}` },
+    });
+  }
+
+  private async defaultStorageId(): Promise<string> {
+    const response = await this.request.get(`${BASE_URL}/api/s3-configs`, {
+      headers: { Authorization: `Bearer ${await this.adminToken()}` },
+    });
+    const configs = ((await response.json()) as { data: Array<{ id: string; is_default: number }> }).data;
+    const found = configs.find((config) => config.is_default === 1) ?? configs[0];
+    if (!found) throw new Error('no storage config');
+    return found.id;
+  }
+
   /** Moves the server's clock forward (CUBBY_TEST_HOOKS); returns the server's new "now". */
   async advanceClock(advanceMs: number): Promise<Date> {
     const response = await this.request.post(`${BASE_URL}/api/__test__/clock`, { data: { advanceMs } });
@@ -139,6 +189,28 @@ export interface PasteInput {
   password?: string;
   expiresAt?: string | null;
   maxViews?: number;
+}
+
+export interface MountInput {
+  name: string;
+  mount_path: string;
+  storage_config_id?: string;
+  remark?: string;
+  is_active?: boolean;
+  sort_order?: number;
+  cache_ttl?: number;
+}
+
+export interface MountRecord {
+  id: string;
+  name: string;
+  mount_path: string;
+  storage_type: 'S3' | 'Local';
+  storage_config_id: string;
+  remark: string | null;
+  is_active: boolean;
+  sort_order: number;
+  cache_ttl: number;
 }
 
 export interface CreatedPasteData {

@@ -132,6 +132,30 @@ async function openFileRowDialog(page: Page, testId: string, dialogTestId: strin
   await expect(page.getByTestId(dialogTestId)).toBeVisible();
 }
 
+/** Mounts for the mount management screens, made once per server (one inactive, one uncached). */
+async function seedMounts(api: Api) {
+  const existing = new Set((await api.listMounts()).map((mount) => mount.mount_path));
+  const mounts = [
+    { name: 'Team photos', mount_path: '/screens/photos', remark: 'Offsite and events', sort_order: 1 },
+    { name: 'Project documents', mount_path: '/screens/team/docs', cache_ttl: 0, sort_order: 2 },
+    {
+      name: 'Archive 2019–2024',
+      mount_path: '/screens/archive',
+      is_active: false,
+      remark: 'Read-only copies of closed projects',
+      sort_order: 3,
+    },
+  ];
+  for (const mount of mounts) if (!existing.has(mount.mount_path)) await api.createMount(mount);
+}
+
+async function openMountRowDialog(page: Page, testId: string, dialogTestId: string) {
+  await page.getByTestId('mount-search').fill('/screens/photos');
+  await expect(page.getByTestId('mount-row')).toHaveCount(1);
+  await page.getByTestId('mount-row').first().getByTestId(testId).click();
+  await expect(page.getByTestId(dialogTestId)).toBeVisible();
+}
+
 export const SCREENS: Screen[] = [
   { name: 'home', as: 'visitor', path: '/' },
   {
@@ -446,7 +470,35 @@ export const SCREENS: Screen[] = [
       await expect(page.getByTestId('storage-test-summary')).toBeVisible({ timeout: 30_000 });
     },
   },
-  { name: 'admin-mount-management', as: 'admin', path: '/admin/mount-management' },
+  { name: 'admin-mount-management', as: 'admin', path: '/admin/mount-management', prepare: seedMounts },
+  {
+    name: 'mount-create-errors',
+    as: 'admin',
+    path: '/admin/mount-management',
+    prepare: seedMounts,
+    action: async (page) => {
+      await page.getByTestId('create-mount').click();
+      const dialog = page.getByTestId('mount-dialog');
+      await dialog.locator('input[name=mountPath]').fill('/etc/photos');
+      await dialog.locator('input[name=cacheTtl]').fill('90000');
+      await dialog.getByTestId('save-mount').click();
+      await expect(dialog.locator('[aria-invalid=true]')).toHaveCount(3);
+    },
+  },
+  {
+    name: 'mount-edit-dialog',
+    as: 'admin',
+    path: '/admin/mount-management',
+    prepare: seedMounts,
+    action: (page) => openMountRowDialog(page, 'edit-mount', 'mount-dialog'),
+  },
+  {
+    name: 'mount-delete-dialog',
+    as: 'admin',
+    path: '/admin/mount-management',
+    prepare: seedMounts,
+    action: (page) => openMountRowDialog(page, 'delete-mount', 'confirm-dialog'),
+  },
   { name: 'admin-key-management', as: 'admin', path: '/admin/key-management' },
   { name: 'admin-settings', as: 'admin', path: '/admin/settings' },
   {
@@ -518,6 +570,20 @@ export const SCREENS: Screen[] = [
     action: async (page) => {
       await createKeyWithRecipes(page);
       await page.getByTestId('download-sxcu-text').scrollIntoViewIfNeeded();
+    },
+  },
+  {
+    // Lists the mounts' folders once the fs routes are there (an error note until then).
+    name: 'key-base-path-picker',
+    as: 'admin',
+    path: '/admin/key-management',
+    prepare: seedMounts,
+    action: async (page) => {
+      await openCreateDialog(page);
+      await page.getByTestId('browse-base-path').click();
+      const picker = page.getByTestId('base-path-picker');
+      await expect(picker).toBeVisible();
+      await expect(picker.locator('[role=status] svg.animate-spin')).toHaveCount(0);
     },
   },
   {

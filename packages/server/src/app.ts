@@ -47,6 +47,8 @@ import { urlUploadRoutes } from './modules/url-upload/url-upload.routes.ts';
 import { localPresignRoutes } from './storage/drivers/local-routes.ts';
 import { Vfs } from './storage/vfs.ts';
 import { MountsRepository } from './modules/mounts/mounts.repository.ts';
+import { mountsRoutes } from './modules/mounts/mounts.routes.ts';
+import { MountsService } from './modules/mounts/mounts.service.ts';
 import { LOCAL_PRESIGN_MOUNT } from './storage/drivers/local-signature.ts';
 import { APP_VERSION } from './version.ts';
 
@@ -76,10 +78,12 @@ export function createApp(deps: AppDeps) {
   const apiKeys = new ApiKeysService(new ApiKeysRepository(db.kysely), clock, deps.secretKey);
   const settings = new SettingsService(new SettingsRepository(db.kysely), clock);
   const pastes = new PastesService(new PastesRepository(db.kysely, db.writeBatch), clock, limiter);
+  const mountsRepository = new MountsRepository(db.kysely);
   const storageConfigs = new StorageConfigsService(new StorageConfigsRepository(db.kysely), clock, {
     dataDir: config.dataDir,
     publicBaseUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
     secretKey: deps.secretKey,
+    mounts: mountsRepository,
   });
   // One repository for file rows, shared by the share routes and the uploads that create them.
   const filesRepository = new FilesRepository(db.kysely);
@@ -92,7 +96,8 @@ export function createApp(deps: AppDeps) {
   });
 
   // One tree over every mount: the fs routes, WebDAV and the copy engine go through it.
-  const vfs = new Vfs({ mounts: new MountsRepository(db.kysely), storageConfigs, clock });
+  const vfs = new Vfs({ mounts: mountsRepository, storageConfigs, clock });
+  const mounts = new MountsService({ repo: mountsRepository, storageConfigs, vfs, clock });
 
   const uploads = new UploadsService({
     files: filesRepository,
@@ -142,6 +147,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', filesRoutes(files, config));
   api.route('/', settingsRoutes(settings));
   api.route('/', storageConfigsRoutes(storageConfigs, { config, selfFetch: async (r) => app.fetch(r) }));
+  api.route('/', mountsRoutes(mounts));
   api.route('/', urlUploadRoutes(settings));
   api.route(
     '/',
@@ -164,5 +170,8 @@ export function createApp(deps: AppDeps) {
   app.use('*', serveSpa(deps.webDistDir ?? DEFAULT_WEB_DIST));
   app.notFound(handleNotFound);
 
-  return { app, services: { auth, apiKeys, pastes, settings, storageConfigs, files, uploads, vfs } };
+  return {
+    app,
+    services: { auth, apiKeys, pastes, settings, storageConfigs, files, uploads, vfs, mounts },
+  };
 }

@@ -54,7 +54,9 @@ export function reservedMountPrefix(path: string): { prefix: string; kind: 'syst
 
 /**
  * A mount path: starts with `/`, no `//`, no trailing `/` (except `/` itself), only the allowed
- * characters, at most 100 characters, canonical (no `.`/`..` segments), not reserved.
+ * characters, canonical (no `.`/`..` segments), at most 100 characters, not reserved — checked in
+ * the reference's order, so a path breaking several rules gets the message it would get there. A
+ * reserved path's issue carries the prefix it hit (`params.prefix`) for the message.
  */
 export const mountPathSchema = z
   .string({ error: 'mount_path_required' })
@@ -65,11 +67,16 @@ export const mountPathSchema = z
     if (!path.startsWith('/')) return fail('mount_path_leading_slash');
     if (path.length > 1 && path.endsWith('/')) return fail('mount_path_trailing_slash');
     if (path.includes('//')) return fail('mount_path_double_slash');
-    if (path.length > MOUNT_PATH_MAX) return fail('mount_path_too_long');
     if (!MOUNT_PATH_CHARS.test(path) || normalizePath(path) !== path) return fail('mount_path_chars');
+    if (path.length > MOUNT_PATH_MAX) return fail('mount_path_too_long');
     const reserved = reservedMountPrefix(path);
-    if (reserved)
-      return fail(reserved.kind === 'system' ? 'mount_path_system_reserved' : 'mount_path_app_reserved');
+    if (reserved) {
+      ctx.addIssue({
+        code: 'custom',
+        message: reserved.kind === 'system' ? 'mount_path_system_reserved' : 'mount_path_app_reserved',
+        params: { prefix: reserved.prefix },
+      });
+    }
   });
 
 /** CloudPaste clients send booleans; some send 0/1. */
@@ -127,7 +134,10 @@ export const mountUpdateSchema = z.object(fields).partial();
 export type MountCreateInput = z.input<typeof mountCreateSchema>;
 export type MountUpdateInput = z.input<typeof mountUpdateSchema>;
 
-/** A mount as the API answers it (CloudPaste's fields; `storage_type` is "S3" or "Local"). */
+/**
+ * A mount as the API answers it: CloudPaste's fields (`storage_type` "S3" or "Local", from the
+ * config), plus the config's name for lists.
+ */
 export interface Mount {
   id: string;
   name: string;
@@ -142,4 +152,6 @@ export interface Mount {
   created_at: string;
   updated_at: string;
   last_used: string | null;
+  /** The storage config's name (ours; CloudPaste clients ignore it). */
+  storage_config_name: string;
 }

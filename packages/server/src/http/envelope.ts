@@ -67,7 +67,11 @@ export function renderError(c: Context<AppEnv>, error: AppError): Response {
   };
   if (error.details) {
     body.details = Object.fromEntries(
-      Object.entries(error.details).map(([field, key]) => [field, translate(key, lang, { field })]),
+      // The error's params (a custom rule's, e.g. a reserved prefix) fill the field messages too.
+      Object.entries(error.details).map(([field, key]) => [
+        field,
+        translate(key, lang, { ...error.params, field }),
+      ]),
     );
     const first = Object.values(body.details)[0];
     if (first) body.message = first;

@@ -347,6 +347,72 @@ const catalogue = {
     'Renaming across mounts is not possible; copy, then delete',
   ],
   'fs.same_path': ['源路径和目标路径不能相同', 'The source and the target are the same'],
+  // Mounts (API-REFERENCE §6.10; the reference's Chinese texts where it has them).
+  'mounts.listed': ['获取挂载点列表成功', 'Mounts loaded'],
+  'mounts.loaded': ['获取挂载点成功', 'Mount loaded'],
+  'mounts.created': ['挂载点创建成功', 'Mount created'],
+  'mounts.updated': ['挂载点已更新', 'Mount updated'],
+  'mounts.deleted': ['挂载点删除成功', 'Mount deleted'],
+  'mounts.not_found': ['挂载点不存在', 'Mount not found'],
+  'mounts.not_found_update': ['挂载点不存在或无权限修改', 'Mount not found'],
+  'mounts.not_found_delete': ['挂载点不存在或无权限删除', 'Mount not found'],
+  'mounts.forbidden': ['没有权限访问此挂载点', 'This mount is outside what your key may reach'],
+  'mounts.path_taken': ['挂载路径已被使用', 'Another mount already uses this path'],
+  'mounts.config_not_found': ['指定的S3配置不存在', 'The chosen storage configuration does not exist'],
+  'validation.mount_name_required': ['缺少必填字段: name', 'The mount name is required'],
+  'validation.mount_name_too_long': [
+    '挂载点名称长度必须在1-50个字符之间',
+    'The mount name may have at most 50 characters',
+  ],
+  'validation.mount_path_required': ['挂载路径不能为空', 'The mount path is required'],
+  'validation.mount_path_leading_slash': [
+    '挂载路径必须以斜杠(/)开头',
+    'The mount path must start with a slash (/)',
+  ],
+  'validation.mount_path_trailing_slash': [
+    '挂载路径不应以斜杠结尾',
+    'The mount path must not end with a slash',
+  ],
+  'validation.mount_path_double_slash': [
+    '挂载路径不能包含连续的斜杠',
+    'The mount path must not contain consecutive slashes',
+  ],
+  'validation.mount_path_chars': [
+    '挂载路径只能包含字母、数字、中文、下划线、连字符和斜杠，不允许其他特殊字符',
+    'The mount path may only contain letters, digits, Chinese characters, underscores, hyphens and slashes',
+  ],
+  'validation.mount_path_too_long': [
+    '挂载路径不能超过100个字符',
+    'The mount path may have at most 100 characters',
+  ],
+  'validation.mount_path_system_reserved': [
+    '不允许使用系统保留路径: {prefix}',
+    'The mount path may not use the system path {prefix}',
+  ],
+  'validation.mount_path_app_reserved': [
+    '不允许使用应用保留路径: {prefix}',
+    'The mount path may not use the app path {prefix}',
+  ],
+  'validation.storage_config_required': [
+    '缺少必填字段: storage_config_id',
+    'Choose the storage configuration',
+  ],
+  'validation.storage_type_invalid': [
+    '存储类型只能是 S3 或 Local（实际类型由存储配置决定）',
+    'The storage type must be S3 or Local (the storage configuration decides what it really is)',
+  ],
+  'validation.cache_ttl_invalid': [
+    '缓存时间必须是 0 到 86400 之间的整数（秒）',
+    'The cache time must be a whole number of seconds from 0 to 86400',
+  ],
+  'validation.sort_order_invalid': [
+    '排序顺序必须是 -1000000 到 1000000 之间的整数',
+    'The sort order must be a whole number from -1000000 to 1000000',
+  ],
+  'storage.in_use_mounts': [
+    '有挂载点正在使用此配置，无法删除：{mounts}',
+    'This configuration cannot be deleted because mounts use it: {mounts}',
+  ],
   'settings.loaded': ['获取系统设置成功', 'Settings loaded'],
   'settings.updated': ['系统设置更新成功', 'Settings saved'],
   'settings.nothing_to_update': ['没有提供要更新的设置', 'Nothing to update'],

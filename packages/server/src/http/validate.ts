@@ -72,7 +72,18 @@ export function validate<S extends z.ZodType>(schema: S, raw: unknown): z.output
     400,
     'VALIDATION_FAILED',
     'common.validation',
-    { field: Object.keys(details)[0] ?? '' },
+    { ...issueParams(result.error.issues[0]), field: Object.keys(details)[0] ?? '' },
     details,
+  );
+}
+
+/** The text and number `params` a custom issue carries for its message (e.g. a reserved prefix). */
+function issueParams(issue: z.core.$ZodIssue | undefined): Record<string, string | number> {
+  if (issue?.code !== 'custom' || !issue.params) return {};
+  return Object.fromEntries(
+    Object.entries(issue.params).filter(
+      (entry): entry is [string, string | number] =>
+        typeof entry[1] === 'string' || typeof entry[1] === 'number',
+    ),
   );
 }

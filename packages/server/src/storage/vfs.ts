@@ -185,11 +185,17 @@ export class Vfs {
   /** The active mounts a principal sees: all for an admin; for a key those on the way to or inside its base path. */
   async visibleMounts(principal: Principal): Promise<MountsTable[]> {
     const mounts = await this.deps.mounts.list({ activeOnly: true });
-    if (principal.type === 'admin') return mounts;
+    return mounts.filter((m) => this.mountVisible(principal, m.mount_path));
+  }
+
+  /**
+   * Whether a principal sees a mount at `mountPath` (active or not): an admin every one; a key one
+   * inside its base path or one its base path lies in (the way there).
+   */
+  mountVisible(principal: Principal, mountPath: string): boolean {
+    if (principal.type === 'admin') return true;
     const base = this.base(principal);
-    return mounts.filter(
-      (m) => isNormalizedPathWithin(base, m.mount_path) || isNormalizedPathWithin(m.mount_path, base),
-    );
+    return isNormalizedPathWithin(base, mountPath) || isNormalizedPathWithin(mountPath, base);
   }
 
   /** The mount holding `path` (longest mount path that equals it or is an ancestor), if any. */

@@ -52,20 +52,32 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   label: ReactNode;
   hint?: ReactNode;
   error?: string | null;
+  /** A control beside the input (e.g. a "Browse…" button). */
+  addon?: ReactNode;
 }
 
-export function TextField({ label, hint, error, required, className = '', ...props }: TextFieldProps) {
+export function TextField({ label, hint, error, required, addon, className = '', ...props }: TextFieldProps) {
   const id = useId();
+  const input = (
+    <input
+      id={id}
+      required={required}
+      aria-invalid={error ? true : undefined}
+      aria-describedby={describedBy(hint && !error && `${id}-hint`, error && `${id}-error`)}
+      className={`${controlClasses} ${error ? 'border-danger' : 'border-border-strong/70'} ${className}`}
+      {...props}
+    />
+  );
   return (
     <FieldShell id={id} label={label} hint={hint} error={error} required={required}>
-      <input
-        id={id}
-        required={required}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(hint && !error && `${id}-hint`, error && `${id}-error`)}
-        className={`${controlClasses} ${error ? 'border-danger' : 'border-border-strong/70'} ${className}`}
-        {...props}
-      />
+      {addon ? (
+        <div className="flex gap-2">
+          <div className="min-w-0 flex-1">{input}</div>
+          {addon}
+        </div>
+      ) : (
+        input
+      )}
     </FieldShell>
   );
 }

@@ -1,9 +1,34 @@
 /** SQL for mounts. */
 import type { Kysely, Updateable } from 'kysely';
-import type { Database, MountsTable } from '../../db/schema.ts';
+import type { Database, MountsTable, StorageConfigsTable } from '../../db/schema.ts';
+
+/** A mount with what the answers show of its storage config (what it really is, and its name). */
+export interface MountWithStorage extends MountsTable {
+  storage_driver: StorageConfigsTable['driver'];
+  storage_config_name: string;
+}
 
 export class MountsRepository {
   constructor(private readonly db: Kysely<Database>) {}
+
+  private withStorage() {
+    return this.db
+      .selectFrom('mounts')
+      .innerJoin('storage_configs', 'storage_configs.id', 'mounts.storage_config_id')
+      .selectAll('mounts')
+      .select(['storage_configs.driver as storage_driver', 'storage_configs.name as storage_config_name']);
+  }
+
+  /** {@link list} with each mount's storage config. */
+  listWithStorage(options: { activeOnly?: boolean } = {}): Promise<MountWithStorage[]> {
+    let query = this.withStorage();
+    if (options.activeOnly) query = query.where('mounts.is_active', '=', 1);
+    return query.orderBy('mounts.sort_order').orderBy('mounts.name').orderBy('mounts.mount_path').execute();
+  }
+
+  findWithStorage(id: string): Promise<MountWithStorage | undefined> {
+    return this.withStorage().where('mounts.id', '=', id).executeTakeFirst();
+  }
 
   /** Every mount, in the order lists show them: sort order, then name. */
   list(options: { activeOnly?: boolean } = {}): Promise<MountsTable[]> {

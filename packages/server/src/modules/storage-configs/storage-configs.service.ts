@@ -22,6 +22,7 @@ import { validate } from '../../http/validate.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { SecretBox } from '../../lib/secret-box.ts';
 import type { StorageDriver } from '../../storage/driver.ts';
+import type { MountsRepository } from '../mounts/mounts.repository.ts';
 import { createLocalDriver, type LocalDriver } from '../../storage/drivers/local.ts';
 import { createS3Driver, type S3Provider } from '../../storage/drivers/s3.ts';
 import { isForeignKeyViolation, type StorageConfigsRepository } from './storage-configs.repository.ts';
@@ -65,6 +66,20 @@ export interface StorageServiceOptions {
   publicBaseUrl: string;
   /** Secret the local presigned URLs are signed with (SECRET_KEY). */
   secretKey: string;
+  /** The mounts on a config (a config that mounts use cannot be deleted). */
+  mounts: Pick<MountsRepository, 'usingConfig'>;
+}
+
+/** 409: mounts use the config; the message names them and `data.mounts` lists them. */
+export class ConfigUsedByMountsError extends AppError {
+  override readonly data: { mounts: Array<{ id: string; name: string; mount_path: string }> };
+
+  constructor(mounts: Array<{ id: string; name: string; mount_path: string }>) {
+    super(409, 'CONFLICT', 'storage.in_use_mounts', {
+      mounts: mounts.map((m) => `${m.name} (${m.mount_path})`).join(', '),
+    });
+    this.data = { mounts: mounts.map(({ id, name, mount_path }) => ({ id, name, mount_path })) };
+  }
 }
 
 export function parseConfigRow(row: StorageConfigsTable): StorageConfigRecord {
@@ -359,13 +374,18 @@ export class StorageConfigsService {
   }
 
   /**
-   * Deletes a config no file share uses (409 with the count otherwise). The default can only go
-   * when it is the last config: with others left, one of them must be made default first.
-   * The bytes in the storage itself are left alone.
+   * Deletes a config no mount and no file share uses (409 naming the mounts, or with the count of
+   * files, otherwise). The default can only go when it is the last config: with others left, one
+   * of them must be made default first. The bytes in the storage itself are left alone.
    */
   async delete(id: string): Promise<void> {
     const current = await this.repo.findById(id);
     if (!current) throw notFound('storage.not_found');
+    const usedByMounts = async () => {
+      const mounts = await this.options.mounts.usingConfig(id);
+      if (mounts.length > 0) throw new ConfigUsedByMountsError(mounts);
+    };
+    await usedByMounts();
     const inUse = (count: number) => new AppError(409, 'CONFLICT', 'storage.in_use', { count });
     const files = await this.repo.fileCount(id);
     if (files > 0) throw inUse(files);
@@ -375,7 +395,8 @@ export class StorageConfigsService {
       deleted = await this.repo.delete(id);
     } catch (error) {
       if (!isForeignKeyViolation(error)) throw error;
-      // A file or an upload arrived since the count.
+      // A mount, a file or an upload arrived since the checks.
+      await usedByMounts();
       const count = await this.repo.fileCount(id);
       throw count > 0 ? inUse(count) : conflict('storage.in_use_uploads');
     }

@@ -1,13 +1,141 @@
-/** Admin module "mount-management" (spec §2). Placeholder until its issue lands. */
+/**
+ * Admin module "mount-management" (spec §2, §5): the mounts (virtual folders showing a storage
+ * config, local disk or S3, in the mount explorer and over WebDAV), searchable, with create and
+ * edit dialogs, activate / deactivate, and delete after a confirmation that says the files stay.
+ */
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ComingSoon } from '../../../components/coming-soon.tsx';
+import type { Mount } from '@cubby/shared';
+import { Button } from '../../../components/button.tsx';
+import { Card } from '../../../components/card.tsx';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { PlusIcon } from '../../../components/icons.tsx';
+import { EmptyState, LoadError } from '../../../components/list-states.tsx';
+import { SearchField } from '../../../components/search-field.tsx';
+import { PageLoading } from '../../../components/spinner.tsx';
+import { showToast } from '../../../components/toast/toast-store.ts';
+import { isApiError } from '../../../lib/api/index.ts';
+import { useDeleteMount, useMounts, useUpdateMount } from './api/mounts.ts';
+import { MountDialog } from './components/mount-dialog.tsx';
+import { MountList } from './components/mount-list.tsx';
+import { useConfirmation } from '../../shares/use-confirmation.ts';
+import { filterMounts } from './mount-form.ts';
+
+type Editing = { kind: 'create' } | { kind: 'edit'; mount: Mount };
 
 export default function MountManagementModule() {
   const { t } = useTranslation();
+  const mounts = useMounts();
+  const [search, setSearch] = useState('');
+  const [editing, setEditing] = useState<Editing | null>(null);
+  const deletion = useConfirmation<Mount>();
+  const toggle = useUpdateMount();
+  const remove = useDeleteMount();
+
+  const setActive = (mount: Mount) => {
+    const active = !mount.is_active;
+    toggle.mutate(
+      { id: mount.id, input: { is_active: active } },
+      {
+        onSuccess: () =>
+          showToast(
+            t(active ? 'admin.mounts.toggle.activated' : 'admin.mounts.toggle.deactivated', {
+              name: mount.name,
+            }),
+            'success',
+          ),
+        onError: (error) => showToast(isApiError(error) ? error.message : t('errors.unexpected'), 'error'),
+      },
+    );
+  };
+
+  const confirmDelete = () => {
+    const mount = deletion.confirming;
+    if (!mount) return;
+    deletion.retry();
+    remove.mutate(mount.id, {
+      onSuccess: () => {
+        showToast(t('admin.mounts.delete.done', { name: mount.name }), 'success');
+        deletion.close();
+      },
+      onError: deletion.fail,
+    });
+  };
+
+  const shown = mounts.data ? filterMounts(mounts.data, search) : [];
   return (
-    <ComingSoon
+    <Card
+      as="h1"
       title={t('admin.modules.mountManagement')}
       description={t('admin.descriptions.mountManagement')}
-    />
+      actions={
+        <Button onClick={() => setEditing({ kind: 'create' })} data-testid="create-mount">
+          <PlusIcon className="size-4" />
+          {t('admin.mounts.create.open')}
+        </Button>
+      }
+    >
+      {mounts.isPending ? (
+        <PageLoading />
+      ) : mounts.isError ? (
+        <LoadError error={mounts.error} onRetry={() => void mounts.refetch()} />
+      ) : mounts.data.length === 0 ? (
+        <EmptyState
+          title={t('admin.mounts.empty.title')}
+          description={t('admin.mounts.empty.description')}
+          testId="mounts-empty"
+        />
+      ) : (
+        <>
+          <div className="mb-4 flex">
+            <SearchField
+              id="mount-search"
+              testId="mount-search"
+              label={t('admin.mounts.search.label')}
+              placeholder={t('admin.mounts.search.placeholder')}
+              value={search}
+              onChange={setSearch}
+            />
+          </div>
+          {shown.length === 0 ? (
+            <EmptyState
+              title={t('admin.mounts.empty.noMatch')}
+              description={t('admin.mounts.empty.noMatchDescription')}
+              testId="mounts-empty"
+            />
+          ) : (
+            <MountList
+              mounts={shown}
+              onEdit={(mount) => setEditing({ kind: 'edit', mount })}
+              onToggle={setActive}
+              onDelete={deletion.open}
+            />
+          )}
+        </>
+      )}
+
+      {editing && (
+        <MountDialog
+          key={editing.kind === 'edit' ? editing.mount.id : 'create'}
+          mount={editing.kind === 'edit' ? editing.mount : undefined}
+          onClose={() => setEditing(null)}
+        />
+      )}
+      {deletion.confirming && (
+        <ConfirmDialog
+          title={t('admin.mounts.delete.title')}
+          description={t('admin.mounts.delete.description', {
+            name: deletion.confirming.name,
+            path: deletion.confirming.mount_path,
+          })}
+          confirmLabel={t('admin.mounts.delete.confirm')}
+          onConfirm={confirmDelete}
+          onClose={deletion.close}
+          pending={remove.isPending}
+          error={deletion.error}
+          testId="confirm-dialog"
+        />
+      )}
+    </Card>
   );
 }

@@ -1,6 +1,12 @@
-/** The fields of the create and edit dialogs: name, permissions, base path and expiry. */
+/**
+ * The fields of the create and edit dialogs: name, permissions, base path (typed, or chosen by
+ * browsing the folders of the mounts) and expiry.
+ */
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Button } from '../../../../components/button.tsx';
 import { Checkbox, SelectField, TextField } from '../../../../components/form-field.tsx';
+import { FolderIcon } from '../../../../components/icons.tsx';
 import {
   EXPIRY_CHOICES,
   MAX_CUSTOM_DAYS,
@@ -8,6 +14,7 @@ import {
   type KeyFormErrors,
   type KeyFormValues,
 } from '../key-form.ts';
+import { BasePathPicker } from './base-path-picker.tsx';
 
 export interface KeyFormFieldsProps {
   values: KeyFormValues;
@@ -27,6 +34,7 @@ export function KeyFormFields({
   currentExpiry,
 }: KeyFormFieldsProps) {
   const { t } = useTranslation();
+  const [browsing, setBrowsing] = useState(false);
   const errorText = (field: keyof KeyFormErrors) => {
     const key = errors[field];
     return key ? t(key) : (serverErrors[field] ?? null);
@@ -85,7 +93,25 @@ export function KeyFormFields({
         className="font-mono"
         error={errorText('basePath')}
         onChange={(event) => onChange({ basePath: event.target.value })}
+        addon={
+          <Button
+            variant="secondary"
+            onClick={() => setBrowsing(true)}
+            aria-label={t('keys.picker.openAction')}
+            data-testid="browse-base-path"
+          >
+            <FolderIcon className="size-4" />
+            {t('keys.picker.open')}
+          </Button>
+        }
       />
+      {browsing && (
+        <BasePathPicker
+          value={values.basePath}
+          onChoose={(basePath) => onChange({ basePath })}
+          onClose={() => setBrowsing(false)}
+        />
+      )}
       <SelectField
         label={t('keys.fields.expiry')}
         name="expiry"

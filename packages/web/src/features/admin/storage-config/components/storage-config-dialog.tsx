@@ -7,7 +7,7 @@ import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../../components/alert.tsx';
 import { Dialog, FormDialogActions } from '../../../../components/dialog.tsx';
-import { showToast } from '../../../../components/toast/toast-store.ts';
+import { submitForm } from '../../../../lib/forms/submit-form.ts';
 import { useCreateStorageConfig, useUpdateStorageConfig } from '../api/mutate-storage-configs.ts';
 import type { StorageConfig } from '../api/types.ts';
 import { applyProvider, emptyStorageForm, validateStorageForm, valuesOf } from '../storage-form.ts';
@@ -21,25 +21,16 @@ export function StorageConfigDialog({ config, onClose }: { config?: StorageConfi
   const update = useUpdateStorageConfig();
   const pending = create.isPending || update.isPending;
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    const result = validateStorageForm(form.values, config ? 'edit' : 'create');
-    form.setFormError(null);
-    if (!result.ok) {
-      form.setErrors(result.errors);
-      return;
-    }
-    const name = result.input.name;
-    const done = {
-      onSuccess: () => {
-        showToast(t(config ? 'admin.storage.edit.saved' : 'admin.storage.create.done', { name }), 'success');
-        onClose();
-      },
-      onError: (error: unknown) => form.showServerError(error, t('errors.unexpected')),
-    };
-    if (config) update.mutate({ id: config.id, input: result.input }, done);
-    else create.mutate(result.input, done);
-  };
+  const onSubmit = (event: FormEvent) =>
+    submitForm(event, form, {
+      validate: (values) => validateStorageForm(values, config ? 'edit' : 'create'),
+      save: (input, done) =>
+        config ? update.mutate({ id: config.id, input }, done) : create.mutate(input, done),
+      savedMessage: ({ name }) =>
+        t(config ? 'admin.storage.edit.saved' : 'admin.storage.create.done', { name }),
+      fallback: t('errors.unexpected'),
+      onClose,
+    });
 
   return (
     <Dialog

@@ -1,0 +1,146 @@
+/**
+ * "Browse…" for a key's base path: a dialog that walks the folders of the mounts (the admin's
+ * `fs/list`), one level at a time, with breadcrumbs and a way up; "Choose this folder" puts the
+ * open folder into the field. A folder that does not exist yet can still be chosen (it becomes the
+ * key's home once created).
+ */
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Alert } from '../../../../components/alert.tsx';
+import { Button } from '../../../../components/button.tsx';
+import { Dialog, DialogActions } from '../../../../components/dialog.tsx';
+import { ArrowUpIcon, FolderIcon } from '../../../../components/icons.tsx';
+import { PageLoading } from '../../../../components/spinner.tsx';
+import { api, isApiError } from '../../../../lib/api/index.ts';
+import { crumbsOf, foldersOf, listUrl, parentOf, startingPath } from '../path-picker.ts';
+
+export function BasePathPicker({
+  value,
+  onChoose,
+  onClose,
+}: {
+  /** The field's current value: where the picker opens. */
+  value: string;
+  onChoose(path: string): void;
+  onClose(): void;
+}) {
+  const { t } = useTranslation();
+  const [path, setPath] = useState(() => startingPath(value));
+  const listing = useQuery({
+    queryKey: ['base-path-picker', path],
+    queryFn: ({ signal }) => api.get<unknown>(listUrl(path), { signal }),
+    // Always what is there now: mounts and folders change under the admin's hands.
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+  });
+  const folders = listing.data === undefined ? [] : foldersOf(listing.data);
+  const parent = parentOf(path);
+  // A folder below the top that is not there (yet): it can still be chosen.
+  const missing = parent !== null && isApiError(listing.error) && listing.error.status === 404;
+
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={t('keys.picker.title')}
+      description={t('keys.picker.description')}
+      testId="base-path-picker"
+    >
+      <nav aria-label={t('keys.picker.crumbsLabel')} className="mb-3">
+        <ol className="flex flex-wrap items-center gap-1 text-sm">
+          {crumbsOf(path).map((crumb, index, all) => (
+            <li key={crumb.path} className="flex min-w-0 items-center gap-1">
+              {index > 0 && (
+                <span aria-hidden="true" className="text-fg-muted">
+                  /
+                </span>
+              )}
+              {index === all.length - 1 ? (
+                <span aria-current="page" className="font-mono font-medium break-all" data-user-content="">
+                  {index === 0 ? t('keys.picker.root') : crumb.name}
+                </span>
+              ) : (
+                <button
+                  type="button"
+                  className="rounded font-mono break-all text-accent-text hover:underline focus-visible:outline-2 focus-visible:outline-ring"
+                  onClick={() => setPath(crumb.path)}
+                  data-user-content=""
+                >
+                  {index === 0 ? t('keys.picker.root') : crumb.name}
+                </button>
+              )}
+            </li>
+          ))}
+        </ol>
+      </nav>
+      <div className="min-h-40 rounded-lg border border-border">
+        {parent !== null && (
+          <button
+            type="button"
+            className="flex w-full items-center gap-2 border-b border-border px-3 py-2 text-left text-sm text-fg-muted hover:bg-surface-sunken focus-visible:outline-2 focus-visible:outline-ring"
+            onClick={() => setPath(parent)}
+            data-testid="picker-up"
+          >
+            <ArrowUpIcon className="size-4" />
+            {t('keys.picker.up')}
+          </button>
+        )}
+        {listing.isPending ? (
+          <PageLoading />
+        ) : listing.isError ? (
+          <div className="p-3">
+            <Alert tone={missing ? 'warning' : 'error'}>
+              {missing ? (
+                t('keys.picker.notFound')
+              ) : (
+                // The server's message, in its words.
+                <span data-user-content="">{listing.error.message}</span>
+              )}
+            </Alert>
+          </div>
+        ) : folders.length === 0 ? (
+          <p className="px-3 py-6 text-center text-sm text-fg-muted" data-testid="picker-empty">
+            {t('keys.picker.empty')}
+          </p>
+        ) : (
+          <ul aria-label={t('keys.picker.foldersLabel')} className="max-h-72 overflow-y-auto">
+            {folders.map((folder) => (
+              <li key={folder.path}>
+                <button
+                  type="button"
+                  className="flex w-full min-w-0 items-center gap-2 px-3 py-2 text-left text-sm text-fg hover:bg-surface-sunken focus-visible:outline-2 focus-visible:outline-ring"
+                  onClick={() => setPath(folder.path)}
+                  aria-label={t('keys.picker.enter', { name: folder.name })}
+                  data-testid="picker-folder"
+                  data-path={folder.path}
+                >
+                  <FolderIcon className="size-4 shrink-0 text-accent-text" />
+                  <span className="min-w-0 break-all" data-user-content="">
+                    {folder.name}
+                  </span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      <p className="mt-3 text-sm text-fg-muted">{t('keys.picker.current', { path })}</p>
+      <DialogActions>
+        <Button variant="secondary" onClick={onClose}>
+          {t('common.cancel')}
+        </Button>
+        <Button
+          onClick={() => {
+            onChoose(path);
+            onClose();
+          }}
+          data-testid="picker-choose"
+        >
+          {t('keys.picker.choose')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
