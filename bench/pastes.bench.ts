@@ -3,14 +3,7 @@
  * UPDATE … RETURNING) and POST /api/paste, at 32 connections, against the real server on SQLite;
  * and a bare node:http server answering the same bytes, as the ceiling on this machine.
  */
-import {
-  type LoadResult,
-  adminToken,
-  load,
-  machine,
-  startServer,
-  writeSection,
-} from './lib/harness.ts';
+import { type LoadResult, adminToken, load, machine, startServer, writeSection } from './lib/harness.ts';
 import { bareServer } from './lib/bare-server.ts';
 
 const SEEDED = 200;
