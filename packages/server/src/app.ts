@@ -46,6 +46,8 @@ import { settingsUrlProbe, UploadsService } from './modules/uploads/uploads.serv
 import { urlUploadRoutes } from './modules/url-upload/url-upload.routes.ts';
 import { localPresignRoutes } from './storage/drivers/local-routes.ts';
 import { Vfs } from './storage/vfs.ts';
+import { fsRoutes } from './modules/fs/fs.routes.ts';
+import { FsService } from './modules/fs/fs.service.ts';
 import { MountsRepository } from './modules/mounts/mounts.repository.ts';
 import { mountsRoutes } from './modules/mounts/mounts.routes.ts';
 import { MountsService } from './modules/mounts/mounts.service.ts';
@@ -57,9 +59,11 @@ const JSON_BODY_LIMIT = 1024 * 1024;
 const NUL_ESCAPE = /%00/i;
 // JSON escaping can double a paste's size (\uXXXX), so its routes take twice the content limit.
 const PASTE_BODY_LIMIT = 2 * PASTE_MAX_BYTES + 64 * 1024;
-const PASTE_BODY_ROUTES = /^\/api\/(paste|admin\/pastes\/[^/]+|user\/pastes\/[^/]+)$/;
+const PASTE_BODY_ROUTES =
+  /^\/api\/(paste|admin\/pastes\/[^/]+|user\/pastes\/[^/]+|(admin|user)\/fs\/update)$/;
 /** Routes that stream a file body and enforce their own size limit (the upload limit, a signed size). */
-const STREAMING_BODY_ROUTES = /^\/api\/(upload$|upload-direct\/|storage\/local\/)/;
+const STREAMING_BODY_ROUTES =
+  /^\/api\/(upload$|upload-direct\/|storage\/local\/|(admin|user)\/fs\/(upload|multipart\/part)$)/;
 
 export interface AppDeps {
   config: Config;
@@ -84,6 +88,8 @@ export function createApp(deps: AppDeps) {
     publicBaseUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
     secretKey: deps.secretKey,
     mounts: mountsRepository,
+    // `vfs` is built below; a config only changes once a request arrives.
+    onChanged: (id) => void vfs.clearCache({ storageConfigId: id }),
   });
   // One repository for file rows, shared by the share routes and the uploads that create them.
   const filesRepository = new FilesRepository(db.kysely);
@@ -91,12 +97,25 @@ export function createApp(deps: AppDeps) {
     secretKey: deps.secretKey,
     logger,
     settings,
-    // `uploads` is built below; a delete only runs once a request arrives.
+    // `uploads` and `vfs` are built below; a delete only runs once a request arrives.
     abortUploads: (fileId) => uploads.abortSessionsOf(fileId),
+    storageChanged,
   });
 
   // One tree over every mount: the fs routes, WebDAV and the copy engine go through it.
   const vfs = new Vfs({ mounts: mountsRepository, storageConfigs, clock });
+  function storageChanged(configId: string, path: string): void {
+    vfs.storageChanged(configId, path).catch((error: unknown) => {
+      logger.warn({ err: error }, 'could not forget a cached listing');
+    });
+  }
+  const fs = new FsService({
+    vfs,
+    files: filesRepository,
+    settings,
+    clock,
+    spoolDir: path.join(config.dataDir, 'tmp', 'fs-uploads'),
+  });
   const mounts = new MountsService({ repo: mountsRepository, storageConfigs, vfs, clock });
 
   const uploads = new UploadsService({
@@ -107,6 +126,7 @@ export function createApp(deps: AppDeps) {
     clock,
     logger,
     probe: settingsUrlProbe(settings),
+    storageChanged,
   });
 
   const app = new Hono<AppEnv>();
@@ -148,6 +168,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', settingsRoutes(settings));
   api.route('/', storageConfigsRoutes(storageConfigs, { config, selfFetch: async (r) => app.fetch(r) }));
   api.route('/', mountsRoutes(mounts));
+  api.route('/', fsRoutes(fs, vfs, { config, internalBaseUrl: storageConfigs.internalBaseUrl }));
   api.route('/', urlUploadRoutes(settings));
   api.route(
     '/',
@@ -172,6 +193,6 @@ export function createApp(deps: AppDeps) {
 
   return {
     app,
-    services: { auth, apiKeys, pastes, settings, storageConfigs, files, uploads, vfs, mounts },
+    services: { auth, apiKeys, pastes, settings, storageConfigs, files, uploads, vfs, mounts, fs },
   };
 }

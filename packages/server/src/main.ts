@@ -60,6 +60,7 @@ await services.storageConfigs.ensureDefault();
 // its unfinished uploads' slugs are free again, their partial files gone.
 await services.uploads.freeOrphanedStreams();
 await services.uploads.removeLeftoverTemps();
+await services.fs.removeLeftoverSpools();
 
 // With browser-test hooks the tests move the clock and clear shares themselves; a purge at a moment
 // of its own choosing would race them, so the periodic jobs stay off.
@@ -93,6 +94,11 @@ const jobs = startJobs(
           name: 'remove temp files of crashed writes',
           everyMs: 3600_000,
           run: () => services.uploads.removeLeftoverTemps(),
+        },
+        {
+          name: 'remove form uploads spooled by crashed requests',
+          everyMs: 3600_000,
+          run: () => services.fs.removeLeftoverSpools(),
         },
       ],
 );

@@ -14,6 +14,11 @@
 const HEX_ESCAPE = /%[0-9a-fA-F]{2}/;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** Whether text holds NUL or another C0 control character, or DEL (never valid in a path or name). */
+export function hasControlChars(text: string): boolean {
+  return CONTROL.test(text);
+}
 /** A surrogate that is not half of a pair (with the `u` flag a pair is one code point, not Cs). */
 const LONE_SURROGATE = /\p{Cs}/u;
 

@@ -2,10 +2,39 @@
  * SQL for file shares: rows, the one-statement view count, the grants that let a counted view keep
  * delivering (file_view_tokens, migration 0004), and the management list.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { creatorId, mimeFromFilename, type Principal } from '@cubby/shared';
 import { type Kysely, type Updateable, sql } from 'kysely';
 import type { Database, FilesTable } from '../../db/schema.ts';
 import { createdByKey, likePattern } from '../shares/share-rules.ts';
+
+/**
+ * A new file share's row: an unprotected share served through this server (no password, expiry or
+ * view limit) of `fields.filename` stored at `fields.storage_path`, typed by its name.
+ */
+export function newFileRow(
+  principal: Principal,
+  fields: Pick<
+    FilesTable,
+    'slug' | 'filename' | 'storage_config_id' | 'storage_path' | 'size' | 'etag' | 'status'
+  >,
+  now: Date,
+): FilesTable {
+  return {
+    id: randomUUID(),
+    ...fields,
+    mimetype: mimeFromFilename(fields.filename),
+    remark: null,
+    password_hash: null,
+    expires_at: null,
+    max_views: 0,
+    views: 0,
+    use_proxy: 1,
+    created_by: creatorId(principal),
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+  };
+}
 
 export interface FileListRow extends FilesTable {
   s3_config_name: string | null;
@@ -48,6 +77,33 @@ export class FilesRepository {
 
   async insert(row: FilesTable): Promise<void> {
     await this.db.insertInto('files').values(row).execute();
+  }
+
+  /** Deletes the shares of the object at `storagePath` and of every object below it (a folder removed through fs). */
+  async deleteUnder(configId: string, storagePath: string): Promise<number> {
+    const result = await this.db
+      .deleteFrom('files')
+      .where('storage_config_id', '=', configId)
+      .where((eb) => eb.or([eb('storage_path', '=', storagePath), underPrefix(storagePath)]))
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /** Points the shares of `from` (a file, or every object below a folder) at `to` after a rename. */
+  async moveUnder(configId: string, from: string, to: string): Promise<void> {
+    await this.db
+      .updateTable('files')
+      .set({ storage_path: to })
+      .where('storage_config_id', '=', configId)
+      .where('storage_path', '=', from)
+      .execute();
+    const cut = [...from].length + 1;
+    await this.db
+      .updateTable('files')
+      .set({ storage_path: sql<string>`${to} || substr(storage_path, ${cut})` })
+      .where('storage_config_id', '=', configId)
+      .where(() => underPrefix(from))
+      .execute();
   }
 
   async update(id: string, changes: Updateable<FilesTable>): Promise<void> {
@@ -262,3 +318,12 @@ export class FilesRepository {
 
 /** A fresh grant nonce (direct downloads; tokens bring their own). */
 export const grantNonce = (): string => `g-${randomBytes(16).toString('base64url')}`;
+
+/**
+ * `storage_path` lies below the folder `dir` (compared by characters, so `%` and `_` in names are
+ * plain text, unlike in LIKE); SQLite and PostgreSQL both count `substr` in characters.
+ */
+function underPrefix(dir: string) {
+  const prefix = dir.endsWith('/') ? dir : `${dir}/`;
+  return sql<boolean>`substr(storage_path, 1, ${[...prefix].length}) = ${prefix}`;
+}

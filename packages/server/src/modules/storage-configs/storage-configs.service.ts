@@ -68,6 +68,8 @@ export interface StorageServiceOptions {
   secretKey: string;
   /** The mounts on a config (a config that mounts use cannot be deleted). */
   mounts: Pick<MountsRepository, 'usingConfig'>;
+  /** Told when a config changed or went: the listings cached from it are stale (its root may have moved). */
+  onChanged?: (id: string) => void;
 }
 
 /** 409: mounts use the config; the message names them and `data.mounts` lists them. */
@@ -432,6 +434,7 @@ export class StorageConfigsService {
     const cached = this.drivers.get(id);
     this.drivers.delete(id);
     void cached?.driver.close?.();
+    this.options.onChanged?.(id);
   }
 
   /** On first start: a local-disk config in DATA_DIR/storage, made the default, so uploads work at once. */

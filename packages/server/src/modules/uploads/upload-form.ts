@@ -14,7 +14,7 @@ import busboy from 'busboy';
 import { AppError, badRequest } from '../../http/errors.ts';
 
 export interface UploadedFile {
-  /** The name the client gave (UTF-8). */
+  /** The name the client gave (UTF-8, `%22` read as `"`), only its last segment unless `wholeFilename`. */
   filename: string;
   stream: Readable;
 }
@@ -42,10 +42,17 @@ export function readUploadForm<T>(
   body: ReadableStream<Uint8Array>,
   contentType: string,
   onFile: (file: UploadedFile, fieldsBefore: Map<string, string>) => Promise<T>,
+  options: { wholeFilename?: boolean } = {},
 ): Promise<ReadForm<T>> {
   let parser: busboy.Busboy;
   try {
-    parser = busboy({ headers: { 'content-type': contentType }, defParamCharset: 'utf8', limits: LIMITS });
+    parser = busboy({
+      headers: { 'content-type': contentType },
+      defParamCharset: 'utf8',
+      limits: LIMITS,
+      // Without it busboy keeps only the part after the last `/` or `\`.
+      preservePath: options.wholeFilename === true,
+    });
   } catch {
     return Promise.reject(badRequest('uploads.not_multipart_form'));
   }
@@ -82,7 +89,9 @@ export function readUploadForm<T>(
         return;
       }
       fileStream = stream;
-      handled = onFile({ filename: info.filename ?? '', stream }, new Map(fields));
+      // Browsers send `"` in a file name as %22 (WHATWG multipart/form-data encoding).
+      const filename = (info.filename ?? '').replace(/%22/g, '"');
+      handled = onFile({ filename, stream }, new Map(fields));
       handled.catch(fail);
     });
     parser.on('filesLimit', () => fail(badRequest('uploads.one_file')));

@@ -24,15 +24,7 @@
 import { randomUUID } from 'node:crypto';
 import { pipeline, Readable } from 'node:stream';
 import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
-import {
-  creatorId,
-  formatBytes,
-  isCreator,
-  isNormalizedPathWithin,
-  mimeFromFilename,
-  normalizePath,
-  type Principal,
-} from '@cubby/shared';
+import { formatBytes, isCreator, isNormalizedPathWithin, normalizePath, type Principal } from '@cubby/shared';
 import type { Logger } from 'pino';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { FilesTable, UploadSessionsTable } from '../../db/schema.ts';
@@ -49,7 +41,7 @@ import {
   type MultipartPartInfo,
   type StorageDriver,
 } from '../../storage/driver.ts';
-import type { FilesRepository } from '../files/files.repository.ts';
+import { type FilesRepository, newFileRow } from '../files/files.repository.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import { probeUrl, urlFetchAppError } from '../url-upload/url-probe.ts';
 import { randomSlug } from '../shares/share-rules.ts';
@@ -128,6 +120,8 @@ export interface UploadsDeps {
   logger: Logger;
   probe?: UrlProbe;
   streamTiming?: Partial<StreamTiming>;
+  /** Told of every object a share upload stored or removed (the vfs forgets the folder's listing). */
+  storageChanged?: (storageConfigId: string, path: string) => void;
 }
 
 export interface Capacity {
@@ -825,26 +819,19 @@ export class UploadsService {
     if (input.slug && (await this.files.slugExists(input.slug))) throw conflict('uploads.slug_taken');
     const slug = input.slug ?? (await randomSlug((s) => this.files.slugExists(s), 'uploads.slug_exhausted'));
     const now = this.now();
-    const row: FilesTable = {
-      id: randomUUID(),
-      slug,
-      filename,
-      storage_config_id: config.id,
-      storage_path: buildStorageKey(folder, filename, now, { ownFolder: input.ownFolder ?? false }),
-      mimetype: mimeFromFilename(filename),
-      size: input.size,
-      etag: null,
-      status: 'pending',
-      remark: null,
-      password_hash: null,
-      expires_at: null,
-      max_views: 0,
-      views: 0,
-      use_proxy: 1,
-      created_by: creatorId(principal),
-      created_at: now.toISOString(),
-      updated_at: now.toISOString(),
-    };
+    const row = newFileRow(
+      principal,
+      {
+        slug,
+        filename,
+        storage_config_id: config.id,
+        storage_path: buildStorageKey(folder, filename, now, { ownFolder: input.ownFolder ?? false }),
+        size: input.size,
+        etag: null,
+        status: 'pending',
+      },
+      now,
+    );
     Object.assign(row, await this.shareColumns(input, now));
     return { config, driver, row };
   }
@@ -937,6 +924,7 @@ export class UploadsService {
       throw error;
     }
     if (!updated) throw conflict('uploads.not_pending');
+    this.deps.storageChanged?.(row.storage_config_id, row.storage_path);
     return { ...row, ...changes };
   }
 
@@ -955,6 +943,7 @@ export class UploadsService {
       await (driver ?? (await this.deps.storageConfigs.driver(row.storage_config_id))).remove(
         row.storage_path,
       );
+      this.deps.storageChanged?.(row.storage_config_id, row.storage_path);
     } catch (error) {
       if (!isStorageError(error, 'NOT_FOUND')) {
         this.deps.logger.warn({ err: error, file: row.id }, 'could not remove the bytes of a file');

@@ -1,0 +1,565 @@
+/**
+ * The file-system API behind /api/{admin|user}/fs/* (API-REFERENCE §6.11, without its §9 weaknesses):
+ * every path goes through the vfs, which normalises it and checks a key's base path before any
+ * storage call; nothing the client sends back (a storage key, mount id, size or ETag) is trusted —
+ * targets are recomputed from checked virtual paths, parts and sizes are read from the storage.
+ *
+ * Uploads stream: a form whose `path` comes before its file goes straight to storage; CloudPaste's
+ * client sends the file first, so then the file is spooled to a temp file in the data folder (on disk,
+ * never in memory) until the path is known. Every upload records a file share, as the reference does,
+ * so it appears in file management; removing or renaming files keeps those records in step.
+ */
+import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, readdir, rm, stat as statFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline, type Readable } from 'node:stream';
+import { pipeline as pipelineAsync } from 'node:stream/promises';
+import { formatBytes, hasControlChars, isWellFormed, mimeFromFilename, type Principal } from '@cubby/shared';
+import type { FilesTable } from '../../db/schema.ts';
+import { AppError, badRequest, forbidden, notFound } from '../../http/errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { ByteLimit } from '../../storage/byte-limit.ts';
+import { type Entry, isStorageError, MULTIPART_LIMITS } from '../../storage/driver.ts';
+import { webBody } from '../../storage/node-body.ts';
+import { type FsListing, type MountedPath, storageOp, storageType, type Vfs } from '../../storage/vfs.ts';
+import { type FilesRepository, newFileRow } from '../files/files.repository.ts';
+import { servingHeaders } from '../files/files.serving.ts';
+import type { SettingsService } from '../settings/settings.service.ts';
+import { randomSlug } from '../shares/share-rules.ts';
+import { readUploadForm } from '../uploads/upload-form.ts';
+
+/** The server relay's part size, as the reference recommends it. */
+export const RECOMMENDED_PART_SIZE = 5 * 1024 * 1024;
+/** `update` takes at most this many bytes of text. */
+export const UPDATE_MAX_BYTES = 10 * 1024 * 1024;
+/** Spooled form uploads older than this are leftovers of a crash. */
+const SPOOL_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+export interface FsDeps {
+  vfs: Vfs;
+  files: FilesRepository;
+  settings: SettingsService;
+  clock: Clock;
+  /** Where form uploads wait for their path (inside the data folder). */
+  spoolDir: string;
+}
+
+export interface FsEntryInfo {
+  path: string;
+  name: string;
+  isDirectory: boolean;
+  size: number;
+  modified: string | null;
+  contentType: string;
+  etag?: string;
+  mount_id: string;
+  storage_type: 'S3' | 'Local';
+}
+
+/** A URL a browser opens: the caller rebases the storage's own URL onto the public origin. */
+export interface LinkUrls {
+  preview: URL | null;
+  download: URL | null;
+}
+
+const bare = (etag: string | undefined) =>
+  etag?.trim().replace(/^W\//, '').replace(/^"|"$/g, '').toLowerCase();
+
+const tooLarge = (limit: number, size: number) =>
+  new AppError(413, 'PAYLOAD_TOO_LARGE', 'uploads.too_large', {
+    limit: formatBytes(limit),
+    size: formatBytes(size),
+  });
+
+/**
+ * A file name inside a folder, as the client gave it (NFC): not empty, not `.` or `..`, no `/`, NUL
+ * or other control characters, at most 255 characters — refused, never silently changed.
+ */
+function fileName(raw: string | undefined): string {
+  const name = raw?.normalize('NFC');
+  if (
+    !name ||
+    name === '.' ||
+    name === '..' ||
+    name.includes('/') ||
+    hasControlChars(name) ||
+    name.length > 255 ||
+    !isWellFormed(name)
+  ) {
+    throw badRequest('fs.name_invalid');
+  }
+  return name;
+}
+
+/** The virtual path of `name` inside the folder `dir` (a client path, checked later by the vfs). */
+function inFolder(dir: string, name: string): string {
+  return `${dir.replace(/\/+$/, '')}/${name}`;
+}
+
+export class FsService {
+  constructor(private readonly deps: FsDeps) {}
+
+  private get vfs() {
+    return this.deps.vfs;
+  }
+
+  list(principal: Principal, path: string | undefined): Promise<FsListing> {
+    return this.vfs.list(principal, path ?? '/');
+  }
+
+  /** What is at a path (file or folder), with URLs to view and download a file. */
+  async get(principal: Principal, raw: string | undefined): Promise<{ info: FsEntryInfo; urls: LinkUrls }> {
+    const { at, entry } = await this.vfs.stat(principal, raw);
+    const info = this.info(at, entry);
+    if (entry.isDirectory || !at.driver.presignGet) return { info, urls: { preview: null, download: null } };
+    const expiresIn = at.config.signature_expires_in;
+    const view = servingHeaders(entry.name, info.contentType, 'view');
+    const [preview, download] = await Promise.all([
+      storageOp(() =>
+        at.driver.presignGet!(at.subPath, {
+          expiresIn,
+          filename: entry.name,
+          disposition: view.disposition,
+          contentType: view.contentType,
+        }),
+      ),
+      storageOp(() =>
+        at.driver.presignGet!(at.subPath, {
+          expiresIn,
+          filename: entry.name,
+          disposition: 'attachment',
+          contentType: servingHeaders(entry.name, info.contentType, 'download').contentType,
+        }),
+      ),
+    ]);
+    return { info, urls: { preview, download } };
+  }
+
+  private info(at: MountedPath, entry: Entry): FsEntryInfo {
+    const info: FsEntryInfo = {
+      path: entry.isDirectory && at.path !== '/' ? `${at.path}/` : at.path,
+      name: entry.name || at.path.split('/').pop() || '',
+      isDirectory: entry.isDirectory,
+      size: entry.isDirectory ? 0 : entry.size,
+      modified: entry.modified ? entry.modified.toISOString() : null,
+      contentType: entry.isDirectory ? 'application/x-directory' : mimeFromFilename(entry.name),
+      mount_id: at.mount.id,
+      storage_type: storageType(at.config),
+    };
+    const etag = bare(entry.etag);
+    if (etag && !entry.isDirectory) info.etag = etag;
+    return info;
+  }
+
+  /** The file to stream for a download (the route serves it with Range and validators). */
+  async downloadTarget(principal: Principal, raw: string | undefined) {
+    const { at, entry } = await this.vfs.stat(principal, raw);
+    if (entry.isDirectory) throw badRequest('fs.is_a_directory');
+    return { at, entry };
+  }
+
+  async mkdir(principal: Principal, raw: string | undefined): Promise<void> {
+    if (!raw) throw badRequest('fs.dir_path_required');
+    try {
+      await this.vfs.mkdir(principal, raw);
+    } catch (error) {
+      if (error instanceof AppError && error.messageKey === 'fs.already_exists') {
+        throw new AppError(409, 'CONFLICT', 'fs.dir_exists');
+      }
+      throw error;
+    }
+  }
+
+  // ---- uploads --------------------------------------------------------------------------------
+
+  /**
+   * `POST …/fs/upload`: a form with `file` and `path` (the folder) in either order. With
+   * `use_multipart=true` the bytes are not kept and a relay upload is started instead (CloudPaste).
+   */
+  async formUpload(
+    principal: Principal,
+    request: { body: ReadableStream<Uint8Array> | null; contentType: string; contentLength?: number },
+  ) {
+    const max = await this.deps.settings.maxUploadBytes();
+    if (request.contentLength !== undefined && request.contentLength > max + 1024 * 1024) {
+      throw tooLarge(max, request.contentLength);
+    }
+    if (!request.body) throw badRequest('fs.file_and_path_required');
+    let spooled: string | undefined;
+    try {
+      const form = await readUploadForm(
+        request.body,
+        request.contentType,
+        async (file, before) => {
+          const dir = before.get('path');
+          const name = fileName(file.filename);
+          if (before.get('use_multipart') === 'true') {
+            file.stream.resume();
+            return { kind: 'multipart' as const, name };
+          }
+          if (dir !== undefined) {
+            const written = await this.writeLimited(principal, inFolder(dir, name), file.stream, max);
+            return { kind: 'stored' as const, name, written };
+          }
+          // The path comes after the file: keep the bytes on disk until it does.
+          await mkdir(this.deps.spoolDir, { recursive: true });
+          spooled = path.join(this.deps.spoolDir, `${randomUUID()}.part`);
+          const limiter = new ByteLimit(max, false);
+          try {
+            await pipelineAsync(file.stream, limiter, createWriteStream(spooled));
+          } catch (error) {
+            if (limiter.failure) throw tooLarge(max, limiter.bytes);
+            throw error;
+          }
+          return { kind: 'spooled' as const, name };
+        },
+        { wholeFilename: true },
+      );
+      const dir = form.fields.get('path');
+      if (dir === undefined || !form.file) throw badRequest('fs.file_and_path_required');
+      const { name } = form.file;
+      const target = inFolder(dir, name);
+      if (form.file.kind === 'multipart' || form.fields.get('use_multipart') === 'true') {
+        return { multipart: await this.initMultipart(principal, { path: dir, filename: name }) };
+      }
+      const written =
+        form.file.kind === 'stored'
+          ? form.file.written
+          : await this.writeLimited(principal, target, createReadStream(spooled!), max);
+      const row = await this.record(principal, written.at, name, written.size, written.etag);
+      return { stored: { at: written.at, row } };
+    } catch (error) {
+      if (error instanceof AppError && error.messageKey === 'uploads.file_required') {
+        throw badRequest('fs.file_and_path_required');
+      }
+      throw error;
+    } finally {
+      if (spooled) await rm(spooled, { force: true });
+    }
+  }
+
+  /** Streams a Node body into `target` under the upload size limit. */
+  private async writeLimited(principal: Principal, target: string, stream: Readable, max: number) {
+    const limiter = new ByteLimit(max, false);
+    const body = webBody(pipeline(stream, limiter, () => undefined));
+    try {
+      const { at, result } = await this.vfs.write(principal, target, body, {
+        contentType: mimeFromFilename(target),
+      });
+      return { at, size: result.size, etag: result.etag };
+    } catch (error) {
+      if (limiter.failure?.code === 'TOO_LARGE') throw tooLarge(max, limiter.bytes);
+      throw error;
+    } finally {
+      stream.destroy();
+    }
+  }
+
+  /** Removes spooled uploads a crash left behind; returns how many went. */
+  async removeLeftoverSpools(): Promise<number> {
+    let names: string[];
+    try {
+      names = await readdir(this.deps.spoolDir);
+    } catch {
+      return 0;
+    }
+    const before = this.deps.clock.now().getTime() - SPOOL_MAX_AGE_MS;
+    let removed = 0;
+    for (const name of names) {
+      const file = path.join(this.deps.spoolDir, name);
+      const info = await statFile(file).catch(() => undefined);
+      if (info && info.mtimeMs < before) {
+        await rm(file, { force: true });
+        removed++;
+      }
+    }
+    return removed;
+  }
+
+  /** The file share every fs upload records (CloudPaste's `M-` rows), so it shows in file management. */
+  private async record(
+    principal: Principal,
+    at: MountedPath,
+    name: string,
+    size: number,
+    etag: string | undefined,
+  ): Promise<FilesTable> {
+    const slug = await randomSlug((s) => this.deps.files.slugExists(s), 'uploads.slug_exhausted');
+    const row = newFileRow(
+      principal,
+      {
+        slug,
+        filename: name,
+        storage_config_id: at.config.id,
+        storage_path: at.subPath,
+        size,
+        etag: etag ?? null,
+        status: 'ready',
+      },
+      this.deps.clock.now(),
+    );
+    await this.deps.files.insert(row);
+    return row;
+  }
+
+  /** A finished upload must fit the upload limit; one that does not is removed again. */
+  private async checkStoredSize(at: MountedPath, size: number): Promise<void> {
+    const max = await this.deps.settings.maxUploadBytes();
+    if (size <= max) return;
+    await at.driver.remove(at.subPath).catch(() => undefined);
+    this.vfs.changed(at, { recursive: false });
+    throw tooLarge(max, size);
+  }
+
+  // ---- the server relay (multipart) -----------------------------------------------------------
+
+  /** Starts a relay upload of `filename` into the folder `path`; `key` names it from then on. */
+  async initMultipart(principal: Principal, input: { path?: string; filename?: string; fileSize?: number }) {
+    if (!input.path) throw badRequest('fs.multipart_path_required');
+    const max = await this.deps.settings.maxUploadBytes();
+    if (input.fileSize !== undefined && input.fileSize > max) throw tooLarge(max, input.fileSize);
+    const name = fileName(input.filename);
+    const at = await this.vfs.resolveWritable(principal, inFolder(input.path, name));
+    const { uploadId } = await storageOp(() =>
+      at.driver.multipart.init(at.subPath, { contentType: mimeFromFilename(name) }),
+    );
+    return {
+      uploadId,
+      key: at.path,
+      path: at.path,
+      mount_id: at.mount.id,
+      storage_type: storageType(at.config),
+      recommendedPartSize: RECOMMENDED_PART_SIZE,
+    };
+  }
+
+  /** The upload's file, from the `key` init answered (checked as any path), or the folder + name. */
+  private async relayTarget(principal: Principal, input: { key?: string | undefined; uploadId?: string }) {
+    if (!input.key || !input.uploadId) throw badRequest('fs.multipart_params');
+    return this.vfs.resolveWritable(principal, input.key);
+  }
+
+  async uploadPart(
+    principal: Principal,
+    input: { key?: string; uploadId?: string; partNumber: number },
+    body: ReadableStream<Uint8Array> | null,
+    contentLength: number | undefined,
+  ) {
+    const at = await this.relayTarget(principal, input);
+    if (contentLength === undefined) throw new AppError(411, 'VALIDATION_FAILED', 'fs.part_length_required');
+    if (contentLength === 0 || !body) throw badRequest('fs.part_empty');
+    const max = Math.min(await this.deps.settings.maxUploadBytes(), MULTIPART_LIMITS.maxPartSize);
+    if (contentLength > max) throw tooLarge(max, contentLength);
+    const { etag } = await this.relayOp(() =>
+      at.driver.multipart.uploadPart(at.subPath, input.uploadId!, input.partNumber, body, {
+        size: contentLength,
+      }),
+    );
+    return { partNumber: input.partNumber, etag };
+  }
+
+  /** The parts the storage holds for an upload: what a client resumes from. */
+  async listParts(principal: Principal, input: { key?: string; uploadId?: string }) {
+    const at = await this.relayTarget(principal, input);
+    const parts = await this.relayOp(() => at.driver.multipart.listParts(at.subPath, input.uploadId!));
+    return { key: at.path, uploadId: input.uploadId!, parts };
+  }
+
+  /**
+   * Completes a relay upload from the parts the storage holds (their ETags must match what the
+   * client lists), checks the size against the upload limit and records the file.
+   */
+  async completeMultipart(
+    principal: Principal,
+    input: { key?: string; uploadId?: string; parts?: Array<{ partNumber: number; etag: string }> },
+  ) {
+    const at = await this.relayTarget(principal, input);
+    if (!input.parts || input.parts.length === 0) throw badRequest('fs.multipart_params');
+    const stored = await this.relayOp(() => at.driver.multipart.listParts(at.subPath, input.uploadId!));
+    const byNumber = new Map(stored.map((p) => [p.partNumber, p]));
+    const parts = [...input.parts]
+      .sort((a, b) => a.partNumber - b.partNumber)
+      .map((p) => {
+        const held = byNumber.get(p.partNumber);
+        if (!held || bare(held.etag) !== bare(p.etag)) throw badRequest('fs.parts_mismatch');
+        return { partNumber: held.partNumber, etag: held.etag };
+      });
+    const result = await this.relayOp(() => at.driver.multipart.complete(at.subPath, input.uploadId!, parts));
+    this.vfs.changed(at, { recursive: false });
+    const entry = await storageOp(() => at.driver.stat(at.subPath));
+    await this.checkStoredSize(at, entry.size);
+    const name = at.path.split('/').pop()!;
+    const row = await this.record(principal, at, name, entry.size, result.etag ?? entry.etag);
+    return { at, row, etag: result.etag ?? entry.etag };
+  }
+
+  async abortMultipart(principal: Principal, input: { key?: string; uploadId?: string }) {
+    const at = await this.relayTarget(principal, input);
+    await this.relayOp(() => at.driver.multipart.abort(at.subPath, input.uploadId!));
+  }
+
+  /** Storage answers of the relay: an unknown upload id is 404, parts the storage refuses 400. */
+  private async relayOp<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (isStorageError(error, 'NOT_FOUND')) throw notFound('fs.upload_not_found');
+      if (isStorageError(error, 'PRECONDITION_FAILED')) throw badRequest('fs.parts_rejected');
+      if (isStorageError(error, 'INVALID_RANGE')) throw badRequest('validation.part_number_invalid');
+      return storageOp(() => Promise.reject(error));
+    }
+  }
+
+  // ---- presigned uploads ----------------------------------------------------------------------
+
+  /**
+   * A URL the browser PUTs the file to (the bucket itself, or this server's signed route for local
+   * disk). It is part 1 of a one-part multipart upload, so the bytes appear only on commit and the URL
+   * is dead after it (issue 10's single-use rule).
+   */
+  async presign(
+    principal: Principal,
+    input: { path?: string; fileName?: string; fileSize?: number },
+  ): Promise<{ at: MountedPath; url: URL; uploadId: string; contentType: string; expiresIn: number }> {
+    if (!input.path || !input.fileName) throw badRequest('fs.presign_params');
+    const name = fileName(input.fileName);
+    const at = await this.vfs.resolveWritable(principal, inFolder(input.path, name));
+    if (!at.driver.presignPart) throw badRequest('fs.presign_unsupported');
+    const size = input.fileSize;
+    if (size === undefined) throw badRequest('fs.presign_size_required');
+    const max = Math.min(await this.deps.settings.maxUploadBytes(), MULTIPART_LIMITS.maxPartSize);
+    if (size > max) throw tooLarge(max, size);
+    const contentType = mimeFromFilename(name);
+    const { uploadId } = await storageOp(() => at.driver.multipart.init(at.subPath, { contentType }));
+    const expiresIn = at.config.signature_expires_in;
+    const url = await storageOp(() => at.driver.presignPart!(at.subPath, uploadId, 1, { expiresIn, size }));
+    return { at, url, uploadId, contentType, expiresIn };
+  }
+
+  /** Completes a presigned upload from what the storage holds and records the file. */
+  async commitPresigned(principal: Principal, input: { targetPath?: string; uploadId?: string }) {
+    if (!input.targetPath || !input.uploadId) throw badRequest('fs.commit_params');
+    const at = await this.vfs.resolveWritable(principal, input.targetPath);
+    const stored = await this.relayOp(() => at.driver.multipart.listParts(at.subPath, input.uploadId!));
+    const first = stored.find((p) => p.partNumber === 1);
+    if (!first) throw badRequest('fs.upload_not_received');
+    const result = await this.relayOp(() =>
+      at.driver.multipart.complete(at.subPath, input.uploadId!, [{ partNumber: 1, etag: first.etag }]),
+    );
+    this.vfs.changed(at, { recursive: false });
+    const entry = await storageOp(() => at.driver.stat(at.subPath));
+    await this.checkStoredSize(at, entry.size);
+    const name = at.path.split('/').pop()!;
+    const row = await this.record(principal, at, name, entry.size, result.etag ?? entry.etag);
+    return { at, row };
+  }
+
+  // ---- changing -------------------------------------------------------------------------------
+
+  /** Removes a file or a folder with everything in it, and the shares of what went. */
+  async remove(principal: Principal, raw: string | undefined): Promise<void> {
+    if (!raw) throw badRequest('fs.path_required');
+    const at = await this.vfs.remove(principal, raw);
+    await this.deps.files.deleteUnder(at.config.id, at.subPath);
+  }
+
+  /** Removes several paths; every one is checked first (all or nothing), then each is tried. */
+  async batchRemove(principal: Principal, paths: string[] | undefined) {
+    if (!paths || paths.length === 0) throw badRequest('fs.paths_required');
+    for (const raw of paths) {
+      const { path: p } = this.vfs.target(raw);
+      if (!this.vfs.allowed(principal, p, 'write')) {
+        throw forbidden('fs.remove_forbidden', { path: raw });
+      }
+    }
+    let success = 0;
+    const failed: Array<{ path: string; error: string }> = [];
+    for (const raw of paths) {
+      try {
+        await this.remove(principal, raw);
+        success++;
+      } catch (error) {
+        failed.push({ path: raw, error: error instanceof AppError ? error.messageKey : String(error) });
+      }
+    }
+    return { success, failed };
+  }
+
+  /** Renames a file or folder within its mount; its shares follow it. */
+  async rename(
+    principal: Principal,
+    oldPath: string | undefined,
+    newPath: string | undefined,
+  ): Promise<void> {
+    if (!oldPath || !newPath) throw badRequest('fs.rename_params');
+    if (oldPath.endsWith('/') !== newPath.endsWith('/')) throw badRequest('fs.rename_kind_mismatch');
+    const { from, to } = await this.vfs.rename(principal, oldPath, newPath);
+    await this.deps.files.moveUnder(from.config.id, from.subPath, to.subPath);
+  }
+
+  /** Writes text to a file, creating it when missing. */
+  async update(principal: Principal, raw: string | undefined, content: string | undefined) {
+    if (!raw || content === undefined) throw badRequest('fs.update_params');
+    if (raw.endsWith('/')) throw badRequest('fs.update_directory');
+    const bytes = Buffer.byteLength(content);
+    if (bytes > UPDATE_MAX_BYTES) throw badRequest('fs.update_too_large');
+    const at = await this.vfs.resolveWritable(principal, raw);
+    const existed = await at.driver.stat(at.subPath).then(
+      (entry) => {
+        if (entry.isDirectory) throw badRequest('fs.update_directory');
+        return true;
+      },
+      (error: unknown) => {
+        if (isStorageError(error, 'NOT_FOUND')) return false;
+        throw error;
+      },
+    );
+    const contentType = mimeFromFilename(at.path);
+    const { result } = await this.vfs.write(principal, at.path, new Blob([content]).stream(), {
+      size: bytes,
+      contentType,
+    });
+    return { path: at.path, etag: bare(result.etag) ?? null, contentType, isNewFile: !existed };
+  }
+
+  /** A direct link to a file: presigned on S3, signed by this server for local disk. */
+  async fileLink(
+    principal: Principal,
+    input: { path?: string | undefined; expires_in?: number | undefined; force_download?: boolean },
+  ) {
+    if (!input.path) throw badRequest('fs.path_required');
+    if (input.path.endsWith('/')) throw badRequest('fs.link_directory');
+    const { at, entry } = await this.vfs.stat(principal, input.path);
+    if (entry.isDirectory) throw badRequest('fs.link_directory');
+    if (!at.driver.presignGet) throw badRequest('fs.link_unsupported');
+    const expiresIn = input.expires_in ?? at.config.signature_expires_in;
+    const serve = servingHeaders(
+      entry.name,
+      mimeFromFilename(entry.name),
+      input.force_download ? 'download' : 'view',
+    );
+    const url = await storageOp(() =>
+      at.driver.presignGet!(at.subPath, {
+        expiresIn,
+        filename: entry.name,
+        disposition: input.force_download ? 'attachment' : serve.disposition,
+        contentType: serve.contentType,
+      }),
+    );
+    const expiresAt = new Date(this.deps.clock.now().getTime() + expiresIn * 1000).toISOString();
+    return {
+      at,
+      url,
+      answer: {
+        path: at.path,
+        name: entry.name,
+        expiresIn,
+        expiresAt,
+        forceDownload: input.force_download === true,
+        mount_id: at.mount.id,
+        storage_type: storageType(at.config),
+      },
+    };
+  }
+}

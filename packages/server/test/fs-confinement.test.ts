@@ -1,0 +1,239 @@
+/**
+ * The shared traversal corpus through every fs route, for an API key whose base path is `/team`, on a
+ * mount at `/` (so any escape would land in storage), both databases, local disk and radosgw. Every
+ * storage call is recorded by a spy on the config's driver: not one may name a path outside `/team`,
+ * no answer may be a 5xx, and afterwards nothing is stored outside `/team`.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { isNormalizedPathWithin } from '@cubby/shared';
+import { CORPUS_BASE, TRAVERSAL_FILENAMES, TRAVERSAL_PATHS } from '../../shared/src/traversal-corpus.ts';
+import type { StorageDriver } from '../src/storage/driver.ts';
+import { DIALECTS } from './support/databases.ts';
+import { createBucket, deleteBucket, insertS3Config, S3_SKIP, s3AdminClient } from './support/s3.ts';
+import { apiKey, bearer, createTestApp, type TestApp } from './support/test-app.ts';
+
+type Send = (p: string) => { url: string; init: RequestInit & { json?: unknown } };
+
+/** Percent-encodes as a client would; a lone surrogate goes as its three (invalid UTF-8) bytes. */
+const enc = (text: string): string =>
+  [...text]
+    .map((ch) => {
+      const c = ch.charCodeAt(0);
+      if (ch.length === 1 && c >= 0xd800 && c <= 0xdfff) {
+        return [0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f)]
+          .map((b) => `%${b.toString(16).toUpperCase()}`)
+          .join('');
+      }
+      return encodeURIComponent(ch);
+    })
+    .join('');
+const post = (url: string, json: unknown) => ({ url, init: { method: 'POST', json } });
+const fsRoutes = (tree: string): Record<string, Send> => ({
+  list: (p) => ({ url: `/api/${tree}/fs/list?path=${enc(p)}`, init: {} }),
+  'list (raw URL)': (p) => ({ url: `/api/${tree}/fs/list?path=${p.replace(/[#&?\s]/g, enc)}`, init: {} }),
+  get: (p) => ({ url: `/api/${tree}/fs/get?path=${enc(p)}`, init: {} }),
+  download: (p) => ({ url: `/api/${tree}/fs/download?path=${enc(p)}`, init: {} }),
+  'download (raw URL)': (p) => ({
+    url: `/api/${tree}/fs/download?path=${p.replace(/[#&?\s]/g, enc)}`,
+    init: {},
+  }),
+  'file-link': (p) => ({ url: `/api/${tree}/fs/file-link?path=${enc(p)}`, init: {} }),
+  mkdir: (p) => post(`/api/${tree}/fs/mkdir`, { path: p }),
+  upload: (p) => {
+    const form = new FormData();
+    form.append('path', p);
+    form.append('file', new Blob(['x']), 'x.txt');
+    return { url: `/api/${tree}/fs/upload`, init: { method: 'POST', body: form } };
+  },
+  remove: (p) => ({ url: `/api/${tree}/fs/remove?path=${enc(p)}`, init: { method: 'DELETE' } }),
+  'batch-remove': (p) => post(`/api/${tree}/fs/batch-remove`, { paths: ['/team/keep/none.txt', p] }),
+  'rename (target)': (p) => post(`/api/${tree}/fs/rename`, { oldPath: '/team/seed.txt', newPath: p }),
+  'rename (source)': (p) => post(`/api/${tree}/fs/rename`, { oldPath: p, newPath: '/team/moved.txt' }),
+  update: (p) => post(`/api/${tree}/fs/update`, { path: p, content: 'x' }),
+  'multipart/init': (p) => post(`/api/${tree}/fs/multipart/init`, { path: p, filename: 'x.bin' }),
+  'multipart/part': (p) => ({
+    url: `/api/${tree}/fs/multipart/part?key=${enc(p)}&uploadId=u&partNumber=1`,
+    init: { method: 'POST', body: 'x', headers: { 'Content-Length': '1' } },
+  }),
+  'multipart/parts': (p) => ({ url: `/api/${tree}/fs/multipart/parts?key=${enc(p)}&uploadId=u`, init: {} }),
+  'multipart/complete': (p) =>
+    post(`/api/${tree}/fs/multipart/complete`, {
+      key: p,
+      uploadId: 'u',
+      parts: [{ partNumber: 1, etag: 'e' }],
+    }),
+  'multipart/abort': (p) => post(`/api/${tree}/fs/multipart/abort`, { key: p, uploadId: 'u' }),
+  presign: (p) => post(`/api/${tree}/fs/presign`, { path: p, fileName: 'x.txt', fileSize: 1 }),
+  'presign/commit': (p) => post(`/api/${tree}/fs/presign/commit`, { targetPath: p, uploadId: 'u' }),
+});
+/** Routes that take a file name inside a folder the key owns. */
+const nameRoutes = (tree: string): Record<string, Send> => ({
+  upload: (name) => {
+    const form = new FormData();
+    form.append('path', CORPUS_BASE);
+    form.append('file', new Blob(['x']), name);
+    return { url: `/api/${tree}/fs/upload`, init: { method: 'POST', body: form } };
+  },
+  'multipart/init': (name) => post(`/api/${tree}/fs/multipart/init`, { path: CORPUS_BASE, filename: name }),
+  presign: (name) => post(`/api/${tree}/fs/presign`, { path: CORPUS_BASE, fileName: name, fileSize: 1 }),
+});
+
+const DRIVER_CALLS = [
+  'stat',
+  'list',
+  'read',
+  'write',
+  'mkdir',
+  'remove',
+  'presignGet',
+  'presignPut',
+  'presignPart',
+] as const;
+const MULTIPART_CALLS = ['init', 'uploadPart', 'complete', 'abort', 'listParts'] as const;
+
+/** Records the path arguments of every call on `driver` (in place: the vfs holds the same instance). */
+function spy(driver: StorageDriver, seen: string[]): void {
+  const record = (target: Record<string, unknown>, names: readonly string[], paths: number) => {
+    for (const name of names) {
+      const original = target[name];
+      if (typeof original !== 'function') continue;
+      target[name] = (...args: unknown[]) => {
+        for (const arg of args.slice(0, paths)) if (typeof arg === 'string') seen.push(arg);
+        return (original as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    }
+  };
+  record(driver as unknown as Record<string, unknown>, ['copy', 'move'], 2);
+  record(driver as unknown as Record<string, unknown>, DRIVER_CALLS, 1);
+  record(driver.multipart as unknown as Record<string, unknown>, MULTIPART_CALLS, 1);
+}
+
+for (const dialect of DIALECTS) {
+  for (const kind of ['local', 's3'] as const) {
+    describe(
+      `fs routes keep a key inside ${CORPUS_BASE} (${dialect}, ${kind})`,
+      { skip: kind === 's3' ? S3_SKIP : false },
+      () => {
+        let t: TestApp;
+        let key: Record<string, string>;
+        let driver: StorageDriver;
+        let bucket: string | undefined;
+        const s3 = kind === 's3' ? s3AdminClient() : undefined;
+        const seen: string[] = [];
+
+        before(async () => {
+          t = await createTestApp(dialect);
+          t.clock.advance(Date.now() - t.clock.now().getTime());
+          const admin = bearer(await t.adminToken());
+          let configId: string;
+          if (kind === 's3') {
+            bucket = await createBucket(s3!, 'cubby-fsc');
+            configId = await insertS3Config(t, bucket);
+          } else {
+            const res = await t.json('/api/s3-configs', {
+              method: 'POST',
+              headers: admin,
+              json: {
+                name: 'c',
+                provider_type: 'Local',
+                root_path: `${t.database.dataDir}/c-${randomUUID()}`,
+              },
+            });
+            configId = res.body.data.id;
+          }
+          const mount = await t.json('/api/admin/mounts', {
+            method: 'POST',
+            headers: admin,
+            json: { name: 'root', mount_path: '/', storage_config_id: configId },
+          });
+          assert.equal(mount.status, 201, JSON.stringify(mount.body));
+          key = apiKey(
+            (await t.createKey({ name: 'team', basic_path: CORPUS_BASE, mount_permission: true })).key,
+          );
+          const config = (await t.services.storageConfigs.find(configId))!;
+          driver = await t.services.storageConfigs.driver(config);
+          // Things for the routes to find inside and outside the base path.
+          await driver.write('/team/seed.txt', new Blob(['seed']).stream());
+          await driver.write('/other/secret.txt', new Blob(['secret']).stream());
+          spy(driver, seen);
+        });
+        after(async () => {
+          await t.close();
+          if (bucket) await deleteBucket(s3!, bucket);
+        });
+
+        const send = async (label: string, { url, init }: ReturnType<Send>) => {
+          seen.length = 0;
+          const headers = { ...key, ...(init.headers as Record<string, string> | undefined) };
+          const res = await t.request(url, { ...init, headers });
+          assert.ok(res.status < 500, `${label} → ${res.status} ${await res.clone().text()}`);
+          await res.body?.cancel();
+          const outside = seen.filter((p) => !isNormalizedPathWithin(CORPUS_BASE, p));
+          assert.deepEqual(outside, [], `${label} touched storage outside ${CORPUS_BASE}`);
+          if (
+            await driver.stat('/team/seed.txt').then(
+              () => false,
+              () => true,
+            )
+          ) {
+            await driver.write('/team/seed.txt', new Blob(['seed']).stream());
+          }
+          seen.length = 0;
+        };
+
+        it('the spy sees the storage calls of a request inside the base path', async () => {
+          seen.length = 0;
+          const res = await t.request('/api/user/fs/update', {
+            method: 'POST',
+            headers: key,
+            json: { path: '/team/spied.txt', content: 'x' },
+          });
+          assert.equal(res.status, 200);
+          assert.ok(seen.includes('/team/spied.txt'), JSON.stringify(seen));
+        });
+
+        for (const tree of ['user', 'admin'] as const) {
+          it(`every corpus path through every /api/${tree}/fs route`, async () => {
+            for (const [route, build] of Object.entries(fsRoutes(tree))) {
+              for (const p of TRAVERSAL_PATHS) {
+                const label = `${tree} ${route} ${JSON.stringify(p)}`;
+                await send(label, build(p)).catch((error: unknown) => {
+                  throw error instanceof assert.AssertionError
+                    ? error
+                    : new Error(`${label}: ${String(error)}`);
+                });
+              }
+            }
+          });
+
+          it(`every corpus file name through /api/${tree}/fs routes that take one`, async () => {
+            for (const [route, build] of Object.entries(nameRoutes(tree))) {
+              for (const name of TRAVERSAL_FILENAMES)
+                await send(`${tree} ${route} ${JSON.stringify(name)}`, build(name));
+            }
+          });
+        }
+
+        it('left nothing outside the base path, and the outside file untouched', async () => {
+          const walk = async (dir: string): Promise<string[]> => {
+            const out: string[] = [];
+            for (const e of (await driver.list(dir)).entries) {
+              out.push(e.path);
+              if (e.isDirectory) out.push(...(await walk(e.path)));
+            }
+            return out;
+          };
+          const all = await walk('/');
+          const outside = all.filter(
+            (p) => !isNormalizedPathWithin(CORPUS_BASE, p) && p !== '/other' && p !== '/other/secret.txt',
+          );
+          assert.deepEqual(outside, []);
+          const secret = await driver.read('/other/secret.txt');
+          assert.equal(await new Response(secret.body).text(), 'secret');
+        });
+      },
+    );
+  }
+}
