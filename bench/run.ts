@@ -3,9 +3,11 @@ import { startServer, machine, writeSection } from './lib/harness.ts';
 import { measurePasteViewJs } from './paste-view-js.ts';
 import { benchFiles } from './files.bench.ts';
 import { benchPastes } from './pastes.bench.ts';
+import { benchFsList } from './fs-list.bench.ts';
 
 await benchPastes();
 await benchFiles();
+await benchFsList();
 
 // The paste view's JavaScript before content: needs the built web app (npm start or npm run build).
 const server = await startServer();

@@ -26,7 +26,7 @@ export function addAnswerHeader(c: Context<AppEnv>, name: string, value: string)
 /** An answer with the request's common headers; `headers` (any case) override them. */
 export function answer(
   c: Context<AppEnv>,
-  body: string | null,
+  body: string | Uint8Array<ArrayBuffer> | null,
   status: number,
   headers: Record<string, string> = {},
 ): Response {

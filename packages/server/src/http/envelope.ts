@@ -32,6 +32,25 @@ export function json(c: Context<AppEnv>, body: unknown, status = 200, headers?: 
 }
 
 /**
+ * The success envelope of `data` whose field `field` is already JSON (`fieldJson`, bytes kept from an
+ * earlier answer): the same bytes `ok(c, key, {...data, [field]: …})` would send, without
+ * serialising that field again.
+ */
+export function okWithJsonField(
+  c: Context<AppEnv>,
+  messageKey: MessageKey,
+  data: Record<string, unknown>,
+  field: string,
+  fieldJson: Uint8Array<ArrayBuffer>,
+): Response {
+  const head = JSON.stringify({ code: 200, message: translate(messageKey, c.get('lang') ?? 'zh'), data });
+  // head ends with the `}}` that close data and the envelope; the field goes before them.
+  const open = `${head.slice(0, -2)}${Object.keys(data).length > 0 ? ',' : ''}${JSON.stringify(field)}:`;
+  const body = Buffer.concat([Buffer.from(open), fieldJson, Buffer.from('},"success":true}')]);
+  return answer(c, body, 200, JSON_TYPE);
+}
+
+/**
  * A success envelope with extra top-level fields, for answers whose clients read fields beside
  * `data` (CloudPaste's pagination, its un-enveloped paste answers). Message parameters optional.
  */

@@ -121,6 +121,8 @@ interface CachedListing {
   items: FsItem[];
   expiresAt: number;
   usedAt: number;
+  /** `items` as JSON bytes, made the first time a listing is answered whole from the cache. */
+  json?: Uint8Array<ArrayBuffer>;
 }
 
 const isoOrNull = (date: Date | null): string | null => (date ? date.toISOString() : null);
@@ -257,12 +259,13 @@ export class Vfs {
     const mount = this.mountOf(mounts, path);
     const insideBase = this.allowed(principal, path, 'read');
     let items: FsItem[] = [];
+    let entry: CachedListing | undefined;
     let listing: Partial<FsListing> = {};
     const base = this.base(principal);
     if (mount) {
       const mounted = await this.mounted(mount, path);
       // On the way to its base path a key sees only that way, not the folder's other names.
-      if (insideBase) items = await this.mountItems(mounted, path === base);
+      if (insideBase) ({ items, entry } = await this.mountItems(mounted, path === base));
       listing = { mount_id: mount.id, storage_type: storageType(mounted.config) };
       this.touch(mount);
     } else if (mounts.length === 0 && path !== '/') {
@@ -271,6 +274,7 @@ export class Vfs {
     // The way on: the next segment of each mount below this path, and of the key's base path when
     // this is an ancestor of it (shown as folders unless a real folder has that name).
     const names = new Set(items.filter((i) => i.isDirectory).map((i) => i.name));
+    const fromStorage = items.length;
     const depth = pathSegments(path).length;
     const onward = mounts.map((m) => m.mount_path);
     if (mount && !insideBase) onward.push(base);
@@ -290,8 +294,9 @@ export class Vfs {
       });
     }
     if (!mount && items.length === 0 && path !== '/' && insideBase) throw notFound('fs.mount_not_found');
-    items.sort(byKindThenName);
-    return {
+    // A mount's items come sorted (and cached so); only added virtual folders need sorting in.
+    if (items.length > fromStorage) items.sort(byKindThenName);
+    const answer: FsListing = {
       path,
       type: 'directory',
       isRoot: path === '/',
@@ -300,13 +305,25 @@ export class Vfs {
       ...listing,
       items,
     };
+    // Answered whole from the cache: the items' JSON is made once, not per request.
+    if (entry && items.length === fromStorage) {
+      const cached = entry;
+      serializedItems.set(
+        answer,
+        () => (cached.json ??= new TextEncoder().encode(JSON.stringify(cached.items))),
+      );
+    }
+    return answer;
   }
 
   /**
    * Every entry of a mount folder (all driver pages), from the cache while it is fresh. A key's
    * base folder that does not exist yet (`missingIsEmpty`) lists as empty: it is the key's home.
    */
-  private async mountItems(at: MountedPath, missingIsEmpty = false): Promise<FsItem[]> {
+  private async mountItems(
+    at: MountedPath,
+    missingIsEmpty = false,
+  ): Promise<{ items: FsItem[]; entry?: CachedListing }> {
     const key = cacheKey(at.mount.id, at.subPath);
     const now = this.deps.clock.now().getTime();
     const cached = this.cache.get(key);
@@ -314,7 +331,7 @@ export class Vfs {
       if (cached.expiresAt > now) {
         this.stats.hits++;
         cached.usedAt = now;
-        return [...cached.items];
+        return { items: [...cached.items], entry: cached };
       }
       this.stats.expired++;
       this.cache.delete(key);
@@ -332,11 +349,11 @@ export class Vfs {
       if (!(missingIsEmpty && isStorageError(error, 'NOT_FOUND'))) throw fsStorageFailure(error);
     }
     const items = entries.map((e) => this.item(at.mount, e)).sort(byKindThenName);
-    if (at.mount.cache_ttl > 0) {
-      if (this.cache.size >= CACHE_MAX_ENTRIES) this.prune(now);
-      this.cache.set(key, { items, expiresAt: now + at.mount.cache_ttl * 1000, usedAt: now });
-    }
-    return [...items];
+    if (at.mount.cache_ttl <= 0) return { items };
+    if (this.cache.size >= CACHE_MAX_ENTRIES) this.prune(now);
+    const entry: CachedListing = { items, expiresAt: now + at.mount.cache_ttl * 1000, usedAt: now };
+    this.cache.set(key, entry);
+    return { items: [...items], entry };
   }
 
   private item(mount: MountsTable, entry: Entry): FsItem {
@@ -512,6 +529,14 @@ export class Vfs {
     this.touched.set(mount.id, now.getTime());
     void this.deps.mounts.touch(mount.id, now.toISOString()).catch(() => undefined);
   }
+}
+
+/** Listings whose items are a cached listing's, with that listing's JSON bytes. */
+const serializedItems = new WeakMap<FsListing, () => Uint8Array<ArrayBuffer>>();
+
+/** The JSON bytes of a listing's `items` when they came whole from the cache (else undefined). */
+export function cachedItemsJson(listing: FsListing): Uint8Array<ArrayBuffer> | undefined {
+  return serializedItems.get(listing)?.();
 }
 
 const cacheKey = (mountId: string, subPath: string) => `${mountId}\u0000${subPath}`;

@@ -9,11 +9,11 @@ import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { Config } from '../../config/config.ts';
 import type { AppEnv } from '../../http/context.ts';
-import { ok, okWith } from '../../http/envelope.ts';
+import { ok, okWith, okWithJsonField } from '../../http/envelope.ts';
 import { publicOrigin, rebaseUrl } from '../../http/public-origin.ts';
 import { type RouteAuth, route } from '../../http/route-docs.ts';
 import { serveObject } from '../../storage/serve-object.ts';
-import type { Vfs } from '../../storage/vfs.ts';
+import { cachedItemsJson, type Vfs } from '../../storage/vfs.ts';
 import { servingHeaders } from '../files/files.serving.ts';
 import type { FsService } from './fs.service.ts';
 
@@ -119,7 +119,13 @@ export function fsRoutes(fs: FsService, vfs: Vfs, options: { config: Config; int
           ),
           query: pathQuery,
         },
-        async (c, { query }) => ok(c, 'fs.listed', await fs.list(principal(c), query.path)),
+        async (c, { query }) => {
+          const listing = await fs.list(principal(c), query.path);
+          const itemsJson = cachedItemsJson(listing);
+          if (!itemsJson) return ok(c, 'fs.listed', listing);
+          const { items: _items, ...rest } = listing;
+          return okWithJsonField(c, 'fs.listed', rest, 'items', itemsJson);
+        },
       ),
     );
 

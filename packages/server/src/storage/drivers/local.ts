@@ -322,10 +322,9 @@ export class LocalDriver implements StorageDriver {
     } catch (error) {
       return mapFsError(error, 'list', path);
     }
-    const names = dirents
-      .filter((d) => !d.name.startsWith(RESERVED_PREFIX) && isAddressableName(d.name))
-      .map((d) => d.name)
-      .sort(compareNames);
+    const listed = dirents.filter((d) => !d.name.startsWith(RESERVED_PREFIX) && isAddressableName(d.name));
+    const links = new Set(listed.filter((d) => d.isSymbolicLink()).map((d) => d.name));
+    const names = listed.map((d) => d.name).sort(compareNames);
     let from = 0;
     if (after !== undefined) {
       while (from < names.length && compareNames(names[from]!, after) <= 0) from++;
@@ -337,7 +336,7 @@ export class LocalDriver implements StorageDriver {
       const batch = names.slice(index, index + Math.min(64, limit - entries.length));
       index += batch.length;
       const found = await Promise.all(
-        batch.map((name) => this.listEntry(joinPath(path, name), nodePath.join(abs, name))),
+        batch.map((name) => this.listEntry(joinPath(path, name), nodePath.join(abs, name), links.has(name))),
       );
       for (const entry of found) if (entry) entries.push(entry);
     }
@@ -347,10 +346,10 @@ export class LocalDriver implements StorageDriver {
   }
 
   /** An entry for a listing; null for one that vanished meanwhile or is a symlink out of the root. */
-  private async listEntry(path: string, abs: string): Promise<Entry | null> {
+  private async listEntry(path: string, abs: string, symlink: boolean): Promise<Entry | null> {
     try {
-      const link = await fs.lstat(abs);
-      if (link.isSymbolicLink() && !(await this.isInsideRoot(await fs.realpath(abs)))) return null;
+      // readdir said what is a link: only those need a look at where they lead.
+      if (symlink && !(await this.isInsideRoot(await fs.realpath(abs)))) return null;
       return await this.toEntry(path, abs);
     } catch (error) {
       if (isErrno(error, 'ENOENT', 'ELOOP')) return null;
