@@ -167,8 +167,11 @@ test.describe('logout and expiry', () => {
     await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
     await api.revoke(token);
 
-    // Within five minutes of the last check, moving between modules does not ask the server
-    // (both modules here show no server data, so only the revalidation could notice the revocation).
+    // Within five minutes of the last check, moving between modules does not ask the server. The
+    // mount list is answered here (empty), so only the revalidation could notice the revocation.
+    await page.route('**/api/admin/mounts', (route) =>
+      route.fulfill({ json: { code: 200, message: 'ok', data: [], success: true } }),
+    );
     const nav = page.getByRole('navigation', { name: 'Admin sections' });
     await nav.getByRole('link', { name: 'Mount management' }).click();
     await expect(page.getByRole('heading', { name: 'Mount management' })).toBeVisible();

@@ -46,6 +46,9 @@ import { settingsUrlProbe, UploadsService } from './modules/uploads/uploads.serv
 import { urlUploadRoutes } from './modules/url-upload/url-upload.routes.ts';
 import { localPresignRoutes } from './storage/drivers/local-routes.ts';
 import { Vfs } from './storage/vfs.ts';
+import { FsTasksRepository } from './modules/fs-tasks/fs-tasks.repository.ts';
+import { fsTasksRoutes } from './modules/fs-tasks/fs-tasks.routes.ts';
+import { FsTasksService } from './modules/fs-tasks/fs-tasks.service.ts';
 import { fsRoutes } from './modules/fs/fs.routes.ts';
 import { FsService } from './modules/fs/fs.service.ts';
 import { MountsRepository } from './modules/mounts/mounts.repository.ts';
@@ -109,6 +112,7 @@ export function createApp(deps: AppDeps) {
       logger.warn({ err: error }, 'could not forget a cached listing');
     });
   }
+  const fsTasks = new FsTasksService({ repo: new FsTasksRepository(db.kysely), vfs, clock, logger });
   const fs = new FsService({
     vfs,
     files: filesRepository,
@@ -169,6 +173,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', storageConfigsRoutes(storageConfigs, { config, selfFetch: async (r) => app.fetch(r) }));
   api.route('/', mountsRoutes(mounts));
   api.route('/', fsRoutes(fs, vfs, { config, internalBaseUrl: storageConfigs.internalBaseUrl }));
+  api.route('/', fsTasksRoutes(fsTasks, vfs));
   api.route('/', urlUploadRoutes(settings));
   api.route(
     '/',
@@ -193,6 +198,18 @@ export function createApp(deps: AppDeps) {
 
   return {
     app,
-    services: { auth, apiKeys, pastes, settings, storageConfigs, files, uploads, vfs, mounts, fs },
+    services: {
+      auth,
+      apiKeys,
+      pastes,
+      settings,
+      storageConfigs,
+      files,
+      uploads,
+      vfs,
+      mounts,
+      fs,
+      fsTasks,
+    },
   };
 }

@@ -61,6 +61,8 @@ await services.storageConfigs.ensureDefault();
 await services.uploads.freeOrphanedStreams();
 await services.uploads.removeLeftoverTemps();
 await services.fs.removeLeftoverSpools();
+// Copy tasks an earlier run left unfinished are failed, never reported as done.
+await services.fsTasks.failOrphans();
 
 // With browser-test hooks the tests move the clock and clear shares themselves; a purge at a moment
 // of its own choosing would race them, so the periodic jobs stay off.
@@ -96,6 +98,11 @@ const jobs = startJobs(
           run: () => services.uploads.removeLeftoverTemps(),
         },
         {
+          name: 'fail copy tasks whose process is gone',
+          everyMs: 60_000,
+          run: () => services.fsTasks.failOrphans(),
+        },
+        {
           name: 'remove form uploads spooled by crashed requests',
           everyMs: 3600_000,
           run: () => services.fs.removeLeftoverSpools(),
@@ -117,12 +124,15 @@ function shutdown(signal: string) {
   logger.info({ signal }, 'shutting down');
   logger.flush();
   jobs.stop();
+  // Running copy tasks stop now (recorded as interrupted, their partial targets never kept).
+  const tasksStopped = services.fsTasks.stopAll();
   const force = setTimeout(() => {
     logger.warn('in-flight requests did not finish in 10 s; closing anyway');
     logger.flush(() => process.exit(1));
   }, 10_000);
   force.unref();
   server.close(async () => {
+    await tasksStopped;
     await services.storageConfigs.close();
     await db.close();
     logger.info('stopped');

@@ -14,6 +14,7 @@ import * as m0003 from './migrations/0003-storage-and-files.ts';
 import * as m0004 from './migrations/0004-file-view-tokens.ts';
 import * as m0005 from './migrations/0005-streamed-uploads.ts';
 import * as m0006 from './migrations/0006-mounts.ts';
+import * as m0007 from './migrations/0007-fs-tasks.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -85,6 +86,7 @@ const migrations = {
   '0004-file-view-tokens': m0004,
   '0005-streamed-uploads': m0005,
   '0006-mounts': m0006,
+  '0007-fs-tasks': m0007,
 };
 
 /** Brings the schema up to date; throws with the failing migration's error. */

@@ -155,6 +155,29 @@ export interface MountsTable {
   last_used: string | null;
 }
 
+export interface FsTasksTable {
+  id: string;
+  kind: 'copy' | 'move';
+  status: 'pending' | 'running' | 'done' | 'failed' | 'cancelled';
+  /** Who asked: an admin id, or `apikey:<id>` (creatorId). */
+  owner: string;
+  /** JSON: the task's items and how each went (FsTaskItem[]). */
+  items: string;
+  skip_existing: number;
+  files_total: number;
+  files_done: number;
+  files_skipped: number;
+  files_failed: number;
+  bytes_total: number;
+  bytes_done: number;
+  error: string | null;
+  /** The process running it (lib/process-tag.ts). */
+  runner: string;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
 export interface Database {
   admins: AdminsTable;
   admin_sessions: AdminSessionsTable;
@@ -168,4 +191,5 @@ export interface Database {
   file_view_tokens: FileViewTokensTable;
   streamed_uploads: StreamedUploadsTable;
   mounts: MountsTable;
+  fs_tasks: FsTasksTable;
 }

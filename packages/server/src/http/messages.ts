@@ -411,6 +411,56 @@ const catalogue = {
   'fs.link_ready': ['获取文件直链成功', 'Direct link ready'],
   'fs.cache_stats': ['获取系统监控信息成功', 'Cache statistics loaded'],
   'fs.cache_cleared': ['缓存清理成功，共清理 {count} 项', 'Cache cleared: {count} listings'],
+  // Copy and move tasks (the fs-tasks module; batch-copy texts as the reference words them).
+  'fs.copy_items_required': ['请提供有效的复制项数组', 'A list of items to copy is required'],
+  'fs.copy_too_many_items': ['复制项过多（最多 1000 项）', 'Too many items (at most 1,000)'],
+  'fs.copy_paths_required': ['源路径或目标路径不能为空', 'Every item needs a source and a target path'],
+  'fs.copy_mount_root': ['无法复制挂载点根目录', "A mount's root folder cannot be copied or moved"],
+  'fs.copy_into_itself': ['不能把目录复制到它自己里面', 'A folder cannot be copied into itself'],
+  'fs.task_created': ['任务已创建', 'Task started'],
+  'fs.task_loaded': ['获取任务成功', 'Task loaded'],
+  'fs.tasks_listed': ['获取任务列表成功', 'Tasks loaded'],
+  'fs.task_cancelled': ['任务已取消', 'Task cancelled'],
+  'fs.task_deleted': ['任务记录已删除', 'Task record deleted'],
+  'fs.task_not_found': ['任务不存在', 'No such task'],
+  'fs.task_elsewhere': [
+    '任务正在另一个服务器进程中运行，无法在此取消',
+    'The task runs in another server process and cannot be cancelled here',
+  ],
+  'fs.task_interrupted': [
+    '服务器在任务完成前重启，任务未完成',
+    'The server restarted before the task finished; it did not complete',
+  ],
+  'fs.task_items_failed': ['部分项目复制失败', 'Some items could not be copied'],
+  'fs.batch_copy_done': [
+    '批量复制完成，成功: {success}，跳过: {skipped}，失败: {failed}',
+    'Copy finished: {success} copied, {skipped} skipped, {failed} failed',
+  ],
+  'fs.batch_copy_partial': [
+    '批量复制部分完成，成功: {success}，跳过: {skipped}，失败: {failed}',
+    'Copy partly finished: {success} copied, {skipped} skipped, {failed} failed',
+  ],
+  'fs.batch_copy_failed': [
+    '批量复制失败，成功: {success}，跳过: {skipped}，失败: {failed}',
+    'Copy failed: {success} copied, {skipped} skipped, {failed} failed',
+  ],
+  'fs.copy_commit_params': [
+    '请提供有效的目标挂载点ID和文件列表',
+    'A target mount id and a list of files are required',
+  ],
+  'fs.copy_commit_done': [
+    '批量复制完成，成功: {success}，失败: {failed}',
+    'Copy confirmed: {success} present, {failed} missing',
+  ],
+  'fs.copy_commit_partial': [
+    '批量复制部分完成，成功: {success}，失败: {failed}',
+    'Copy partly confirmed: {success} present, {failed} missing',
+  ],
+  'fs.copy_commit_failed': [
+    '批量复制失败，成功: {success}，失败: {failed}',
+    'Copy not confirmed: {success} present, {failed} missing',
+  ],
+  'fs.copy_target_missing': ['目标路径或S3路径不能为空', 'A target path is required'],
   // Mounts (API-REFERENCE §6.10; the reference's Chinese texts where it has them).
   'mounts.listed': ['获取挂载点列表成功', 'Mounts loaded'],
   'mounts.loaded': ['获取挂载点成功', 'Mount loaded'],

@@ -11,10 +11,11 @@ import type { Config } from '../../config/config.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { ok, okWith, okWithJsonField } from '../../http/envelope.ts';
 import { publicOrigin, rebaseUrl } from '../../http/public-origin.ts';
-import { type RouteAuth, route } from '../../http/route-docs.ts';
+import { route } from '../../http/route-docs.ts';
 import { serveObject } from '../../storage/serve-object.ts';
 import { cachedItemsJson, type Vfs } from '../../storage/vfs.ts';
 import { servingHeaders } from '../files/files.serving.ts';
+import { FS_TREES } from './fs-trees.ts';
 import type { FsService } from './fs.service.ts';
 
 const PATH_MAX = 4096;
@@ -95,19 +96,7 @@ export function fsRoutes(fs: FsService, vfs: Vfs, options: { config: Config; int
   const clientUrl = (c: Context<AppEnv>, url: URL | null) =>
     url ? rebaseUrl(url, options.internalBaseUrl, publicOrigin(c, options.config)) : null;
 
-  const trees: Array<{ prefix: string; auth: RouteAuth; who: string }> = [
-    { prefix: '/admin/fs', auth: 'admin', who: 'admin' },
-    { prefix: '/user/fs', auth: 'mount', who: 'API key (mount permission), inside its base path' },
-  ];
-
-  for (const { prefix, auth, who } of trees) {
-    const doc = (summary: string, description?: string) => ({
-      tag,
-      summary: `${summary} (${who})`,
-      ...(description ? { description } : {}),
-      auth,
-    });
-
+  for (const { prefix, doc } of FS_TREES) {
     app.get(
       `${prefix}/list`,
       route(
