@@ -67,6 +67,16 @@ const fsRoutes = (tree: string): Record<string, Send> => ({
   'multipart/abort': (p) => post(`/api/${tree}/fs/multipart/abort`, { key: p, uploadId: 'u' }),
   presign: (p) => post(`/api/${tree}/fs/presign`, { path: p, fileName: 'x.txt', fileSize: 1 }),
   'presign/commit': (p) => post(`/api/${tree}/fs/presign/commit`, { targetPath: p, uploadId: 'u' }),
+  'tasks (source)': (p) =>
+    post(`/api/${tree}/fs/tasks`, { items: [{ sourcePath: p, targetPath: '/team/copied/' }] }),
+  'tasks (target)': (p) =>
+    post(`/api/${tree}/fs/tasks`, { kind: 'move', items: [{ sourcePath: '/team/seed.txt', targetPath: p }] }),
+  'batch-copy (source)': (p) =>
+    post(`/api/${tree}/fs/batch-copy`, { items: [{ sourcePath: p, targetPath: '/team/copied/' }] }),
+  'batch-copy (target)': (p) =>
+    post(`/api/${tree}/fs/batch-copy`, { items: [{ sourcePath: '/team/seed.txt', targetPath: p }] }),
+  'batch-copy-commit': (p) =>
+    post(`/api/${tree}/fs/batch-copy-commit`, { targetMountId: 'x', files: [{ targetPath: p, s3Path: p }] }),
 });
 /** Routes that take a file name inside a folder the key owns. */
 const nameRoutes = (tree: string): Record<string, Send> => ({
@@ -217,6 +227,18 @@ for (const dialect of DIALECTS) {
         }
 
         it('left nothing outside the base path, and the outside file untouched', async () => {
+          // Copy tasks run on after their answer: wait until they have all ended.
+          const admin = { type: 'admin' as const, id: 'a', username: 'admin' };
+          const busy = async () =>
+            (await t.services.fsTasks.list(admin)).some((task) =>
+              ['pending', 'running'].includes(task.status),
+            );
+          while (await busy()) await new Promise((resolve) => setTimeout(resolve, 20));
+          assert.deepEqual(
+            seen.filter((p) => !isNormalizedPathWithin(CORPUS_BASE, p)),
+            [],
+            'a copy task touched storage outside the base path',
+          );
           const walk = async (dir: string): Promise<string[]> => {
             const out: string[] = [];
             for (const e of (await driver.list(dir)).entries) {
