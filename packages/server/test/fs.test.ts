@@ -157,6 +157,25 @@ for (const dialect of DIALECTS) {
         assert.equal(res.status, 400);
       });
 
+      it('names with Unicode, spaces and #?%&+\'" survive rename and copy', async () => {
+        const other = `副本 #2 ?%&+'"; x=y.txt`;
+        await post('/api/admin/fs/update', { path: `/m/odd/${ODD_NAME}`, content: 'odd' });
+        const renamed = await post('/api/admin/fs/rename', {
+          oldPath: `/m/odd/${ODD_NAME}`,
+          newPath: `/m/odd/${other}`,
+        });
+        assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
+        const copied = await post('/api/admin/fs/batch-copy', {
+          items: [{ sourcePath: `/m/odd/${other}`, targetPath: `/m/odd/dir #1/` }],
+        });
+        assert.equal(copied.body.data.success, 1, JSON.stringify(copied.body));
+        assert.deepEqual(await names('/m/odd'), ['dir #1', other]);
+        assert.deepEqual(await names('/m/odd/dir #1'), [other]);
+        const res = await download(`/m/odd/dir #1/${other}`);
+        assert.equal(await res.text(), 'odd');
+        assert.match(res.headers.get('Content-Disposition') ?? '', /filename\*=UTF-8''/);
+      });
+
       it('update creates then updates; rename moves files and folders with their shares; remove and batch-remove', async () => {
         const created = await post('/api/admin/fs/update', { path: '/m/notes/n.md', content: '# one' });
         assert.equal(created.status, 200, JSON.stringify(created.body));
