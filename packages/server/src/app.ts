@@ -27,6 +27,9 @@ import { ApiKeysService } from './modules/api-keys/api-keys.service.ts';
 import { AuthRepository } from './modules/auth/auth.repository.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
+import { DashboardRepository } from './modules/dashboard/dashboard.repository.ts';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
+import { DashboardService } from './modules/dashboard/dashboard.service.ts';
 import { FilesRepository } from './modules/files/files.repository.ts';
 import { filesRoutes } from './modules/files/files.routes.ts';
 import { FilesService } from './modules/files/files.service.ts';
@@ -165,6 +168,7 @@ export function createApp(deps: AppDeps) {
 
   const api = new Hono<AppEnv>();
   api.route('/', systemRoutes(db, clock));
+  api.route('/', dashboardRoutes(new DashboardService(new DashboardRepository(db.kysely), clock)));
   api.route('/', authRoutes(auth));
   api.route('/', apiKeysRoutes(apiKeys));
   api.route('/', pastesRoutes(pastes));

@@ -682,6 +682,7 @@ const catalogue = {
   'system.health_ok': ['服务正常', 'Healthy'],
   'system.health_db_down': ['数据库不可用', 'The database is unavailable'],
   'system.version': ['获取版本信息成功', 'Version information'],
+  'dashboard.stats': ['获取仪表盘统计数据成功', 'Dashboard figures loaded'],
 } as const satisfies Record<string, readonly [string, string]>;
 
 export type MessageKey = keyof typeof catalogue;

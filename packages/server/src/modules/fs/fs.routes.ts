@@ -19,6 +19,7 @@ import { FS_TREES } from './fs-trees.ts';
 import type { FsService } from './fs.service.ts';
 
 const PATH_MAX = 4096;
+const EMPTY_CACHE = { hits: 0, misses: 0, expired: 0, invalidations: 0, pruned: 0, cacheSize: 0, hitRate: 0 };
 const text = z.string().max(PATH_MAX).optional();
 /** CloudPaste sends `null` for fields it does not know (contentType, fileSize). */
 const optionalSize = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullish();
@@ -455,7 +456,9 @@ export function fsRoutes(fs: FsService, vfs: Vfs, options: { config: Config; int
       const memory = process.memoryUsage();
       const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 100) / 100;
       return ok(c, 'fs.cache_stats', {
-        cache: { directory: vfs.cacheStats() },
+        // CloudPaste also reports a cache of presigned URLs; we sign each link when asked, so that
+        // cache is always empty here.
+        cache: { directory: vfs.cacheStats(), s3Url: EMPTY_CACHE },
         system: {
           memory: {
             rss: mb(memory.rss),

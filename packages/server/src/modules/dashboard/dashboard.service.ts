@@ -1,0 +1,107 @@
+/**
+ * The admin dashboard's figures (spec §2, API-REFERENCE §6.12): totals, live and ended shares, storage
+ * used per config against its quota, and new pastes and files per day for the last 7 days. Answers
+ * carry CloudPaste's fields (its dashboard reads them) with ours beside them. Days are UTC calendar
+ * days, as `created_at` is stored.
+ */
+import type { Clock } from '../../lib/clock.ts';
+import { APP_VERSION } from '../../version.ts';
+import type { DashboardRepository } from './dashboard.repository.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+export const WEEK_DAYS = 7;
+
+export interface StorageUsage {
+  id: string;
+  name: string;
+  providerType: string;
+  storageType: 'S3' | 'Local';
+  bucketName: string | null;
+  usedStorage: number;
+  fileCount: number;
+  /** The config's quota in bytes; null when it has none. */
+  totalStorage: number | null;
+  /** Percent of the quota used (0–100, rounded); null without a quota. */
+  usagePercent: number | null;
+}
+
+export interface DashboardStats {
+  totalPastes: number;
+  totalFiles: number;
+  totalApiKeys: number;
+  totalS3Configs: number;
+  totalMounts: number;
+  activePastes: number;
+  expiredPastes: number;
+  activeFiles: number;
+  expiredFiles: number;
+  totalStorageUsed: number;
+  s3Buckets: StorageUsage[];
+  /** The 7 UTC days of the series, oldest first, ending today. */
+  lastWeekDays: string[];
+  lastWeekPastes: number[];
+  lastWeekFiles: number[];
+  version: string;
+}
+
+export class DashboardService {
+  constructor(
+    private readonly repo: DashboardRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async stats(): Promise<DashboardStats> {
+    const now = this.clock.now();
+    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+    const days = Array.from({ length: WEEK_DAYS }, (_, i) =>
+      new Date(today - (WEEK_DAYS - 1 - i) * DAY_MS).toISOString().slice(0, 10),
+    );
+    const since = `${days[0]}T00:00:00.000Z`;
+    const iso = now.toISOString();
+    const [pastes, files, keys, configs, mounts, endedPastes, endedFiles, use, pastesPerDay, filesPerDay] =
+      await Promise.all([
+        this.repo.count('pastes'),
+        this.repo.count('files'),
+        this.repo.count('api_keys'),
+        this.repo.count('storage_configs'),
+        this.repo.count('mounts'),
+        this.repo.ended('pastes', iso),
+        this.repo.ended('files', iso),
+        this.repo.storageUse(),
+        this.repo.perDay('pastes', since),
+        this.repo.perDay('files', since),
+      ]);
+    const buckets = use.map((config): StorageUsage => {
+      const settings = JSON.parse(config.settings) as { bucket_name?: string };
+      const quota = config.total_storage_bytes;
+      return {
+        id: config.id,
+        name: config.name,
+        providerType: config.provider_type,
+        storageType: config.driver === 's3' ? 'S3' : 'Local',
+        bucketName: settings.bucket_name ?? null,
+        usedStorage: config.used,
+        fileCount: config.files,
+        totalStorage: quota,
+        usagePercent: quota ? Math.min(100, Math.round((config.used / quota) * 100)) : null,
+      };
+    });
+    return {
+      totalPastes: pastes,
+      totalFiles: files,
+      totalApiKeys: keys,
+      totalS3Configs: configs,
+      totalMounts: mounts,
+      activePastes: pastes - endedPastes,
+      expiredPastes: endedPastes,
+      activeFiles: files - endedFiles,
+      expiredFiles: endedFiles,
+      totalStorageUsed: buckets.reduce((n, b) => n + b.usedStorage, 0),
+      s3Buckets: buckets,
+      lastWeekDays: days,
+      lastWeekPastes: days.map((d) => pastesPerDay.get(d) ?? 0),
+      lastWeekFiles: days.map((d) => filesPerDay.get(d) ?? 0),
+      version: APP_VERSION,
+    };
+  }
+}
