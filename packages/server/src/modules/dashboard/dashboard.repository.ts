@@ -16,6 +16,15 @@ export interface StorageUse {
   files: number;
 }
 
+const CONFIG_COLUMNS = [
+  'storage_configs.id',
+  'storage_configs.name',
+  'storage_configs.provider_type',
+  'storage_configs.driver',
+  'storage_configs.settings',
+  'storage_configs.total_storage_bytes',
+] as const;
+
 export class DashboardRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -48,26 +57,12 @@ export class DashboardRepository {
       .leftJoin('files', (join) =>
         join.onRef('files.storage_config_id', '=', 'storage_configs.id').on('files.status', '=', 'ready'),
       )
-      .select([
-        'storage_configs.id',
-        'storage_configs.name',
-        'storage_configs.provider_type',
-        'storage_configs.driver',
-        'storage_configs.settings',
-        'storage_configs.total_storage_bytes',
-      ])
+      .select(CONFIG_COLUMNS)
       .select((eb) => [
         eb.fn.coalesce(eb.fn.sum<number>('files.size'), sql<number>`0`).as('used'),
         eb.fn.count<number>('files.id').as('files'),
       ])
-      .groupBy([
-        'storage_configs.id',
-        'storage_configs.name',
-        'storage_configs.provider_type',
-        'storage_configs.driver',
-        'storage_configs.settings',
-        'storage_configs.total_storage_bytes',
-      ])
+      .groupBy(CONFIG_COLUMNS)
       .orderBy('storage_configs.name')
       .execute()
       .then((rows) => rows.map((r) => ({ ...r, used: Number(r.used), files: Number(r.files) })));
