@@ -162,16 +162,53 @@ test.describe('logout and expiry', () => {
     seedAdmin,
   }) => {
     await page.clock.install();
+    // The modules' own data is answered here, so only the revalidation can notice the revocation.
+    const answer = (data: unknown) => ({ json: { code: 200, message: 'ok', data, success: true } });
+    await page.route('**/api/admin/mounts', (route) => route.fulfill(answer([])));
+    await page.route('**/api/admin/cache/stats', (route) =>
+      route.fulfill(
+        answer({
+          cache: {
+            directory: {
+              hits: 0,
+              misses: 0,
+              expired: 0,
+              invalidations: 0,
+              pruned: 0,
+              cacheSize: 0,
+              hitRate: 0,
+            },
+          },
+        }),
+      ),
+    );
+    await page.route('**/api/admin/dashboard/stats', (route) =>
+      route.fulfill(
+        answer({
+          totalPastes: 0,
+          totalFiles: 0,
+          totalApiKeys: 0,
+          totalS3Configs: 0,
+          totalMounts: 0,
+          activePastes: 0,
+          expiredPastes: 0,
+          activeFiles: 0,
+          expiredFiles: 0,
+          totalStorageUsed: 0,
+          s3Buckets: [],
+          lastWeekDays: [],
+          lastWeekPastes: [],
+          lastWeekFiles: [],
+          version: 'test',
+        }),
+      ),
+    );
     const token = await seedAdmin();
     await page.goto('/admin/dashboard');
     await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
     await api.revoke(token);
 
-    // Within five minutes of the last check, moving between modules does not ask the server. The
-    // mount list is answered here (empty), so only the revalidation could notice the revocation.
-    await page.route('**/api/admin/mounts', (route) =>
-      route.fulfill({ json: { code: 200, message: 'ok', data: [], success: true } }),
-    );
+    // Within five minutes of the last check, moving between modules does not ask the server.
     const nav = page.getByRole('navigation', { name: 'Admin sections' });
     await nav.getByRole('link', { name: 'Mount management' }).click();
     await expect(page.getByRole('heading', { name: 'Mount management' })).toBeVisible();

@@ -1,5 +1,6 @@
-export * from './api.ts';
 export * from './api-keys.ts';
+export * from './api.ts';
+export * from './dashboard.ts';
 export * from './files.ts';
 export * from './mime.ts';
 export * from './mounts.ts';

@@ -13,7 +13,7 @@
  *   are cached per mount for the mount's `cache_ttl` (0 = no cache); every write through the vfs,
  *   and every share upload into a mounted storage config, invalidates the folders it changed.
  */
-import { isNormalizedPathWithin, normalizeFsPath, type Principal } from '@cubby/shared';
+import { type CacheCounters, isNormalizedPathWithin, normalizeFsPath, type Principal } from '@cubby/shared';
 import type { MountsTable } from '../db/schema.ts';
 import { AppError, badRequest, forbidden, notFound } from '../http/errors.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -73,15 +73,7 @@ export interface FsListing {
   items: FsItem[];
 }
 
-export interface CacheStats {
-  hits: number;
-  misses: number;
-  expired: number;
-  invalidations: number;
-  pruned: number;
-  cacheSize: number;
-  hitRate: number;
-}
+export type CacheStats = CacheCounters;
 
 /** Driver failures as fs answers (the reference's messages, real statuses). */
 const STORAGE_ANSWERS: Record<StorageErrorCode, () => AppError> = {

@@ -4,45 +4,13 @@
  * carry CloudPaste's fields (its dashboard reads them) with ours beside them. Days are UTC calendar
  * days, as `created_at` is stored.
  */
+import type { DashboardStats, StorageUsage } from '@cubby/shared';
 import type { Clock } from '../../lib/clock.ts';
 import { APP_VERSION } from '../../version.ts';
 import type { DashboardRepository } from './dashboard.repository.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const WEEK_DAYS = 7;
-
-export interface StorageUsage {
-  id: string;
-  name: string;
-  providerType: string;
-  storageType: 'S3' | 'Local';
-  bucketName: string | null;
-  usedStorage: number;
-  fileCount: number;
-  /** The config's quota in bytes; null when it has none. */
-  totalStorage: number | null;
-  /** Percent of the quota used (0–100, rounded); null without a quota. */
-  usagePercent: number | null;
-}
-
-export interface DashboardStats {
-  totalPastes: number;
-  totalFiles: number;
-  totalApiKeys: number;
-  totalS3Configs: number;
-  totalMounts: number;
-  activePastes: number;
-  expiredPastes: number;
-  activeFiles: number;
-  expiredFiles: number;
-  totalStorageUsed: number;
-  s3Buckets: StorageUsage[];
-  /** The 7 UTC days of the series, oldest first, ending today. */
-  lastWeekDays: string[];
-  lastWeekPastes: number[];
-  lastWeekFiles: number[];
-  version: string;
-}
 
 export class DashboardService {
   constructor(

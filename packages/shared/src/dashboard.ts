@@ -1,0 +1,48 @@
+/**
+ * The admin dashboard's answer (GET /api/admin/dashboard/stats): CloudPaste's fields, which its
+ * dashboard reads, with ours beside them. Days are UTC calendar days.
+ */
+
+export interface StorageUsage {
+  id: string;
+  name: string;
+  providerType: string;
+  storageType: 'S3' | 'Local';
+  bucketName: string | null;
+  usedStorage: number;
+  fileCount: number;
+  /** The config's quota in bytes; null when it has none. */
+  totalStorage: number | null;
+  /** Percent of the quota used (0–100, rounded); null without a quota. */
+  usagePercent: number | null;
+}
+
+export interface DashboardStats {
+  totalPastes: number;
+  totalFiles: number;
+  totalApiKeys: number;
+  totalS3Configs: number;
+  totalMounts: number;
+  activePastes: number;
+  expiredPastes: number;
+  activeFiles: number;
+  expiredFiles: number;
+  totalStorageUsed: number;
+  s3Buckets: StorageUsage[];
+  /** The 7 UTC days of the series, oldest first, ending today. */
+  lastWeekDays: string[];
+  lastWeekPastes: number[];
+  lastWeekFiles: number[];
+  version: string;
+}
+
+/** Directory cache counters (GET /api/admin/cache/stats, `data.cache.directory`). */
+export interface CacheCounters {
+  hits: number;
+  misses: number;
+  expired: number;
+  invalidations: number;
+  pruned: number;
+  cacheSize: number;
+  hitRate: number;
+}
