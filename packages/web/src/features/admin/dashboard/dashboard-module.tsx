@@ -29,24 +29,21 @@ export default function DashboardModule() {
           <LoadError error={stats.error} onRetry={() => void stats.refetch()} />
         ) : (
           <ul className="grid grid-cols-2 gap-3 lg:grid-cols-5" data-testid="stat-cards">
-            <StatCard
-              to="/admin/text-management"
-              label={t('admin.dashboard.cards.pastes')}
-              value={stats.data.totalPastes}
-              detail={t('admin.dashboard.cards.liveEnded', {
-                live: stats.data.activePastes,
-                ended: stats.data.expiredPastes,
-              })}
-            />
-            <StatCard
-              to="/admin/file-management"
-              label={t('admin.dashboard.cards.files')}
-              value={stats.data.totalFiles}
-              detail={t('admin.dashboard.cards.liveEnded', {
-                live: stats.data.activeFiles,
-                ended: stats.data.expiredFiles,
-              })}
-            />
+            {(['pastes', 'files'] as const).map((kind) => {
+              const [total, live, ended] =
+                kind === 'pastes'
+                  ? [stats.data.totalPastes, stats.data.activePastes, stats.data.expiredPastes]
+                  : [stats.data.totalFiles, stats.data.activeFiles, stats.data.expiredFiles];
+              return (
+                <StatCard
+                  key={kind}
+                  to={kind === 'pastes' ? '/admin/text-management' : '/admin/file-management'}
+                  label={t(`admin.dashboard.cards.${kind}`)}
+                  value={total}
+                  detail={t('admin.dashboard.cards.liveEnded', { live, ended })}
+                />
+              );
+            })}
             <StatCard
               to="/admin/storage-config"
               label={t('admin.dashboard.cards.storage')}

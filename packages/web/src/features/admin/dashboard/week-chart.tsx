@@ -45,22 +45,17 @@ export function WeekChart({ days, pastes, files }: WeekChartProps) {
           const x = i * SLOT + (SLOT - 2 * BAR - GAP) / 2;
           return (
             <g key={day}>
-              <rect
-                x={x}
-                y={HEIGHT - bar(pastes[i] ?? 0)}
-                width={BAR}
-                height={bar(pastes[i] ?? 0)}
-                rx={2}
-                className="fill-accent"
-              />
-              <rect
-                x={x + BAR + GAP}
-                y={HEIGHT - bar(files[i] ?? 0)}
-                width={BAR}
-                height={bar(files[i] ?? 0)}
-                rx={2}
-                className="fill-success"
-              />
+              {[pastes, files].map((series, k) => (
+                <rect
+                  key={k}
+                  x={x + k * (BAR + GAP)}
+                  y={HEIGHT - bar(series[i] ?? 0)}
+                  width={BAR}
+                  height={bar(series[i] ?? 0)}
+                  rx={2}
+                  className={k === 0 ? 'fill-accent' : 'fill-success'}
+                />
+              ))}
               <text
                 x={i * SLOT + SLOT / 2}
                 y={HEIGHT + 15}
