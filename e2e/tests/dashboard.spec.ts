@@ -29,6 +29,9 @@ test.describe('dashboard', () => {
     }
     await expect(page.getByTestId('week-chart').locator('table tbody tr')).toHaveCount(7);
 
+    await expect(page.getByTestId('mount-cache-counts').first()).toContainText(
+      /\d+ cached · \d+ hits · \d+ misses/,
+    );
     await page.getByRole('button', { name: `Clear the cache of ${mount.name}` }).click();
     await expect(page.getByTestId('toast')).toContainText(`Cache of ${mount.name} cleared`);
     await page.getByTestId('clear-cache-all').click();

@@ -413,8 +413,11 @@ for (const dialect of DIALECTS) {
         assert.equal(JSON.parse(fresh).data.items[0].name, 'a.txt');
         const before = (await get('/api/admin/cache/stats')).body.data.cache.directory;
         await list('/m/cache');
-        const afterHit = (await get('/api/admin/cache/stats')).body.data.cache.directory;
+        const statsAfter = (await get('/api/admin/cache/stats')).body.data.cache;
+        const afterHit = statsAfter.directory;
         assert.equal(afterHit.hits, before.hits + 1);
+        const mine = statsAfter.mounts.find((m: { mount_id: string }) => m.mount_id === mountId);
+        assert.ok(mine.hits >= 1 && mine.misses >= 1 && mine.entries >= 1, JSON.stringify(mine));
         await post('/api/admin/fs/update', { path: '/m/cache/b.txt', content: 'b' });
         assert.deepEqual(await names('/m/cache'), ['a.txt', 'b.txt']);
         await t.json('/api/admin/fs/remove?path=/m/cache/a.txt', { method: 'DELETE', headers: admin });

@@ -46,3 +46,12 @@ export interface CacheCounters {
   cacheSize: number;
   hitRate: number;
 }
+
+/** One mount's share of the directory cache (`data.cache.mounts`). */
+export interface MountCacheCounters {
+  mount_id: string;
+  /** Listings cached now. */
+  entries: number;
+  hits: number;
+  misses: number;
+}

@@ -13,7 +13,13 @@
  *   are cached per mount for the mount's `cache_ttl` (0 = no cache); every write through the vfs,
  *   and every share upload into a mounted storage config, invalidates the folders it changed.
  */
-import { type CacheCounters, isNormalizedPathWithin, normalizeFsPath, type Principal } from '@cubby/shared';
+import {
+  type CacheCounters,
+  isNormalizedPathWithin,
+  type MountCacheCounters,
+  normalizeFsPath,
+  type Principal,
+} from '@cubby/shared';
 import type { MountsTable } from '../db/schema.ts';
 import { AppError, badRequest, forbidden, notFound } from '../http/errors.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -138,6 +144,8 @@ export interface VfsDeps {
 export class Vfs {
   private readonly cache = new Map<string, CachedListing>();
   private readonly stats = { hits: 0, misses: 0, expired: 0, invalidations: 0, pruned: 0 };
+  /** Hits and misses per mount id, for the dashboard. */
+  private readonly mountStats = new Map<string, { hits: number; misses: number }>();
   private readonly touched = new Map<string, number>();
 
   constructor(private readonly deps: VfsDeps) {}
@@ -322,6 +330,7 @@ export class Vfs {
     if (cached) {
       if (cached.expiresAt > now) {
         this.stats.hits++;
+        this.countLookup(at.mount.id, 'hits');
         cached.usedAt = now;
         return { items: [...cached.items], entry: cached };
       }
@@ -329,6 +338,7 @@ export class Vfs {
       this.cache.delete(key);
     }
     this.stats.misses++;
+    this.countLookup(at.mount.id, 'misses');
     const entries: Entry[] = [];
     let cursor: string | undefined;
     try {
@@ -493,6 +503,28 @@ export class Vfs {
       cacheSize: this.cache.size,
       hitRate: lookups === 0 ? 0 : Math.round((this.stats.hits / lookups) * 1000) / 1000,
     };
+  }
+
+  /** Per mount: cached listings now, and hits and misses since the start. */
+  mountCacheStats(): MountCacheCounters[] {
+    const entries = new Map<string, number>();
+    for (const key of this.cache.keys()) {
+      const mountId = key.slice(0, key.indexOf('\u0000'));
+      entries.set(mountId, (entries.get(mountId) ?? 0) + 1);
+    }
+    const ids = new Set([...entries.keys(), ...this.mountStats.keys()]);
+    return [...ids].map((mountId) => ({
+      mount_id: mountId,
+      entries: entries.get(mountId) ?? 0,
+      hits: this.mountStats.get(mountId)?.hits ?? 0,
+      misses: this.mountStats.get(mountId)?.misses ?? 0,
+    }));
+  }
+
+  private countLookup(mountId: string, outcome: 'hits' | 'misses'): void {
+    const counts = this.mountStats.get(mountId) ?? { hits: 0, misses: 0 };
+    counts[outcome]++;
+    this.mountStats.set(mountId, counts);
   }
 
   private prune(now: number): void {

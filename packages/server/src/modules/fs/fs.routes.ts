@@ -458,7 +458,7 @@ export function fsRoutes(fs: FsService, vfs: Vfs, options: { config: Config; int
       return ok(c, 'fs.cache_stats', {
         // CloudPaste also reports a cache of presigned URLs; we sign each link when asked, so that
         // cache is always empty here.
-        cache: { directory: vfs.cacheStats(), s3Url: EMPTY_CACHE },
+        cache: { directory: vfs.cacheStats(), s3Url: EMPTY_CACHE, mounts: vfs.mountCacheStats() },
         system: {
           memory: {
             rss: mb(memory.rss),

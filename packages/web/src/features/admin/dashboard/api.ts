@@ -3,7 +3,7 @@
  * (GET /admin/cache/stats) and clearing the cache of one mount or of all (POST /admin/cache/clear).
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CacheCounters, DashboardStats } from '@cubby/shared';
+import type { CacheCounters, DashboardStats, MountCacheCounters } from '@cubby/shared';
 import { api } from '../../../lib/api/index.ts';
 
 const keys = {
@@ -22,8 +22,12 @@ export function useCacheStats() {
   return useQuery({
     queryKey: keys.cache,
     queryFn: async ({ signal }) =>
-      (await api.get<{ cache: { directory: CacheCounters } }>('/admin/cache/stats', { signal })).cache
-        .directory,
+      (
+        await api.get<{ cache: { directory: CacheCounters; mounts?: MountCacheCounters[] } }>(
+          '/admin/cache/stats',
+          { signal },
+        )
+      ).cache,
   });
 }
 

@@ -159,6 +159,10 @@ function CacheCard() {
   const cache = useCacheStats();
   const mounts = useMounts();
   const clear = useClearCache();
+  const countsOf = (mountId: string) => {
+    const counts = cache.data?.mounts?.find((m) => m.mount_id === mountId);
+    return { entries: counts?.entries ?? 0, hits: counts?.hits ?? 0, misses: counts?.misses ?? 0 };
+  };
   const run = (mountId?: string, name?: string) =>
     clear.mutate(mountId, {
       onSuccess: (result) =>
@@ -185,14 +189,14 @@ function CacheCard() {
         </Button>
       }
     >
-      {cache.data && (
+      {cache.data?.directory && (
         <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4" data-testid="cache-stats">
           {(
             [
-              ['entries', cache.data.cacheSize],
-              ['hits', cache.data.hits],
-              ['misses', cache.data.misses],
-              ['hitRate', `${Math.round(cache.data.hitRate * 100)} %`],
+              ['entries', cache.data.directory.cacheSize],
+              ['hits', cache.data.directory.hits],
+              ['misses', cache.data.directory.misses],
+              ['hitRate', `${Math.round(cache.data.directory.hitRate * 100)} %`],
             ] as const
           ).map(([key, value]) => (
             <div key={key}>
@@ -212,6 +216,9 @@ function CacheCard() {
                 </span>{' '}
                 <span className="font-mono text-xs text-fg-muted" data-user-content="">
                   {mount.mount_path}
+                </span>
+                <span className="block text-xs text-fg-muted tabular-nums" data-testid="mount-cache-counts">
+                  {t('admin.dashboard.cache.mountCounts', countsOf(mount.id))}
                 </span>
               </span>
               <Button
