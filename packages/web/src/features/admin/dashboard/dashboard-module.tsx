@@ -47,7 +47,8 @@ export default function DashboardModule() {
             <StatCard
               to="/admin/storage-config"
               label={t('admin.dashboard.cards.storage')}
-              value={formatBytes(stats.data.totalStorageUsed)}
+              // A size reads the same in every language (as elsewhere, marked as data, not text).
+              value={<span data-user-content="">{formatBytes(stats.data.totalStorageUsed)}</span>}
               detail={t('admin.dashboard.cards.configs', { count: stats.data.totalS3Configs })}
             />
             <StatCard
