@@ -127,7 +127,7 @@ for (const dialect of DIALECTS) {
     });
 
     if (dialect === 'sqlite') {
-      it('reads the week through the created_at index (the per-day query as the repository sends it)', async () => {
+      it('reads the week through the created_at indexes and storage use from a covering index', async () => {
         const plan = async (query: string) =>
           (
             await sql.raw<{ detail: string }>(`EXPLAIN QUERY PLAN ${query}`).execute(t.database.db.kysely)
@@ -138,6 +138,14 @@ for (const dialect of DIALECTS) {
           "SELECT substr(created_at, 1, 10), count(*) FROM pastes WHERE created_at >= '2026-01-01' GROUP BY 1",
         );
         assert.match(week, /INDEX pastes_created_at/, week);
+        const files = await plan(
+          "SELECT substr(created_at, 1, 10), count(case when status = 'ready' then 1 end) FROM files WHERE created_at >= '2026-01-01' GROUP BY 1",
+        );
+        assert.match(files, /INDEX files_created_at/, files);
+        const use = await plan(
+          "SELECT storage_config_id, sum(size), count(*) FROM files WHERE status = 'ready' GROUP BY storage_config_id",
+        );
+        assert.match(use, /COVERING INDEX files_status_config_size/, use);
       });
     }
   });

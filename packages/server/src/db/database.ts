@@ -15,6 +15,7 @@ import * as m0004 from './migrations/0004-file-view-tokens.ts';
 import * as m0005 from './migrations/0005-streamed-uploads.ts';
 import * as m0006 from './migrations/0006-mounts.ts';
 import * as m0007 from './migrations/0007-fs-tasks.ts';
+import * as m0008 from './migrations/0008-dashboard-indexes.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -87,6 +88,7 @@ const migrations = {
   '0005-streamed-uploads': m0005,
   '0006-mounts': m0006,
   '0007-fs-tasks': m0007,
+  '0008-dashboard-indexes': m0008,
 };
 
 /** Brings the schema up to date; throws with the failing migration's error. */
