@@ -229,8 +229,15 @@ test.describe('logout and expiry', () => {
     seedAdmin,
   }) => {
     const token = await seedAdmin();
+    // The dashboard's own calls must be answered before the revocation, or one of them logs out first.
+    const loaded = Promise.all(
+      ['/api/admin/dashboard/stats', '/api/admin/cache/stats', '/api/admin/mounts'].map((path) =>
+        page.waitForResponse((response) => new URL(response.url()).pathname === path),
+      ),
+    );
     await page.goto('/admin/dashboard');
     await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+    await loaded;
     await api.revoke(token);
 
     await page
