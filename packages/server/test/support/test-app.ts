@@ -14,12 +14,24 @@ import { createTestDatabase, type TestDatabase } from './databases.ts';
 export const ADMIN = { username: 'admin', password: 'correct horse battery' };
 
 export class TestClock {
+  /** Set by followRealTime: from then on the clock ticks with real time (plus what advance adds). */
+  private realOffsetMs: number | undefined;
   constructor(private current = new Date('2026-01-01T00:00:00.000Z')) {}
   now(): Date {
-    return new Date(this.current);
+    return this.realOffsetMs === undefined
+      ? new Date(this.current)
+      : new Date(Date.now() + this.realOffsetMs);
   }
   advance(ms: number): void {
-    this.current = new Date(this.current.getTime() + ms);
+    if (this.realOffsetMs === undefined) this.current = new Date(this.current.getTime() + ms);
+    else this.realOffsetMs += ms;
+  }
+  /**
+   * For tests against a real S3 server, which checks presigned URLs against real time: a clock that
+   * stood still would sign links that expire while a slow test before them runs.
+   */
+  followRealTime(): void {
+    this.realOffsetMs = 0;
   }
 }
 
