@@ -59,6 +59,9 @@ import { mountsRoutes } from './modules/mounts/mounts.routes.ts';
 import { MountsService } from './modules/mounts/mounts.service.ts';
 import { LOCAL_PRESIGN_MOUNT } from './storage/drivers/local-signature.ts';
 import { APP_VERSION } from './version.ts';
+import { DavAuthenticator } from './webdav/auth.ts';
+import { DavRepository } from './webdav/dav.repository.ts';
+import { webdavRoutes } from './webdav/webdav.routes.ts';
 
 export const DEFAULT_WEB_DIST = path.resolve(fileURLToPath(new URL('../../web/dist', import.meta.url)));
 const JSON_BODY_LIMIT = 1024 * 1024;
@@ -70,6 +73,8 @@ const PASTE_BODY_ROUTES =
 /** Routes that stream a file body and enforce their own size limit (the upload limit, a signed size). */
 const STREAMING_BODY_ROUTES =
   /^\/api\/(upload$|upload-direct\/|storage\/local\/|(admin|user)\/fs\/(upload|multipart\/part)$)/;
+
+const WEBDAV_PATH = /^\/dav(\/|$)/;
 
 export interface AppDeps {
   config: Config;
@@ -149,7 +154,8 @@ export function createApp(deps: AppDeps) {
     '*',
     requestBodies({
       limits: config.body,
-      streaming: (path) => STREAMING_BODY_ROUTES.test(path),
+      // WebDAV bodies stream too: PUT into storage, XML bodies read up to their own small limit.
+      streaming: (path) => STREAMING_BODY_ROUTES.test(path) || WEBDAV_PATH.test(path),
       maxBytes: (path) =>
         PASTE_BODY_ROUTES.test(path)
           ? { bytes: PASTE_BODY_LIMIT, label: '10 MiB' }
@@ -164,6 +170,15 @@ export function createApp(deps: AppDeps) {
   app.route(
     LOCAL_PRESIGN_MOUNT,
     localPresignRoutes((id) => storageConfigs.localDriver(id), deps.secretKey, clock),
+  );
+
+  const davRepository = new DavRepository(db.kysely);
+  app.route(
+    '/',
+    webdavRoutes(
+      { vfs, fs, tasks: fsTasks, settings, repo: davRepository, clock },
+      new DavAuthenticator({ auth, apiKeys, clock }),
+    ),
   );
 
   const api = new Hono<AppEnv>();
@@ -214,6 +229,7 @@ export function createApp(deps: AppDeps) {
       mounts,
       fs,
       fsTasks,
+      davRepository,
     },
   };
 }

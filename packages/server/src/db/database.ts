@@ -16,6 +16,7 @@ import * as m0005 from './migrations/0005-streamed-uploads.ts';
 import * as m0006 from './migrations/0006-mounts.ts';
 import * as m0007 from './migrations/0007-fs-tasks.ts';
 import * as m0008 from './migrations/0008-dashboard-indexes.ts';
+import * as m0009 from './migrations/0009-webdav.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -89,6 +90,7 @@ const migrations = {
   '0006-mounts': m0006,
   '0007-fs-tasks': m0007,
   '0008-dashboard-indexes': m0008,
+  '0009-webdav': m0009,
 };
 
 /** Brings the schema up to date; throws with the failing migration's error. */

@@ -178,6 +178,32 @@ export interface FsTasksTable {
   finished_at: string | null;
 }
 
+/** A WebDAV dead property (PROPPATCH): its value is the property element's content as XML. */
+export interface DavPropertiesTable {
+  /** Canonical virtual path of the resource. */
+  path: string;
+  ns: string;
+  name: string;
+  value: string;
+}
+
+/** A WebDAV write lock (LOCK), honoured by every instance sharing the database. */
+export interface DavLocksTable {
+  /** `opaquelocktoken:<uuid>`. */
+  token: string;
+  /** Canonical virtual path of the lock root. */
+  path: string;
+  depth: '0' | 'infinity';
+  scope: 'exclusive' | 'shared';
+  /** The client's `owner` element as XML ('' without one). */
+  owner_xml: string;
+  /** Who took it (creatorId): only they may use its token. */
+  principal: string;
+  timeout_seconds: number;
+  expires_at: string;
+  created_at: string;
+}
+
 export interface Database {
   admins: AdminsTable;
   admin_sessions: AdminSessionsTable;
@@ -192,4 +218,6 @@ export interface Database {
   streamed_uploads: StreamedUploadsTable;
   mounts: MountsTable;
   fs_tasks: FsTasksTable;
+  dav_properties: DavPropertiesTable;
+  dav_locks: DavLocksTable;
 }

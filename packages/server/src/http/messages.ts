@@ -683,6 +683,35 @@ const catalogue = {
   'system.health_db_down': ['数据库不可用', 'The database is unavailable'],
   'system.version': ['获取版本信息成功', 'Version information'],
   'dashboard.stats': ['获取仪表盘统计数据成功', 'Dashboard figures loaded'],
+  'webdav.xml_invalid': ['请求体不是有效的 WebDAV XML', 'The request body is not valid WebDAV XML'],
+  'webdav.path_invalid': ['WebDAV 路径无效', 'Invalid WebDAV path'],
+  'webdav.parent_missing': ['父目录不存在', 'The parent folder does not exist'],
+  'webdav.if_invalid': ['If 请求头格式无效', 'The If header is malformed'],
+  'webdav.locked': ['资源已被锁定，请提供锁令牌', 'The resource is locked; send its lock token'],
+  'webdav.precondition_failed': ['前置条件不满足', 'A precondition of the request failed'],
+  'webdav.depth_invalid': ['无效的深度头', 'Invalid Depth header'],
+  'webdav.depth_infinity': [
+    '不支持 Depth: infinity，请使用 0 或 1',
+    'Depth: infinity is not supported; use 0 or 1',
+  ],
+  'webdav.lock_refresh_token': [
+    '刷新锁需要在 If 头中提供锁令牌',
+    'Refreshing a lock needs its token in the If header',
+  ],
+  'webdav.lock_not_found': ['没有与此路径匹配的锁', 'No lock with that token covers this path'],
+  'webdav.lock_token_required': ['缺少 Lock-Token 头', 'The Lock-Token header is missing'],
+  'webdav.lock_not_yours': ['此锁属于其他用户', 'This lock belongs to someone else'],
+  'webdav.put_collection': ['不能向目录路径上传文件内容', 'Cannot upload file content to a folder path'],
+  'webdav.proxy_failed': [
+    '上传失败: 存储服务返回了错误 ({status})',
+    'Upload failed: the storage answered with an error ({status})',
+  ],
+  'webdav.mkcol_body': ['MKCOL请求不应包含正文', 'A MKCOL request must not have a body'],
+  'webdav.overwrite_invalid': ['Overwrite 头必须是 T 或 F', 'The Overwrite header must be T or F'],
+  'webdav.destination_exists': ['目标已存在且 Overwrite 为 F', 'The destination exists and Overwrite is F'],
+  'webdav.copy_failed': ['复制或移动失败: {reason}', 'The copy or move failed: {reason}'],
+  'webdav.destination_required': ['缺少目标路径头', 'The Destination header is missing'],
+  'webdav.destination_invalid': ['目标路径无效', 'The Destination header is not a valid URL or path'],
 } as const satisfies Record<string, readonly [string, string]>;
 
 export type MessageKey = keyof typeof catalogue;

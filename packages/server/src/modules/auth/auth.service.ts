@@ -16,6 +16,7 @@ import {
 } from '../../lib/crypto.ts';
 import { badRequest, conflict, unauthenticated } from '../../http/errors.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import type { AdminsTable } from '../../db/schema.ts';
 import type { AuthRepository } from './auth.repository.ts';
 
 export const MIN_PASSWORD_LENGTH = 8;
@@ -43,6 +44,12 @@ export interface ChangePasswordInput {
   newPassword?: string;
   newUsername?: string;
 }
+
+export const adminPrincipal = (admin: Pick<AdminsTable, 'id' | 'username'>): Principal => ({
+  type: 'admin',
+  id: admin.id,
+  username: admin.username,
+});
 
 export class AuthService {
   constructor(
@@ -88,7 +95,11 @@ export class AuthService {
     return { username: admin.username, password: newPassword, generated: password === undefined };
   }
 
-  async login(username: unknown, password: unknown, clientIp: string) {
+  /**
+   * Checks a username and password under the login limits (the form's and WebDAV's Basic alike):
+   * the attempt is reserved before the password is verified and refunded when it was right.
+   */
+  async verifyCredentials(username: unknown, password: unknown, clientIp: string): Promise<AdminsTable> {
     if (typeof username !== 'string' || typeof password !== 'string' || !username.trim() || !password) {
       throw badRequest('auth.login_fields_required');
     }
@@ -105,7 +116,18 @@ export class AuthService {
     const valid = await verifyPassword(admin?.password_hash ?? (await dummyPasswordHash()), password);
     if (!admin || !valid) throw unauthenticated('auth.invalid_login');
     attempt.refund();
+    return admin;
+  }
 
+  /** The admin with this id as a principal, while their password is still `passwordHash`. */
+  async adminIfUnchanged(adminId: string, passwordHash: string): Promise<Principal | null> {
+    const admin = await this.repo.findAdminById(adminId);
+    if (!admin || admin.password_hash !== passwordHash) return null;
+    return adminPrincipal(admin);
+  }
+
+  async login(username: unknown, password: unknown, clientIp: string) {
+    const admin = await this.verifyCredentials(username, password, clientIp);
     const token = randomToken();
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + this.sessionTtlMs).toISOString();
@@ -126,7 +148,7 @@ export class AuthService {
   /** The admin behind a session token, or null when it is unknown, revoked or expired. */
   async resolveSession(token: string): Promise<Principal | null> {
     const admin = await this.repo.findAdminBySession(sha256Hex(token), this.clock.now().toISOString());
-    return admin ? { type: 'admin', id: admin.id, username: admin.username } : null;
+    return admin ? adminPrincipal(admin) : null;
   }
 
   async changePassword(adminId: string, input: ChangePasswordInput): Promise<void> {

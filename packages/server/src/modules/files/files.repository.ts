@@ -5,6 +5,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { creatorId, mimeFromFilename, type Principal } from '@cubby/shared';
 import { type Kysely, type Updateable, sql } from 'kysely';
+import { pathBelow } from '../../db/path-below.ts';
 import type { Database, FilesTable } from '../../db/schema.ts';
 import { createdByKey, likePattern } from '../shares/share-rules.ts';
 
@@ -87,6 +88,21 @@ export class FilesRepository {
       .where((eb) => eb.or([eb('storage_path', '=', storagePath), underPrefix(storagePath)]))
       .executeTakeFirst();
     return Number(result.numDeletedRows);
+  }
+
+  /** A file written again in place (WebDAV PUT): its shares now describe the new bytes. Returns how many. */
+  async refreshStored(
+    configId: string,
+    storagePath: string,
+    changes: { size: number; etag: string | null; updated_at: string },
+  ): Promise<number> {
+    const result = await this.db
+      .updateTable('files')
+      .set(changes)
+      .where('storage_config_id', '=', configId)
+      .where('storage_path', '=', storagePath)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
   }
 
   /** Points the shares of `from` (a file, or every object below a folder) at `to` after a rename. */
@@ -323,7 +339,4 @@ export const grantNonce = (): string => `g-${randomBytes(16).toString('base64url
  * `storage_path` lies below the folder `dir` (compared by characters, so `%` and `_` in names are
  * plain text, unlike in LIKE); SQLite and PostgreSQL both count `substr` in characters.
  */
-function underPrefix(dir: string) {
-  const prefix = dir.endsWith('/') ? dir : `${dir}/`;
-  return sql<boolean>`substr(storage_path, 1, ${[...prefix].length}) = ${prefix}`;
-}
+const underPrefix = (dir: string) => pathBelow('storage_path', dir);

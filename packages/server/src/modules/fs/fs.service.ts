@@ -13,7 +13,8 @@ import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readdir, rm, stat as statFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pipeline, type Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { pipeline as pipelineAsync } from 'node:stream/promises';
 import { formatBytes, hasControlChars, isWellFormed, mimeFromFilename, type Principal } from '@cubby/shared';
 import type { FilesTable } from '../../db/schema.ts';
@@ -254,6 +255,56 @@ export class FsService {
     } finally {
       stream.destroy();
     }
+  }
+
+  /**
+   * Streams a body into a file in place (WebDAV PUT, a LOCK on a new path), under the upload size
+   * limit. `inParts` sends it as a multipart upload whatever its size. Its share record is updated
+   * when the file had one, else made, as for every upload. Returns whether the file is new.
+   */
+  async putFile(
+    principal: Principal,
+    raw: string,
+    body: ReadableStream<Uint8Array>,
+    options: { size?: number | undefined; inParts?: boolean } = {},
+  ): Promise<{ at: MountedPath; created: boolean; size: number; etag?: string | undefined }> {
+    const max = await this.deps.settings.maxUploadBytes();
+    if (options.size !== undefined && options.size > max) throw tooLarge(max, options.size);
+    const target = await this.vfs.resolveWritable(principal, raw);
+    const created = await target.driver.stat(target.subPath).then(
+      () => false,
+      () => true,
+    );
+    const limiter = new ByteLimit(max, false);
+    const limited = webBody(pipeline(Readable.fromWeb(body as NodeReadableStream), limiter, () => undefined));
+    let written;
+    try {
+      written = await this.vfs.write(principal, raw, limited, {
+        ...(options.size !== undefined && !options.inParts ? { size: options.size } : {}),
+        contentType: mimeFromFilename(target.path),
+      });
+    } catch (error) {
+      if (limiter.failure?.code === 'TOO_LARGE') throw tooLarge(max, limiter.bytes);
+      throw error;
+    }
+    const { at, result } = written;
+    await this.recordPut(principal, at, result.size, result.etag);
+    return { at, created, size: result.size, etag: result.etag };
+  }
+
+  /** A file written in place: its share records now describe the new bytes (one is made when it had none). */
+  async recordPut(
+    principal: Principal,
+    at: MountedPath,
+    size: number,
+    etag: string | undefined,
+  ): Promise<void> {
+    const refreshed = await this.deps.files.refreshStored(at.config.id, at.subPath, {
+      size,
+      etag: etag ?? null,
+      updated_at: this.deps.clock.now().toISOString(),
+    });
+    if (refreshed === 0) await this.record(principal, at, at.path.split('/').pop()!, size, etag);
   }
 
   /** Removes spooled uploads a crash left behind; returns how many went. */

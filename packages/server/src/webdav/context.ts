@@ -1,0 +1,143 @@
+/**
+ * What every WebDAV method works with: the services it stands on (the vfs and the fs service — one
+ * home for paths, permissions, caches and share records), the request's canonical path, and what is
+ * at a path. WebDAV is another front door to the virtual tree, not a second storage layer.
+ */
+import { mimeFromFilename, normalizeFsPath, type Principal } from '@cubby/shared';
+import type { Context } from 'hono';
+import type { AppEnv } from '../http/context.ts';
+import { AppError, badRequest } from '../http/errors.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { FsService } from '../modules/fs/fs.service.ts';
+import type { FsTasksService } from '../modules/fs-tasks/fs-tasks.service.ts';
+import type { SettingsService } from '../modules/settings/settings.service.ts';
+import { isStorageError } from '../storage/driver.ts';
+import { fsStorageFailure, type Vfs } from '../storage/vfs.ts';
+import type { DavRepository } from './dav.repository.ts';
+
+export interface DavDeps {
+  vfs: Vfs;
+  fs: FsService;
+  tasks: FsTasksService;
+  settings: SettingsService;
+  repo: DavRepository;
+  clock: Clock;
+}
+
+/** One request: who asks, for which canonical path, with which headers. */
+export interface DavRequest {
+  c: Context<AppEnv>;
+  deps: DavDeps;
+  principal: Principal;
+  /** Canonical virtual path ("/" for /dav/). */
+  path: string;
+  /** The URL ended in `/`. */
+  slash: boolean;
+}
+
+/** What is at a path, as PROPFIND and the conditions see it. */
+export interface DavResource {
+  path: string;
+  isCollection: boolean;
+  size: number;
+  modified: Date | null;
+  /** Quoted, files only. */
+  etag?: string;
+  contentType?: string;
+}
+
+export const DAV_PREFIX = '/dav';
+
+/**
+ * The canonical virtual path of a `/dav…` URL path: each segment decoded exactly once (an encoded
+ * `/` or a malformed escape is refused), then the shared normalisation of the vfs (no `.`/`..`,
+ * NUL or control characters).
+ */
+export function davPath(vfs: Vfs, urlPath: string): { path: string; slash: boolean } {
+  if (urlPath !== DAV_PREFIX && !urlPath.startsWith(`${DAV_PREFIX}/`))
+    throw badRequest('webdav.path_invalid');
+  const rest = urlPath.slice(DAV_PREFIX.length) || '/';
+  let decoded: string;
+  try {
+    decoded = rest
+      .split('/')
+      .map((segment) => {
+        const part = decodeURIComponent(segment);
+        if (part.includes('/')) throw new Error('encoded slash');
+        return part;
+      })
+      .join('/');
+  } catch {
+    throw badRequest('webdav.path_invalid');
+  }
+  return { path: vfs.target(decoded).path, slash: rest.endsWith('/') };
+}
+
+const collection = (path: string): DavResource => ({ path, isCollection: true, size: 0, modified: null });
+
+/**
+ * What is at `path` for `principal`, or null when nothing is. A key sees the folders on the way to
+ * its base path (only those); a path it may not even pass through is 403.
+ */
+export async function lookup(deps: DavDeps, principal: Principal, path: string): Promise<DavResource | null> {
+  const resolved = await deps.vfs.resolve(principal, path, 'navigate');
+  if (resolved.kind === 'virtual' || !deps.vfs.allowed(principal, path, 'read')) {
+    if (path === '/') return collection(path);
+    try {
+      await deps.vfs.list(principal, path);
+      return collection(path);
+    } catch (error) {
+      if (error instanceof AppError && error.status === 404) return null;
+      throw error;
+    }
+  }
+  try {
+    const entry = await resolved.driver.stat(resolved.subPath);
+    if (entry.isDirectory) return { ...collection(path), modified: entry.modified };
+    return {
+      path,
+      isCollection: false,
+      size: entry.size,
+      modified: entry.modified,
+      ...(entry.etag ? { etag: entry.etag } : {}),
+      contentType: mimeFromFilename(entry.name),
+    };
+  } catch (error) {
+    if (isStorageError(error, 'NOT_FOUND') || isStorageError(error, 'NOT_A_DIRECTORY')) {
+      // A key's base folder is its home even before anything was written there (as in fs lists).
+      return isHome(principal, path) ? collection(path) : null;
+    }
+    throw fsStorageFailure(error);
+  }
+}
+
+const isHome = (principal: Principal, path: string) =>
+  principal.type === 'apikey' && normalizeFsPath(principal.basicPath) === path;
+
+/** The folder a path lies in ("/" for a top-level name). */
+export function parentPath(path: string): string {
+  const cut = path.lastIndexOf('/');
+  return cut <= 0 ? '/' : path.slice(0, cut);
+}
+
+/** Every folder above `path` and the path itself, from the root down. */
+export function ancestorsAndSelf(path: string): string[] {
+  const out = ['/'];
+  if (path === '/') return out;
+  let at = '';
+  for (const segment of path.slice(1).split('/')) {
+    at += `/${segment}`;
+    out.push(at);
+  }
+  return out;
+}
+
+/** 409 unless the folder that would hold `path` exists (WebDAV never creates missing parents). */
+export async function requireParent(deps: DavDeps, principal: Principal, path: string): Promise<void> {
+  const parent = parentPath(path);
+  const at = await lookup(deps, principal, parent).catch((error: unknown) => {
+    if (error instanceof AppError && error.status === 403) return null;
+    throw error;
+  });
+  if (!at?.isCollection) throw new AppError(409, 'CONFLICT', 'webdav.parent_missing');
+}

@@ -1,0 +1,135 @@
+/**
+ * Dead properties and locks in the database, keyed by canonical virtual path, so every instance
+ * sharing it sees the same. Paths "below" a folder are matched with pathBelow (no LIKE).
+ */
+import type { Kysely } from 'kysely';
+import { pathBelow } from '../db/path-below.ts';
+import type { Database, DavLocksTable, DavPropertiesTable } from '../db/schema.ts';
+
+/** The lists `IN (…)` takes at once (well under SQLite's bound on parameters). */
+const IN_CHUNK = 500;
+
+export class DavRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  // ---- dead properties ------------------------------------------------------------------------
+
+  async properties(paths: string[]): Promise<DavPropertiesTable[]> {
+    const rows: DavPropertiesTable[] = [];
+    for (let i = 0; i < paths.length; i += IN_CHUNK) {
+      const chunk = paths.slice(i, i + IN_CHUNK);
+      rows.push(
+        ...(await this.db.selectFrom('dav_properties').selectAll().where('path', 'in', chunk).execute()),
+      );
+    }
+    return rows;
+  }
+
+  /** Sets and removes properties of one path in one transaction (PROPPATCH is all or nothing). */
+  async patch(
+    path: string,
+    set: Array<{ ns: string; name: string; value: string }>,
+    remove: Array<{ ns: string; name: string }>,
+  ) {
+    await this.db.transaction().execute(async (trx) => {
+      for (const p of [...set, ...remove]) {
+        await trx
+          .deleteFrom('dav_properties')
+          .where('path', '=', path)
+          .where('ns', '=', p.ns)
+          .where('name', '=', p.name)
+          .execute();
+      }
+      for (const p of set)
+        await trx
+          .insertInto('dav_properties')
+          .values({ path, ...p })
+          .execute();
+    });
+  }
+
+  /** Forgets the properties of a path and everything below it (DELETE, the source of MOVE). */
+  async dropProperties(path: string): Promise<void> {
+    await this.db
+      .deleteFrom('dav_properties')
+      .where((eb) => eb.or([eb('path', '=', path), pathBelow('path', path)]))
+      .execute();
+  }
+
+  /** Copies the properties of `from` (and with `below`, of everything in it) to the same places under `to`. */
+  async copyProperties(from: string, to: string, below = true): Promise<void> {
+    const rows = await this.db
+      .selectFrom('dav_properties')
+      .selectAll()
+      .where((eb) =>
+        below ? eb.or([eb('path', '=', from), pathBelow('path', from)]) : eb('path', '=', from),
+      )
+      .execute();
+    if (rows.length === 0) return;
+    await this.dropProperties(to);
+    const moved = rows.map((r) => ({ ...r, path: to + r.path.slice(from.length) }));
+    for (let i = 0; i < moved.length; i += IN_CHUNK) {
+      await this.db
+        .insertInto('dav_properties')
+        .values(moved.slice(i, i + IN_CHUNK))
+        .execute();
+    }
+  }
+
+  // ---- locks ----------------------------------------------------------------------------------
+
+  /**
+   * Live locks rooted at one of `roots`, or (with `below`) anywhere under `below`: the candidates
+   * that may cover a path or lie inside a folder.
+   */
+  async locks(now: string, roots: string[], below?: string): Promise<DavLocksTable[]> {
+    return this.db
+      .selectFrom('dav_locks')
+      .selectAll()
+      .where('expires_at', '>', now)
+      .where((eb) =>
+        below === undefined
+          ? eb('path', 'in', roots)
+          : eb.or([eb('path', 'in', roots), pathBelow('path', below)]),
+      )
+      .execute();
+  }
+
+  async findLock(token: string, now: string): Promise<DavLocksTable | undefined> {
+    return this.db
+      .selectFrom('dav_locks')
+      .selectAll()
+      .where('token', '=', token)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+  }
+
+  async insertLock(row: DavLocksTable): Promise<void> {
+    await this.db.insertInto('dav_locks').values(row).execute();
+  }
+
+  async refreshLock(token: string, timeoutSeconds: number, expiresAt: string): Promise<void> {
+    await this.db
+      .updateTable('dav_locks')
+      .set({ timeout_seconds: timeoutSeconds, expires_at: expiresAt })
+      .where('token', '=', token)
+      .execute();
+  }
+
+  async deleteLock(token: string): Promise<void> {
+    await this.db.deleteFrom('dav_locks').where('token', '=', token).execute();
+  }
+
+  /** Drops the locks on a path and below it (the resource went: DELETE, MOVE). */
+  async dropLocks(path: string): Promise<void> {
+    await this.db
+      .deleteFrom('dav_locks')
+      .where((eb) => eb.or([eb('path', '=', path), pathBelow('path', path)]))
+      .execute();
+  }
+
+  async purgeExpiredLocks(now: string): Promise<number> {
+    const result = await this.db.deleteFrom('dav_locks').where('expires_at', '<=', now).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * PUT, DELETE and MKCOL over the vfs, through the fs service so that directory caches and file-share
+ * records follow every change as they do for the fs API.
+ *
+ * PUT streams the body into storage (never held whole) under the upload size limit, honouring the
+ * WebDAV upload mode: `direct`/`auto` let the driver choose (one streamed PUT for a known small
+ * length, parts otherwise), `multipart` always sends parts, `proxy` streams the body to a presigned
+ * URL of the bucket when the storage is S3 and the length is known (else as `auto`).
+ */
+import { mimeFromFilename } from '@cubby/shared';
+import { AppError } from '../http/errors.ts';
+import { isStorageError } from '../storage/driver.ts';
+import { storageOp } from '../storage/vfs.ts';
+import { checkConditions } from './conditions.ts';
+import { type DavRequest, lookup, requireParent } from './context.ts';
+
+/** RFC 9110 If-Match / If-None-Match on a write (412 when they fail). */
+function checkEtagPreconditions(r: DavRequest, etag: string | undefined, exists: boolean): void {
+  const ifMatch = r.c.req.header('If-Match');
+  const ifNoneMatch = r.c.req.header('If-None-Match');
+  const tags = (value: string) => value.split(',').map((t) => t.trim().replace(/^W\//, ''));
+  const current = etag?.replace(/^W\//, '');
+  if (ifMatch !== undefined) {
+    const ok = ifMatch.trim() === '*' ? exists : current !== undefined && tags(ifMatch).includes(current);
+    if (!ok) throw new AppError(412, 'CONFLICT', 'webdav.precondition_failed');
+  }
+  if (ifNoneMatch !== undefined) {
+    const hit =
+      ifNoneMatch.trim() === '*' ? exists : current !== undefined && tags(ifNoneMatch).includes(current);
+    if (hit) throw new AppError(412, 'CONFLICT', 'webdav.precondition_failed');
+  }
+}
+
+export async function put(r: DavRequest): Promise<Response> {
+  const { deps, principal, path } = r;
+  if (r.slash) throw new AppError(405, 'VALIDATION_FAILED', 'webdav.put_collection');
+  const at = await deps.vfs.resolveWritable(principal, path);
+  const existing = await lookup(deps, principal, path);
+  if (existing?.isCollection) throw new AppError(405, 'VALIDATION_FAILED', 'webdav.put_collection');
+  checkEtagPreconditions(r, existing?.etag, existing !== null);
+  await checkConditions(deps, principal, { path, ifHeader: r.c.req.header('If') }, [
+    { path, membership: existing === null },
+  ]);
+  if (!existing) await requireParent(deps, principal, path);
+  const lengthHeader = r.c.req.header('Content-Length');
+  const size = lengthHeader !== undefined && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
+  const body = r.c.req.raw.body ?? new Blob([]).stream();
+  const mode = await deps.settings.webdavUploadMode();
+
+  let etag: string | undefined;
+  if (mode === 'proxy' && size !== undefined && at.driver.kind === 's3' && at.driver.presignPut) {
+    etag = await proxyPut(r, body, size);
+  } else {
+    const written = await deps.fs.putFile(principal, path, body, { size, inParts: mode === 'multipart' });
+    etag = written.etag;
+  }
+  const headers: Record<string, string> = {};
+  if (etag) headers.ETag = etag;
+  return new Response(null, { status: existing ? 204 : 201, headers });
+}
+
+/** Streams the body to a presigned PUT URL of the bucket, then records the file as any upload. */
+async function proxyPut(
+  r: DavRequest,
+  body: ReadableStream<Uint8Array>,
+  size: number,
+): Promise<string | undefined> {
+  const { deps, principal, path } = r;
+  const max = await deps.settings.maxUploadBytes();
+  if (size > max) {
+    // The same refusal as every other upload path gives.
+    return (await deps.fs.putFile(principal, path, body, { size })).etag;
+  }
+  const at = await deps.vfs.resolveWritable(principal, path);
+  const contentType = mimeFromFilename(path);
+  const url = await storageOp(() =>
+    at.driver.presignPut!(at.subPath, { expiresIn: 3600, contentType, size }),
+  );
+  const answer = await fetch(url, {
+    method: 'PUT',
+    body,
+    headers: { 'Content-Type': contentType, 'Content-Length': String(size) },
+    duplex: 'half',
+  } as RequestInit);
+  await answer.body?.cancel();
+  if (!answer.ok)
+    throw new AppError(502, 'STORAGE_UNAVAILABLE', 'webdav.proxy_failed', { status: answer.status });
+  deps.vfs.changed(at, { recursive: false });
+  const entry = await storageOp(() => at.driver.stat(at.subPath));
+  await deps.fs.recordPut(principal, at, entry.size, entry.etag);
+  return entry.etag;
+}
+
+export async function remove(r: DavRequest): Promise<Response> {
+  const { deps, principal, path } = r;
+  const existing = await lookup(deps, principal, path);
+  if (!existing) throw new AppError(404, 'NOT_FOUND', 'fs.not_found');
+  await checkConditions(deps, principal, { path, ifHeader: r.c.req.header('If') }, [
+    { path, below: true, membership: true },
+  ]);
+  await deps.fs.remove(principal, path);
+  await deps.repo.dropProperties(path);
+  await deps.repo.dropLocks(path);
+  return new Response(null, { status: 204 });
+}
+
+export async function mkcol(r: DavRequest): Promise<Response> {
+  const { deps, principal, path } = r;
+  const body = r.c.req.raw.body;
+  if (body) {
+    const reader = body.getReader();
+    const first = await reader.read();
+    await reader.cancel().catch(() => undefined);
+    if (!first.done && first.value.byteLength > 0) {
+      throw new AppError(415, 'VALIDATION_FAILED', 'webdav.mkcol_body');
+    }
+  }
+  await deps.vfs.resolveWritable(principal, path);
+  if (await lookup(deps, principal, path)) throw new AppError(405, 'CONFLICT', 'fs.dir_exists');
+  await checkConditions(deps, principal, { path, ifHeader: r.c.req.header('If') }, [
+    { path, membership: true },
+  ]);
+  await requireParent(deps, principal, path);
+  try {
+    await deps.vfs.mkdir(principal, path);
+  } catch (error) {
+    if (isStorageError(error, 'ALREADY_EXISTS') || (error instanceof AppError && error.status === 409)) {
+      throw new AppError(405, 'CONFLICT', 'fs.dir_exists');
+    }
+    throw error;
+  }
+  return new Response(null, { status: 201 });
+}
