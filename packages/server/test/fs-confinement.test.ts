@@ -1,5 +1,5 @@
 /**
- * The shared traversal corpus through every fs route, for an API key whose base path is `/team`, on a
+ * The shared traversal corpus through every fs route and WebDAV method, for an API key whose base path is `/team`, on a
  * mount at `/` (so any escape would land in storage), both databases, local disk and radosgw. Every
  * storage call is recorded by a spy on the config's driver: not one may name a path outside `/team`,
  * no answer may be a 5xx, and afterwards nothing is stored outside `/team`.
@@ -78,6 +78,40 @@ const fsRoutes = (tree: string): Record<string, Send> => ({
   'batch-copy-commit': (p) =>
     post(`/api/${tree}/fs/batch-copy-commit`, { targetMountId: 'x', files: [{ targetPath: p, s3Path: p }] }),
 });
+/** Every WebDAV method, the corpus path in the URL (encoded per segment, or raw) or in Destination. */
+const davUrl = (p: string) => `/dav${p.split('/').map(enc).join('/')}`;
+const dav = (method: string, url: string, headers: Record<string, string> = {}, body?: string) => ({
+  url,
+  init: { method, headers, ...(body === undefined ? {} : { body }) },
+});
+const LOCK_BODY =
+  '<D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockinfo>';
+const PROPPATCH_BODY =
+  '<D:propertyupdate xmlns:D="DAV:"><D:set><D:prop><x xmlns="urn:x">1</x></D:prop></D:set></D:propertyupdate>';
+const davRoutes: Record<string, Send> = {
+  PROPFIND: (p) => dav('PROPFIND', davUrl(p), { Depth: '1' }),
+  'PROPFIND (raw URL)': (p) => dav('PROPFIND', `/dav${p.replace(/[#?\s]/g, enc)}`, { Depth: '1' }),
+  GET: (p) => dav('GET', davUrl(p)),
+  'GET (raw URL)': (p) => dav('GET', `/dav${p.replace(/[#?\s]/g, enc)}`),
+  HEAD: (p) => dav('HEAD', davUrl(p)),
+  PUT: (p) => dav('PUT', davUrl(p), {}, 'x'),
+  'PUT (raw URL)': (p) => dav('PUT', `/dav${p.replace(/[#?\s]/g, enc)}`, {}, 'x'),
+  DELETE: (p) => dav('DELETE', davUrl(p)),
+  MKCOL: (p) => dav('MKCOL', davUrl(p)),
+  PROPPATCH: (p) => dav('PROPPATCH', davUrl(p), {}, PROPPATCH_BODY),
+  LOCK: (p) => dav('LOCK', davUrl(p), {}, LOCK_BODY),
+  UNLOCK: (p) => dav('UNLOCK', davUrl(p), { 'Lock-Token': '<opaquelocktoken:x>' }),
+  'COPY (source)': (p) => dav('COPY', davUrl(p), { Destination: davUrl('/team/copied') }),
+  'COPY (destination)': (p) => dav('COPY', davUrl('/team/seed.txt'), { Destination: davUrl(p) }),
+  'COPY (raw destination)': (p) =>
+    dav('COPY', davUrl('/team/seed.txt'), {
+      // A header carries bytes: only what is not printable ASCII is encoded.
+      Destination: `http://h/dav${p.replace(/[#?\s]|[^\x21-\x7e]/gu, enc)}`,
+    }),
+  'MOVE (source)': (p) => dav('MOVE', davUrl(p), { Destination: davUrl('/team/moved') }),
+  'MOVE (destination)': (p) => dav('MOVE', davUrl('/team/seed.txt'), { Destination: davUrl(p) }),
+};
+
 /** Routes that take a file name inside a folder the key owns. */
 const nameRoutes = (tree: string): Record<string, Send> => ({
   upload: (name) => {
@@ -225,6 +259,12 @@ for (const dialect of DIALECTS) {
             }
           });
         }
+
+        it('every corpus path through every WebDAV method (URL and Destination)', async () => {
+          for (const [method, build] of Object.entries(davRoutes)) {
+            for (const p of TRAVERSAL_PATHS) await send(`dav ${method} ${JSON.stringify(p)}`, build(p));
+          }
+        });
 
         it('left nothing outside the base path, and the outside file untouched', async () => {
           // Copy tasks run on after their answer: wait until they have all ended.

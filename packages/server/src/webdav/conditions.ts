@@ -6,8 +6,9 @@
  *    resource's ETag — else 412.
  * 2. Every live lock that covers what the method changes (a lock on the path, a depth-infinity lock
  *    on a folder above it, a depth-0 lock on the folder whose members change, and for a folder that
- *    goes away every lock inside it) must have its token in the If header, submitted by the principal
- *    who took it — else 423 with the lock's root.
+ *    goes away every lock inside it) must have its token in the If header (for shared locks on one
+ *    root, the token of one of them), submitted by the principal who took it — else 423 with the
+ *    lock's root.
  *
  * Locks live in the database (dav_locks), so every instance honours them.
  */
@@ -152,8 +153,16 @@ export async function checkConditions(
       const parentLocks = await deps.repo.locks(deps.clock.now().toISOString(), [parent]);
       locks.push(...parentLocks.filter((l) => l.depth === '0'));
     }
+    // Each exclusive lock needs its own token; shared locks on one root need any one of theirs.
+    const groups = new Map<string, DavLocksTable[]>();
     for (const lock of locks) {
-      if (!tokens.has(lock.token) || lock.principal !== me) throw lockedAnswer(lock.path);
+      const key = lock.scope === 'exclusive' ? lock.token : `shared ${lock.path}`;
+      groups.set(key, [...(groups.get(key) ?? []), lock]);
+    }
+    for (const group of groups.values()) {
+      if (!group.some((lock) => tokens.has(lock.token) && lock.principal === me)) {
+        throw lockedAnswer(group[0]!.path);
+      }
     }
   }
 }

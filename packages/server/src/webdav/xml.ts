@@ -80,9 +80,11 @@ const XML_ESCAPES: Record<string, string> = {
   '<': '&lt;',
   '>': '&gt;',
   '"': '&quot;',
-  "'": '&apos;',
 };
-export const escapeXml = (text: string) => text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
+/** Text inside an element (quotes stay as they are: an ETag reads `"…"`). */
+export const escapeXml = (text: string) => text.replace(/[&<>]/g, (c) => XML_ESCAPES[c]!);
+/** Text inside a double-quoted attribute. */
+const escapeAttr = (text: string) => text.replace(/[&<>"]/g, (c) => XML_ESCAPES[c]!);
 
 /**
  * A property element with its value: `D:` for DAV: properties, a declared prefix for others, and
@@ -91,7 +93,7 @@ export const escapeXml = (text: string) => text.replace(/[&<>"']/g, (c) => XML_E
 export function propElement(prop: PropName, value = ''): string {
   if (prop.ns === DAV_NS)
     return value === '' ? `<D:${prop.name}/>` : `<D:${prop.name}>${value}</D:${prop.name}>`;
-  const open = prop.ns === '' ? `<${prop.name} xmlns=""` : `<P:${prop.name} xmlns:P="${escapeXml(prop.ns)}"`;
+  const open = prop.ns === '' ? `<${prop.name} xmlns=""` : `<P:${prop.name} xmlns:P="${escapeAttr(prop.ns)}"`;
   const tag = prop.ns === '' ? prop.name : `P:${prop.name}`;
   return value === '' ? `${open}/>` : `${open}>${value}</${tag}>`;
 }
