@@ -102,6 +102,7 @@ async function createKeyWithRecipes(page: Page) {
   await dialog.locator('input[name=name]').fill(uniqueName('recipes'));
   await dialog.locator('input[type=checkbox]').nth(0).check();
   await dialog.locator('input[type=checkbox]').nth(1).check();
+  await dialog.locator('input[type=checkbox]').nth(2).check();
   await dialog.locator('button[type=submit]').click();
   await expect(dialog.getByTestId('key-recipes')).toBeVisible();
 }

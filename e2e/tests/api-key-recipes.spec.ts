@@ -15,7 +15,7 @@ import { downloadBytes, pngOf, publicFile, type FileShareData } from '../support
 import { BASE_URL } from '../support/env.ts';
 
 /** Creates a key in the admin UI; returns the "created" dialog and the key. */
-async function createKey(page: Page, name: string, permissions: ('Text' | 'Files')[]) {
+async function createKey(page: Page, name: string, permissions: ('Text' | 'Files' | 'Mounts')[]) {
   await page.goto('/admin/key-management');
   await page.getByRole('button', { name: 'New API key' }).click();
   const form = page.getByRole('dialog', { name: 'New API key' });
@@ -183,13 +183,49 @@ test('the text uploader posts JSON to /api/paste; a key without files gets no up
   }
 });
 
-test('a key with neither files nor text gets no recipes', async ({ page, api }) => {
-  const name = uniqueName('mount-only');
+test('a key with neither files nor text nor mounts gets no recipes', async ({ page, api }) => {
+  const name = uniqueName('no-rights');
   const { dialog } = await createKey(page, name, []);
   try {
     await expect(dialog.getByTestId('created-key')).toBeVisible();
     await expect(dialog.getByTestId('key-recipes')).toHaveCount(0);
   } finally {
+    await deleteKeyNamed(api, name);
+  }
+});
+
+test('a key with mounts gets its WebDAV address and an rclone remote that signs in with it', async ({
+  page,
+  api,
+}) => {
+  const name = uniqueName('mount-only');
+  const { dialog, secret } = await createKey(page, name, ['Mounts']);
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'cubby-rclone-'));
+  try {
+    await expect(dialog.getByTestId('recipe-curl-upload')).toHaveCount(0);
+    await expect(dialog.getByTestId('download-sxcu-files')).toHaveCount(0);
+    await expect(dialog.getByTestId('recipe-webdav-url')).toContainText(`${BASE_URL}/dav/`);
+    // The address takes the key as username and password.
+    const listing = await fetch(`${BASE_URL}/dav/`, {
+      method: 'PROPFIND',
+      headers: {
+        Depth: '0',
+        Authorization: `Basic ${Buffer.from(`${secret}:${secret}`).toString('base64')}`,
+      },
+    });
+    expect(listing.status).toBe(207);
+    await dialog.getByTestId('copy-recipe-rclone').click();
+    const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+    await expect.poll(clipboard).toContain('rclone config create');
+    // Run as copied, with the real rclone and its own config file: the remote is made and lists.
+    execFileSync('/bin/sh', ['-c', await clipboard()], {
+      cwd: home,
+      env: { PATH: '/usr/bin:/bin', HOME: home, RCLONE_CONFIG: path.join(home, 'rclone.conf') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    expect(fs.readFileSync(path.join(home, 'rclone.conf'), 'utf8')).toContain('type = webdav');
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
     await deleteKeyNamed(api, name);
   }
 });

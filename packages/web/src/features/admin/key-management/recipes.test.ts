@@ -11,12 +11,14 @@ import {
   curlPaste,
   curlUpload,
   curlUploadDirect,
+  rcloneWebdav,
   sharexFileUploader,
   sharexLiteral,
   sharexTextUploader,
   shellQuote,
   sxcuFilename,
   sxcuText,
+  webdavUrl,
 } from './recipes.ts';
 
 /** The argument lists `curl` is called with when `sh` runs `script`. */
@@ -173,4 +175,31 @@ test("ShareX's special characters in the address or key are escaped, and read ba
 test('the .sxcu file name says which server and which uploader', () => {
   assert.equal(sxcuFilename('https://cubby.example:8443', 'files'), 'cubby-cubby.example-8443-files.sxcu');
   assert.equal(sxcuFilename('http://[::1]:8790', 'text'), 'cubby-1-8790-text.sxcu');
+});
+
+test('the WebDAV address names the base path, each segment encoded', () => {
+  assert.equal(webdavUrl(plain, '/'), 'https://cubby.example/dav/');
+  assert.equal(
+    webdavUrl(plain, '/photos/报告 #1'),
+    'https://cubby.example/dav/photos/%E6%8A%A5%E5%91%8A%20%231/',
+  );
+});
+
+test('the rclone recipe gives rclone the address, the key as user and its obscured password', () => {
+  // `rclone` replaced by a function that prints its arguments, as curl above; `rclone obscure` by
+  // one that marks what it was given.
+  const fake = `rclone() { if [ "$1" = obscure ]; then printf 'OBSCURED[%s]' "$2"; return; fi; printf '%s\\0' "$@"; printf '\\001'; }`;
+  const calls = execFileSync('sh', ['-c', `${fake}\n${rcloneWebdav(nasty, '/team/a b')}`], {
+    encoding: 'utf8',
+  })
+    .split('\u0001')
+    .slice(0, -1)
+    .map((call) => call.split('\0').slice(0, -1));
+  const [create, list] = calls;
+  assert.deepEqual(create!.slice(0, 4), ['config', 'create', 'cubby-o-brien.example-8443', 'webdav']);
+  assert.ok(create!.includes(`url=${nasty.origin}/dav`));
+  assert.ok(create!.includes(`user=${nasty.key}`));
+  assert.ok(create!.includes(`pass=OBSCURED[${nasty.key}]`), JSON.stringify(create));
+  assert.ok(create!.includes('vendor=other'));
+  assert.deepEqual(list, ['lsf', 'cubby-o-brien.example-8443:team/a b']);
 });

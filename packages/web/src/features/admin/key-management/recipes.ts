@@ -136,12 +136,42 @@ export function sharexTextUploader(target: RecipeTarget): SharexUploader {
   };
 }
 
-/** The .sxcu file's name: `cubby-<host>-files.sxcu`, with only safe characters. */
-export function sxcuFilename(origin: string, kind: 'files' | 'text'): string {
+/** `cubby-<host>` with only characters safe in a file or remote name. */
+function cubbyName(origin: string): string {
   const host = hostOf(origin)
     .replace(/[^A-Za-z0-9.-]+/g, '-')
     .replace(/^-+|-+$/g, '');
-  return `cubby-${host || 'server'}-${kind}.sxcu`;
+  return `cubby-${host || 'server'}`;
+}
+
+/** The .sxcu file's name: `cubby-<host>-files.sxcu`, with only safe characters. */
+export function sxcuFilename(origin: string, kind: 'files' | 'text'): string {
+  return `${cubbyName(origin)}-${kind}.sxcu`;
+}
+
+/**
+ * The WebDAV address of a key's base path (`<origin>/dav/<base path>/`, each segment
+ * percent-encoded): what a file manager connects to, with the key as username and password.
+ */
+export function webdavUrl({ origin }: RecipeTarget, basePath: string): string {
+  const segments = basePath.split('/').filter(Boolean).map(encodeURIComponent);
+  return `${origin}/dav/${segments.map((s) => `${s}/`).join('')}`;
+}
+
+/**
+ * rclone: a `webdav` remote for this server with the key as username and password (rclone stores
+ * the password obscured), then a listing of the key's base path.
+ */
+export function rcloneWebdav({ origin, key }: RecipeTarget, basePath: string): string {
+  const remote = cubbyName(origin);
+  const create = command([
+    ['rclone', 'config', 'create', shellQuote(remote), 'webdav'],
+    [shellQuote(`url=${origin}/dav`), 'vendor=other'],
+    [shellQuote(`user=${key}`), `pass="$(rclone obscure ${shellQuote(key)})"`],
+  ]);
+  const folder = basePath.split('/').filter(Boolean).join('/');
+  return `${create}
+rclone lsf ${shellQuote(`${remote}:${folder}`)}`;
 }
 
 /** The .sxcu file's text. */

@@ -15,7 +15,7 @@ import { CUSTOM_KEY_MIN } from '@cubby/shared';
 import { useCreateApiKey } from '../api/create-api-key.ts';
 import { EMPTY_KEY_FORM, validateCreate } from '../key-form.ts';
 import { KeyFormFields } from './key-form-fields.tsx';
-import { KeyRecipes } from './key-recipes.tsx';
+import { hasRecipes, type KeyGrants, KeyRecipes } from './key-recipes.tsx';
 import { useKeyForm } from './use-key-form.ts';
 
 export function CreateKeyDialog({
@@ -28,12 +28,7 @@ export function CreateKeyDialog({
   const { t } = useTranslation();
   const form = useKeyForm(EMPTY_KEY_FORM);
   const create = useCreateApiKey();
-  const [created, setCreated] = useState<{
-    name: string;
-    key: string;
-    text: boolean;
-    file: boolean;
-  } | null>(null);
+  const [created, setCreated] = useState<{ name: string; key: string; grants: KeyGrants } | null>(null);
 
   const close = (next: boolean) => {
     if (next) return;
@@ -54,7 +49,16 @@ export function CreateKeyDialog({
     form.setFormError(null);
     create.mutate(result.input, {
       onSuccess: ({ view, key }) => {
-        setCreated({ name: view.name, key, text: view.text_permission, file: view.file_permission });
+        setCreated({
+          name: view.name,
+          key,
+          grants: {
+            text: view.text_permission,
+            file: view.file_permission,
+            mount: view.mount_permission,
+            basePath: view.basic_path,
+          },
+        });
         create.reset();
       },
       onError: (error) => form.showServerError(error, t('errors.unexpected')),
@@ -69,15 +73,14 @@ export function CreateKeyDialog({
       title={created ? t('keys.created.title') : t('keys.create.title')}
       description={created ? undefined : t('keys.create.description')}
       modalLock={created !== null}
-      wide={created !== null && (created.text || created.file)}
+      wide={created !== null && hasRecipes(created.grants)}
       testId="create-key-dialog"
     >
       {created ? (
         <CreatedKey
           name={created.name}
           secret={created.key}
-          text={created.text}
-          file={created.file}
+          grants={created.grants}
           onDone={() => close(false)}
         />
       ) : (
@@ -130,14 +133,12 @@ export function CreateKeyDialog({
 function CreatedKey({
   name,
   secret,
-  text,
-  file,
+  grants,
   onDone,
 }: {
   name: string;
   secret: string;
-  text: boolean;
-  file: boolean;
+  grants: KeyGrants;
   onDone(): void;
 }) {
   const { t } = useTranslation();
@@ -185,7 +186,7 @@ function CreatedKey({
           {copied === false && t('keys.created.copyFailed')}
         </p>
       </div>
-      <KeyRecipes secret={secret} text={text} file={file} />
+      <KeyRecipes secret={secret} grants={grants} />
       <DialogActions>
         <Button onClick={onDone}>{t('keys.created.done')}</Button>
       </DialogActions>

@@ -1,7 +1,8 @@
 /**
  * Ready-to-use recipes for a key just created (issue 10 item 11), shown under the key itself: curl
  * commands for what the key may do — form and raw upload with `file`, a text share with `text` —
- * each with a copy button, and ShareX custom uploaders (.sxcu) to download. The key and this
+ * each with a copy button, ShareX custom uploaders (.sxcu) to download, and with `mount` the WebDAV
+ * address of its base path and an rclone remote for it. The key and this
  * server's address are filled in (recipes.ts quotes them); like the key, they exist only while the
  * dialog is open.
  */
@@ -17,16 +18,29 @@ import {
   curlUpload,
   curlUploadDirect,
   type RecipeTarget,
+  rcloneWebdav,
   sharexFileUploader,
   sharexTextUploader,
   sxcuFilename,
   sxcuText,
+  webdavUrl,
 } from '../recipes.ts';
 
-export function KeyRecipes({ secret, text, file }: { secret: string; text: boolean; file: boolean }) {
+/** What a new key may do, and where (its base path): which recipes it gets. */
+export interface KeyGrants {
+  text: boolean;
+  file: boolean;
+  mount: boolean;
+  basePath: string;
+}
+
+export const hasRecipes = (grants: KeyGrants) => grants.text || grants.file || grants.mount;
+
+export function KeyRecipes({ secret, grants }: { secret: string; grants: KeyGrants }) {
   const { t } = useTranslation();
   const headingId = useId();
-  if (!text && !file) return null;
+  const { text, file, mount } = grants;
+  if (!hasRecipes(grants)) return null;
   const target: RecipeTarget = { origin: getServerBaseUrl(), key: secret };
   const sxcu = (kind: 'files' | 'text') => () =>
     downloadText(
@@ -64,24 +78,37 @@ export function KeyRecipes({ secret, text, file }: { secret: string; text: boole
           code={curlPaste(target, t('keys.recipes.sampleText'))}
         />
       )}
-      <div className="space-y-2">
-        <h4 className="text-xs font-medium text-fg">{t('keys.recipes.sharex')}</h4>
-        <div className="flex flex-wrap gap-2">
-          {file && (
-            <Button variant="secondary" size="sm" onClick={sxcu('files')} data-testid="download-sxcu-files">
-              <DownloadIcon className="size-4" />
-              {t('keys.recipes.sharexFiles')}
-            </Button>
-          )}
-          {text && (
-            <Button variant="secondary" size="sm" onClick={sxcu('text')} data-testid="download-sxcu-text">
-              <DownloadIcon className="size-4" />
-              {t('keys.recipes.sharexText')}
-            </Button>
-          )}
+      {mount && (
+        <>
+          <Recipe
+            id="webdav-url"
+            title={t('keys.recipes.webdav')}
+            code={webdavUrl(target, grants.basePath)}
+          />
+          <p className="text-xs text-fg-muted">{t('keys.recipes.webdavHint')}</p>
+          <Recipe id="rclone" title={t('keys.recipes.rclone')} code={rcloneWebdav(target, grants.basePath)} />
+        </>
+      )}
+      {(text || file) && (
+        <div className="space-y-2">
+          <h4 className="text-xs font-medium text-fg">{t('keys.recipes.sharex')}</h4>
+          <div className="flex flex-wrap gap-2">
+            {file && (
+              <Button variant="secondary" size="sm" onClick={sxcu('files')} data-testid="download-sxcu-files">
+                <DownloadIcon className="size-4" />
+                {t('keys.recipes.sharexFiles')}
+              </Button>
+            )}
+            {text && (
+              <Button variant="secondary" size="sm" onClick={sxcu('text')} data-testid="download-sxcu-text">
+                <DownloadIcon className="size-4" />
+                {t('keys.recipes.sharexText')}
+              </Button>
+            )}
+          </div>
+          <p className="text-xs text-fg-muted">{t('keys.recipes.sharexHint')}</p>
         </div>
-        <p className="text-xs text-fg-muted">{t('keys.recipes.sharexHint')}</p>
-      </div>
+      )}
     </section>
   );
 }
