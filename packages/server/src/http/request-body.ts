@@ -128,9 +128,15 @@ function guarded(
   arrived: () => boolean,
 ): { stream: ReadableStream<Uint8Array>; stop: () => Promise<void> } {
   const reader = source.getReader();
-  let cut: ((error: AppError) => void) | undefined;
-  const failed = new Promise<never>((_, reject) => (cut = reject));
-  failed.catch(() => undefined);
+  // A broken rule fails the read in progress, or the next one. (Not a race against one long-lived
+  // promise: every race would leave a reaction on it holding its chunk until the request ends, so a
+  // whole upload would stay in memory.)
+  let broken: AppError | undefined;
+  let interrupt: ((error: AppError) => void) | undefined;
+  const cut = (error: AppError) => {
+    broken ??= error;
+    interrupt?.(error);
+  };
   let timer: NodeJS.Timeout;
   let waitingSince: number | undefined;
   let waited = 0;
@@ -138,7 +144,7 @@ function guarded(
   let total = 0;
   if ('deadline' in rule) {
     // A body that has all arrived is not late, however long the route takes to read it.
-    timer = setTimeout(() => arrived() || cut!(bodyTimeout(rule.deadline)), rule.deadline.timeoutMs);
+    timer = setTimeout(() => arrived() || cut(bodyTimeout(rule.deadline)), rule.deadline.timeoutMs);
   } else {
     const { windowMs, minBytes } = rule.rate;
     // Only time spent waiting for the client counts, checked a few times per window.
@@ -150,7 +156,7 @@ function guarded(
           waitingSince = now;
         }
         if (waited < windowMs) return;
-        if (windowBytes < minBytes) return cut!(tooSlow(rule.rate));
+        if (windowBytes < minBytes) return cut(tooSlow(rule.rate));
         waited = 0;
         windowBytes = 0;
       },
@@ -170,13 +176,18 @@ function guarded(
         waitingSince = performance.now();
         let result: ReadableStreamReadResult<Uint8Array>;
         try {
-          result = await Promise.race([reader.read(), failed]);
+          if (broken) throw broken;
+          result = await new Promise<ReadableStreamReadResult<Uint8Array>>((resolve, reject) => {
+            interrupt = reject;
+            reader.read().then(resolve, reject);
+          });
         } catch (error) {
           stop();
           await reader.cancel().catch(() => undefined);
           controller.error(error instanceof AppError ? error : incomplete());
           return;
         } finally {
+          interrupt = undefined;
           if (waitingSince !== undefined) waited += performance.now() - waitingSince;
           waitingSince = undefined;
         }
