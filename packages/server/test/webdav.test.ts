@@ -35,15 +35,24 @@ for (const dialect of DIALECTS) {
     let bucket: string | undefined;
     const s3 = S3_SKIP ? undefined : s3AdminClient();
 
-    const dav = (method: string, path: string, init: RequestInit = {}, auth = ADMIN_BASIC) =>
+    const dav = (
+      method: string,
+      path: string,
+      init: RequestInit = {},
+      auth: Record<string, string> = ADMIN_BASIC,
+    ) =>
       t.request(path.startsWith('/dav') ? path : href(path), {
         ...init,
         method,
         headers: { ...auth, ...(init.headers as Record<string, string> | undefined) },
       });
-    const put = (path: string, body: string, headers: Record<string, string> = {}, auth = ADMIN_BASIC) =>
-      dav('PUT', path, { body, headers }, auth);
-    const text = async (path: string, auth = ADMIN_BASIC) => {
+    const put = (
+      path: string,
+      body: string,
+      headers: Record<string, string> = {},
+      auth: Record<string, string> = ADMIN_BASIC,
+    ) => dav('PUT', path, { body, headers }, auth);
+    const text = async (path: string, auth: Record<string, string> = ADMIN_BASIC) => {
       const res = await dav('GET', path, {}, auth);
       assert.equal(res.status, 200, `GET ${path}`);
       return res.text();
@@ -322,6 +331,36 @@ for (const dialect of DIALECTS) {
           0,
         );
       });
+
+      it(
+        'PUT into a bucket in each WebDAV upload mode (proxy: through a presigned URL)',
+        { skip: S3_SKIP },
+        async () => {
+          try {
+            for (const mode of ['direct', 'multipart', 'proxy', 'auto']) {
+              const set = await t.json('/api/admin/system-settings', {
+                method: 'PUT',
+                headers: admin,
+                json: { webdav_upload_mode: mode },
+              });
+              assert.equal(set.status, 200, JSON.stringify(set.body));
+              const body = `${mode} `.repeat(1000);
+              const res = await put(`/s3/mode-${mode}.txt`, body);
+              assert.equal(res.status, 201, `${mode}: ${await res.text()}`);
+              assert.equal(await text(`/s3/mode-${mode}.txt`), body, mode);
+              const files = await t.json(`/api/admin/files?search=mode-${mode}&limit=10`, { headers: admin });
+              assert.equal(files.body.data.files.length, 1, `${mode}: one share recorded`);
+              assert.equal(files.body.data.files[0].size, body.length);
+            }
+          } finally {
+            await t.json('/api/admin/system-settings', {
+              method: 'PUT',
+              headers: admin,
+              json: { webdav_upload_mode: 'auto' },
+            });
+          }
+        },
+      );
 
       it('refuses a PUT over the upload size limit and stores nothing', async () => {
         await t.json('/api/admin/system-settings', {

@@ -9,6 +9,7 @@ import { mimeFromFilename } from '@cubby/shared';
 import type { Element } from '@xmldom/xmldom';
 import { AppError } from '../http/errors.ts';
 import type { DavLocksTable } from '../db/schema.ts';
+import type { FsListing } from '../storage/vfs.ts';
 import { ancestorsAndSelf, type DavRequest, type DavResource, lookup } from './context.ts';
 import { covers } from './conditions.ts';
 import { activeLockXml } from './locking.ts';
@@ -56,11 +57,21 @@ export async function propfind(r: DavRequest): Promise<Response> {
     throw new DavError(403, 'webdav.depth_infinity', davErrorBody('propfind-finite-depth'));
   }
   const want = parseWant(await readSmallBody(r.c.req.raw.body));
-  const self = await lookup(r.deps, r.principal, r.path);
+  // A folder's members come from its (cached) listing, which also shows that it is a folder: no
+  // storage call for the folder itself. A file, or nothing, fails the listing (409, 404).
+  let listing: FsListing | undefined;
+  if (depth === '1') {
+    listing = await r.deps.vfs.list(r.principal, r.path).catch((error: unknown) => {
+      if (error instanceof AppError && (error.status === 404 || error.status === 409)) return undefined;
+      throw error;
+    });
+  }
+  const self: DavResource | null = listing
+    ? { path: r.path, isCollection: true, size: 0, modified: null }
+    : await lookup(r.deps, r.principal, r.path);
   if (!self) throw new AppError(404, 'NOT_FOUND', 'fs.not_found');
   const resources: DavResource[] = [self];
-  if (depth === '1' && self.isCollection) {
-    const listing = await r.deps.vfs.list(r.principal, r.path);
+  if (listing) {
     for (const item of listing.items) {
       const path = item.isDirectory ? item.path.replace(/\/$/, '') : item.path;
       resources.push({
@@ -89,13 +100,8 @@ export async function propfind(r: DavRequest): Promise<Response> {
   );
   let body = `${XML_HEAD}<D:multistatus xmlns:D="DAV:">`;
   for (const resource of resources) {
-    body += response(
-      resource,
-      want,
-      dead.get(resource.path) ?? [],
-      locks.filter((l) => covers(l, resource.path)),
-      now,
-    );
+    const held = locks.length === 0 ? locks : locks.filter((l) => covers(l, resource.path));
+    body += response(resource, want, dead.get(resource.path) ?? [], held, now);
   }
   body += '</D:multistatus>';
   return new Response(body, { status: 207, headers: { 'Content-Type': 'application/xml; charset=utf-8' } });
@@ -131,7 +137,7 @@ function liveValues(resource: DavResource, locks: DavLocksTable[], now: Date): M
     if (resource.etag) values.set('getetag', escapeXml(resource.etag));
   }
   values.set('supportedlock', SUPPORTED_LOCK);
-  values.set('lockdiscovery', locks.map((l) => activeLockXml(l, now)).join(''));
+  values.set('lockdiscovery', locks.length === 0 ? '' : locks.map((l) => activeLockXml(l, now)).join(''));
   return values;
 }
 

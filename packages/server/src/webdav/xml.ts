@@ -82,7 +82,8 @@ const XML_ESCAPES: Record<string, string> = {
   '"': '&quot;',
 };
 /** Text inside an element (quotes stay as they are: an ETag reads `"…"`). */
-export const escapeXml = (text: string) => text.replace(/[&<>]/g, (c) => XML_ESCAPES[c]!);
+export const escapeXml = (text: string) =>
+  /[&<>]/.test(text) ? text.replace(/[&<>]/g, (c) => XML_ESCAPES[c]!) : text;
 /** Text inside a double-quoted attribute. */
 const escapeAttr = (text: string) => text.replace(/[&<>"]/g, (c) => XML_ESCAPES[c]!);
 
@@ -104,12 +105,12 @@ export const XML_HEAD = '<?xml version="1.0" encoding="utf-8"?>\n';
 export function hrefOf(path: string, isCollection: boolean): string {
   const encoded = path
     .split('/')
-    .map((segment) =>
-      encodeURIComponent(segment).replace(
-        /[!'()*]/g,
-        (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-      ),
-    )
+    .map((segment) => {
+      const part = encodeURIComponent(segment);
+      return /[!'()*]/.test(part)
+        ? part.replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+        : part;
+    })
     .join('/');
   const href = `/dav${encoded === '/' ? '' : encoded}`;
   return isCollection ? `${href}/` : href;
