@@ -68,6 +68,11 @@ rgw frontends = beast endpoint=127.0.0.1:$RGW_PORT
 rgw data = $D/rgw
 rgw dns name = 127.0.0.1
 rgw thread pool size = 64
+# Deleted objects go back to the (RAM-backed) OSD within seconds, not radosgw's default 2 hours:
+# suites that upload and delete gigabytes would otherwise fill it.
+rgw gc obj min wait = 5
+rgw gc processor period = 5
+rgw gc processor max time = 5
 CONF
 C="-c $D/ceph.conf"
 ceph-authtool --create-keyring "$D/keyring" --gen-key -n mon. --cap mon 'allow *' >/dev/null

@@ -10,14 +10,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { type BenchServer, adminToken, machine, startServer, writeSection } from './lib/harness.ts';
+import { type BenchServer, adminToken, machine, median, startServer, writeSection } from './lib/harness.ts';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { startRelay } from './lib/relay.ts';
 import { drain, formBody, generated, measure, MiB, type Step } from './lib/streams.ts';
 import { type S3Server, s3Client, withBucket, withS3Server } from './lib/s3.ts';
-
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 
 /** Download rounds: proxied and direct alternate, so both see the same load on a shared machine. */
 const ROUNDS = 3;

@@ -12,38 +12,20 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { bareServer } from './lib/bare-server.ts';
-import { type BenchServer, adminToken, load, machine, startServer, writeSection } from './lib/harness.ts';
+import {
+  type BenchServer,
+  adminApi as api,
+  adminToken,
+  load,
+  machine,
+  startServer,
+  timeMs,
+  writeSection,
+} from './lib/harness.ts';
 import { s3Client, withBucket, withS3Server } from './lib/s3.ts';
 
 const FILES = 1000;
 const COLD_ROUNDS = 15;
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-async function api<T>(server: BenchServer, token: string, route: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${server.base}${route}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as { data: T; message: string };
-  if (!res.ok) throw new Error(`${route}: ${res.status} ${json.message}`);
-  return json.data;
-}
-
-/** Milliseconds of `fn`, median of `rounds` runs after one warm-up. */
-async function timeMs(rounds: number, fn: () => Promise<unknown>, before?: () => Promise<unknown>) {
-  await before?.();
-  await fn();
-  const samples: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    await before?.();
-    const start = performance.now();
-    await fn();
-    samples.push(performance.now() - start);
-  }
-  return median(samples);
-}
 
 interface Row {
   storage: string;

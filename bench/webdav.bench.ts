@@ -11,9 +11,11 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import {
   type BenchServer,
   ADMIN_PASSWORD,
+  adminApi as api,
   adminToken,
   machine,
   startServer,
+  timeMs,
   writeSection,
 } from './lib/harness.ts';
 import { s3Client, withBucket, withS3Server } from './lib/s3.ts';
@@ -21,7 +23,6 @@ import { drain, formBody, generated, measure, MiB, type Step } from './lib/strea
 
 const FILES = 1000;
 const ROUNDS = 9;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 const BASIC = `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`;
 
 interface Row {
@@ -36,34 +37,9 @@ interface Row {
   listCached: number;
 }
 
-async function api<T>(server: BenchServer, token: string, route: string, body?: unknown, method = 'POST') {
-  const res = await fetch(`${server.base}${route}`, {
-    method: body === undefined ? 'GET' : method,
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as { data: T; message: string };
-  if (!res.ok) throw new Error(`${route}: ${res.status} ${json.message}`);
-  return json.data;
-}
-
 async function ok(res: Response, what: string): Promise<Response> {
   if (!res.ok) throw new Error(`${what}: ${res.status} ${await res.text()}`);
   return res;
-}
-
-/** Median milliseconds of `fn` over the rounds, after one warm-up; `before` runs untimed each round. */
-async function timeMs(fn: () => Promise<unknown>, before?: () => Promise<unknown>) {
-  await before?.();
-  await fn();
-  const samples: number[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
-    await before?.();
-    const start = performance.now();
-    await fn();
-    samples.push(performance.now() - start);
-  }
-  return median(samples);
 }
 
 async function run(
@@ -137,10 +113,10 @@ async function run(
     davGet,
     fsUpload,
     fsDownload,
-    propfindCold: await timeMs(propfind, clear),
-    listCold: await timeMs(list, clear),
-    propfindCached: await timeMs(propfind),
-    listCached: await timeMs(list),
+    propfindCold: await timeMs(ROUNDS, propfind, clear),
+    listCold: await timeMs(ROUNDS, list, clear),
+    propfindCached: await timeMs(ROUNDS, propfind),
+    listCached: await timeMs(ROUNDS, list),
   };
 }
 

@@ -135,3 +135,42 @@ export function writeSection(title: string, body: string): void {
   const next = current.indexOf('\n## ', start + heading.length);
   fs.writeFileSync(file, current.slice(0, start) + section + (next === -1 ? '' : current.slice(next)));
 }
+
+/** The middle value (the upper middle of an even count). */
+export const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+
+/** Milliseconds of `fn`, median of `rounds` runs after one warm-up; `before` runs untimed before each. */
+export async function timeMs(
+  rounds: number,
+  fn: () => Promise<unknown>,
+  before?: () => Promise<unknown>,
+): Promise<number> {
+  await before?.();
+  await fn();
+  const samples: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    await before?.();
+    const start = performance.now();
+    await fn();
+    samples.push(performance.now() - start);
+  }
+  return median(samples);
+}
+
+/** A JSON call of the admin API (POST with a body, else GET, or `method`); its `data`, or an error. */
+export async function adminApi<T>(
+  server: BenchServer,
+  token: string,
+  route: string,
+  body?: unknown,
+  method = body === undefined ? 'GET' : 'POST',
+): Promise<T> {
+  const res = await fetch(`${server.base}${route}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as { data: T; message: string };
+  if (!res.ok) throw new Error(`${route}: ${res.status} ${json.message}`);
+  return json.data;
+}
