@@ -39,6 +39,9 @@ export default defineConfig({
     baseURL: BASE_URL,
     locale: 'en-US',
     trace: 'retain-on-failure',
+    // The app's service worker would answer requests that tests intercept with page.route; only
+    // the installable-app tests (pwa*.spec.ts) allow it.
+    serviceWorkers: 'block',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { VitePWA } from 'vite-plugin-pwa';
 import { pickPart, SECTIONS, type LocalePart } from './src/lib/i18n/locale-sections.ts';
 
 const LOCALE_PART = /[\\/]src[\\/]locales[\\/][\w-]+\.json\?section=(\w+)&locale-section$/;
@@ -38,7 +39,51 @@ const SHARE_UI =
 const PURE_MODULES = /[\\/]packages[\\/]shared[\\/]src[\\/]|[\\/]src[\\/]features[\\/][\w-]+[\\/]index\.ts$/;
 
 export default defineConfig({
-  plugins: [localeSections(), react(), tailwindcss()],
+  plugins: [
+    localeSections(),
+    react(),
+    tailwindcss(),
+    // The installable app (issue 14): the manifest and `dist/sw.js` from `src/sw.ts`, which gets the
+    // list of the app shell's files to precache. The page registers the worker itself, after first
+    // paint (`src/features/pwa`), so nothing is injected into index.html.
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src',
+      filename: 'sw.ts',
+      injectRegister: false,
+      registerType: 'prompt',
+      manifestFilename: 'manifest.webmanifest',
+      manifest: {
+        name: 'Cubby',
+        short_name: 'Cubby',
+        description: 'Self-hosted online clipboard and file sharing',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        theme_color: '#4f46e5',
+        background_color: '#f6f6f7',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      injectManifest: {
+        // The app shell only: the entry chunk, the runtime, shared UI, styles, the core texts of
+        // each language, icons. Screens' chunks are kept by the worker when first loaded.
+        globPatterns: [
+          'index.html',
+          'favicon.svg',
+          'icons/apple-touch-icon-180.png',
+          'assets/{index,rolldown-runtime,ui}-*.js',
+          'assets/*-core-*.js',
+          'assets/*.css',
+        ],
+        globIgnores: ['**/*.map'],
+      },
+      devOptions: { enabled: false },
+    }),
+  ],
   resolve: {
     // react-i18next imports useSyncExternalStore through a shim for React < 18; React 19 has it.
     alias: [{ find: /^use-sync-external-store\/shim$/, replacement: 'react' }],

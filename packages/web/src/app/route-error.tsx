@@ -1,7 +1,8 @@
 /**
  * Shown when a screen fails to render or its code cannot be loaded: `RouteErrorBoundary` around the
  * routes catches the error and shows `RouteError` in place of the page. A navigation (e.g. the back
- * button) tries the new location again.
+ * button) tries the new location again. A screen whose code fails to load while offline shows the
+ * offline fallback page instead.
  */
 import { Component, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +11,7 @@ import { Button, buttonClasses } from '../components/button.tsx';
 import { Card } from '../components/card.tsx';
 import { paths } from '../config/paths.ts';
 import { usePageTitle } from '../lib/i18n/use-page-title.ts';
+import { isChunkLoadError, OfflineFallback } from './offline-fallback.tsx';
 
 export function RouteError() {
   const { t } = useTranslation();
@@ -36,22 +38,27 @@ interface BoundaryProps {
 
 interface BoundaryState {
   failed: boolean;
+  /** The screen's code could not be loaded while offline: the offline fallback page is shown. */
+  offline?: boolean;
   locationKey: string;
 }
 
 class ErrorBoundary extends Component<BoundaryProps, BoundaryState> {
   override state: BoundaryState = { failed: false, locationKey: this.props.locationKey };
 
-  static getDerivedStateFromError(): Partial<BoundaryState> {
-    return { failed: true };
+  static getDerivedStateFromError(error: unknown): Partial<BoundaryState> {
+    return { failed: true, offline: !navigator.onLine && isChunkLoadError(error) };
   }
 
   static getDerivedStateFromProps(props: BoundaryProps, state: BoundaryState): Partial<BoundaryState> | null {
-    return props.locationKey === state.locationKey ? null : { failed: false, locationKey: props.locationKey };
+    return props.locationKey === state.locationKey
+      ? null
+      : { failed: false, offline: false, locationKey: props.locationKey };
   }
 
   override render() {
-    return this.state.failed ? <RouteError /> : this.props.children;
+    if (!this.state.failed) return this.props.children;
+    return this.state.offline ? <OfflineFallback /> : <RouteError />;
   }
 }
 

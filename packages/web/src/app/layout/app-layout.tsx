@@ -1,10 +1,14 @@
-/** The page frame around every screen: skip link, header, main content, footer and overlays. */
+/**
+ * The page frame around every screen: skip link, header, main content, footer and overlays (the
+ * install and update prompts, toasts).
+ */
 import { Suspense } from 'react';
 import { Outlet } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PageLoading } from '../../components/spinner.tsx';
 import { Toaster } from '../../components/toast/toaster.tsx';
 import { EnvSwitcher } from '../../features/env-switcher/env-switcher.tsx';
+import { PwaPrompts } from '../../features/pwa/index.ts';
 import { Footer } from './footer.tsx';
 import { Header } from './header.tsx';
 
@@ -30,6 +34,7 @@ export function AppLayout() {
       </main>
       <Footer />
       <EnvSwitcher />
+      <PwaPrompts />
       <Toaster />
     </div>
   );

@@ -1,10 +1,14 @@
-/** Site header: brand, main navigation, language switcher, theme toggle and the source link. */
+/**
+ * Site header: brand, main navigation, the offline badge (while offline), language switcher, theme
+ * toggle and the source link.
+ */
 import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { GitHubIcon, LogoMark } from '../../components/icons.tsx';
 import { PRODUCT_NAME, SOURCE_REPOSITORY_URL } from '../../lib/product.ts';
 import { paths } from '../../config/paths.ts';
 import { LanguageSwitcher } from './language-switcher.tsx';
+import { OfflineBadge } from './offline-badge.tsx';
 import { DesktopNav, MobileNav } from './main-nav.tsx';
 import { ThemeToggle } from './theme-toggle.tsx';
 
@@ -27,6 +31,7 @@ export function Header() {
           <DesktopNav />
         </div>
         <div className="flex items-center gap-0.5 md:ms-auto">
+          <OfflineBadge />
           <LanguageSwitcher />
           <ThemeToggle />
           <a

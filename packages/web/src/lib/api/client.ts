@@ -8,6 +8,8 @@
  * - Answers: the JSON envelope is parsed; a body `code` other than 200/201/202 is an error even on
  *   HTTP 2xx. Every failure becomes an {@link ApiError} whose message follows the error catalogue
  *   of spec §8 in the current language.
+ * - Offline copies: an answer the service worker replayed from its cache is reported to
+ *   lib/offline/network-status.ts, so the header can say which time the page shows.
  * - 401: password checks, change-password and login only report; with an admin token or an API key
  *   the session is ended through the auth bridge (the auth feature registers it, so this module does
  *   not depend on any feature).
@@ -15,6 +17,8 @@
 import type { ParseKeys } from 'i18next';
 import { LANG_HEADER, type SuccessEnvelope } from '@cubby/shared';
 import { getLanguage, i18n } from '../i18n/index.ts';
+import { CACHED_AT_HEADER, OFFLINE_HEADER } from '../offline/api-cache-rules.ts';
+import { noteOfflineCopy } from '../offline/network-status.ts';
 import { ApiError } from './api-error.ts';
 import { getApiBaseUrl } from './base-url.ts';
 
@@ -191,6 +195,9 @@ export async function sendRequest(path: string, options: RequestOptions = {}): P
   let parsed: unknown = null;
   try {
     response = await fetch(getApiBaseUrl() + path, { method, headers, body, signal: controller.signal });
+    // An answer the service worker replayed from its cache while offline (lib/offline).
+    if (response.headers.get(OFFLINE_HEADER) === '1')
+      noteOfflineCopy(Number(response.headers.get(CACHED_AT_HEADER)));
     const contentType = response.headers.get('content-type') ?? '';
     try {
       parsed = contentType.includes('json') ? await response.json() : await response.text();

@@ -1,0 +1,51 @@
+/**
+ * The offline fallback page (spec §2): shown in place of a screen whose code could not be loaded
+ * while offline (a screen never opened online), with the 3-second warning toast (spec §8, §9).
+ */
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { Button, buttonClasses } from '../components/button.tsx';
+import { Card } from '../components/card.tsx';
+import { showToast } from '../components/toast/toast-store.ts';
+import { Toaster } from '../components/toast/toaster.tsx';
+import { paths } from '../config/paths.ts';
+import { usePageTitle } from '../lib/i18n/use-page-title.ts';
+
+export const OFFLINE_TOAST_MS = 3000;
+
+/** Whether an error is a code chunk that failed to load (the browsers' wordings). */
+export function isChunkLoadError(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return /dynamically imported module|importing a module script failed|error loading dynamically|failed to fetch|load failed/i.test(
+    message,
+  );
+}
+
+export function OfflineFallback() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  usePageTitle(t('offline.fallbackTitle'));
+  useEffect(() => {
+    showToast(t(navigator.onLine ? 'offline.toastDefault' : 'offline.toast'), 'warning', OFFLINE_TOAST_MS);
+  }, [t]);
+  return (
+    <div className="mx-auto max-w-lg px-4 py-16" data-testid="offline-fallback">
+      <Card title={t('offline.fallbackTitle')} as="h1" description={t('offline.fallbackText')}>
+        <div className="flex flex-wrap gap-2">
+          <Link to={paths.home.getHref()} className={buttonClasses('primary')} reloadDocument>
+            {t('offline.home')}
+          </Link>
+          <Button variant="secondary" onClick={() => void navigate(-1)}>
+            {t('offline.back')}
+          </Button>
+          <Button variant="secondary" onClick={() => window.location.reload()}>
+            {t('offline.retry')}
+          </Button>
+        </div>
+      </Card>
+      {/* Shown in place of the whole layout (RouteErrorBoundary), so it brings its own toasts. */}
+      <Toaster />
+    </div>
+  );
+}

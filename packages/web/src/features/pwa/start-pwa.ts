@@ -1,0 +1,32 @@
+/**
+ * Loaded after the first paint (main.tsx), so the paste view's first load stays small: registers
+ * the service worker (`/sw.js`, built from src/sw.ts), turns a waiting new version into the update
+ * prompt, and tidies the offline data (expired records; credentialed answers when signed out).
+ */
+import { Workbox } from 'workbox-window';
+import { useAuthStore } from '../auth/index.ts';
+import { clearCredentialedData, purgeExpiredOfflineData } from '../../lib/offline/offline-data.ts';
+import { usePwaStore } from './pwa-store.ts';
+
+const UPDATE_CHECK_MS = 60 * 60 * 1000;
+
+export function startPwa(): void {
+  if (useAuthStore.getState().authType === 'none') void clearCredentialedData();
+  void purgeExpiredOfflineData();
+  if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
+
+  const workbox = new Workbox('/sw.js', { scope: '/' });
+  workbox.addEventListener('waiting', () => {
+    usePwaStore.setState({
+      applyUpdate: () => {
+        usePwaStore.setState({ applyUpdate: null });
+        // Reload only once the new version controls the page, i.e. after the user agreed.
+        workbox.addEventListener('controlling', () => window.location.reload());
+        workbox.messageSkipWaiting();
+      },
+    });
+  });
+  void workbox.register().then(() => {
+    setInterval(() => void workbox.update(), UPDATE_CHECK_MS);
+  });
+}

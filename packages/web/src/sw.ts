@@ -1,0 +1,141 @@
+/// <reference lib="webworker" />
+/**
+ * The service worker (spec §4 "Offline layer"; built by vite-plugin-pwa's injectManifest into
+ * `dist/sw.js`).
+ *
+ * - Precache: the app shell (index.html, the entry chunk, styles, the core texts, icons). Every
+ *   client route is answered with the precached index.html, so the app starts offline.
+ * - Code chunks loaded while online are kept (cache first: their names are hashed), so a screen
+ *   seen once opens offline; a screen never opened fails to load offline and the app shows its
+ *   offline fallback page.
+ * - API: see `lib/offline/api-cache-rules.ts`. Network first; an allowed answer is stored, and
+ *   replayed with status 200 and `X-Cubby-Offline`/`X-Cubby-Cached-At` when the network fails,
+ *   for 7 days. A 401 deletes every answer stored for a credentialed request.
+ * - A new version waits until the page sends `SKIP_WAITING` (the user agreed to reload).
+ */
+import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
+import { NavigationRoute, registerRoute } from 'workbox-routing';
+import {
+  CACHED_AT_HEADER,
+  CHUNK_CACHE,
+  OFFLINE_HEADER,
+  PRIVATE_API_CACHE,
+  PUBLIC_API_CACHE,
+  carriesSecret,
+  isCacheableApiPath,
+  isCacheableContentType,
+  isFresh,
+} from './lib/offline/api-cache-rules.ts';
+
+declare const self: ServiceWorkerGlobalScope;
+
+precacheAndRoute(self.__WB_MANIFEST);
+cleanupOutdatedCaches();
+
+registerRoute(
+  new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/(?:api|dav)(?:\/|$)/] }),
+);
+
+// Hashed chunks and styles: cache first, stored on first use.
+registerRoute(
+  ({ url, request }) =>
+    url.origin === self.location.origin &&
+    request.method === 'GET' &&
+    /^\/assets\/[^/]+\.(?:js|css)$/.test(url.pathname),
+  async ({ request }) => {
+    const cache = await caches.open(CHUNK_CACHE);
+    const hit = await cache.match(request);
+    if (hit) return hit;
+    const response = await fetch(request);
+    if (response.ok) await cache.put(request, response.clone());
+    return response;
+  },
+);
+
+async function storeApiAnswer(request: Request, response: Response): Promise<void> {
+  if (response.status !== 200 || !isCacheableContentType(response.headers.get('content-type'))) return;
+  const text = await response.clone().text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return;
+  }
+  if (carriesSecret(body)) return;
+  const credentialed = request.headers.has('Authorization');
+  const headers = new Headers({
+    'Content-Type': response.headers.get('content-type') ?? 'application/json',
+    [CACHED_AT_HEADER]: String(Date.now()),
+  });
+  const language = request.headers.get('X-Cubby-Lang');
+  if (language) headers.set('Content-Language', language);
+  const cache = await caches.open(credentialed ? PRIVATE_API_CACHE : PUBLIC_API_CACHE);
+  // Stored under the bare URL: the request's headers (its Authorization) are never kept.
+  await cache.put(new Request(request.url), new Response(text, { status: 200, headers }));
+}
+
+async function replayApiAnswer(request: Request): Promise<Response | undefined> {
+  const names = request.headers.has('Authorization')
+    ? [PRIVATE_API_CACHE, PUBLIC_API_CACHE]
+    : [PUBLIC_API_CACHE];
+  for (const name of names) {
+    const cache = await caches.open(name);
+    const hit = await cache.match(request.url);
+    if (!hit) continue;
+    const cachedAt = Number(hit.headers.get(CACHED_AT_HEADER));
+    if (!isFresh(cachedAt, Date.now())) {
+      await cache.delete(request.url);
+      continue;
+    }
+    const headers = new Headers(hit.headers);
+    headers.set(OFFLINE_HEADER, '1');
+    return new Response(await hit.text(), { status: 200, headers });
+  }
+  return undefined;
+}
+
+registerRoute(
+  ({ url, request }) =>
+    url.origin === self.location.origin && request.method === 'GET' && isCacheableApiPath(url.pathname),
+  async ({ request }) => {
+    let response: Response;
+    try {
+      response = await fetch(request);
+    } catch (error) {
+      const copy = await replayApiAnswer(request);
+      if (copy) return copy;
+      throw error;
+    }
+    if (response.status === 401) {
+      await caches.delete(PRIVATE_API_CACHE);
+    } else {
+      await storeApiAnswer(request, response).catch(() => undefined);
+    }
+    return response;
+  },
+);
+
+/** Drops stored API answers older than 7 days. */
+async function purgeExpired(): Promise<void> {
+  for (const name of [PUBLIC_API_CACHE, PRIVATE_API_CACHE]) {
+    if (!(await caches.has(name))) continue;
+    const cache = await caches.open(name);
+    for (const request of await cache.keys()) {
+      const hit = await cache.match(request);
+      if (!hit || !isFresh(Number(hit.headers.get(CACHED_AT_HEADER)), Date.now()))
+        await cache.delete(request);
+    }
+  }
+}
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(Promise.all([self.clients.claim(), purgeExpired()]));
+});
+
+self.addEventListener('message', (event) => {
+  const data: unknown = event.data;
+  const type = data && typeof data === 'object' ? (data as { type?: unknown }).type : undefined;
+  if (type === 'SKIP_WAITING') void self.skipWaiting();
+  if (type === 'CLEAR_PRIVATE') event.waitUntil(caches.delete(PRIVATE_API_CACHE));
+  if (type === 'PURGE_EXPIRED') event.waitUntil(purgeExpired());
+});
