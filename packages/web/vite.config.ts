@@ -77,6 +77,7 @@ export default defineConfig({
           'icons/apple-touch-icon-180.png',
           'assets/{index,rolldown-runtime,ui}-*.js',
           'assets/*-core-*.js',
+          'assets/offline-{fallback,badge}-*.js',
           'assets/*.css',
         ],
         globIgnores: ['**/*.map'],

@@ -9,19 +9,27 @@ import { createRoot } from 'react-dom/client';
 import { i18nReady } from './lib/i18n/index.ts';
 import './index.css';
 import { startTheme } from './lib/theme/theme-store.ts';
-import { AUTH_STATE_CHANGED, startAuth, type AuthChangeDetail } from './features/auth/index.ts';
+import { startAuth } from './features/auth/index.ts';
 import { startInstallPrompt } from './features/pwa/index.ts';
-import { clearCredentialedData } from './lib/offline/offline-data.ts';
 import { startNetworkStatus } from './lib/offline/network-status.ts';
 import { AppProviders } from './app/providers.tsx';
+
+const PWA_START_DELAY_MS = 2000;
 
 startTheme();
 startNetworkStatus();
 startInstallPrompt();
-// Logout or a rejected credential: nothing stored for the signed-in user survives (lib/offline).
-window.addEventListener(AUTH_STATE_CHANGED, (event) => {
-  if (!(event as CustomEvent<AuthChangeDetail>).detail.isAuthenticated) void clearCredentialedData();
-});
+// The service worker's code loads well after the first paint, so it never competes with a screen's
+// own chunks (the paste view's budget, issue 4).
+window.addEventListener(
+  'load',
+  () =>
+    setTimeout(
+      () => void import('./features/pwa/start-pwa.ts').then((m) => m.startPwa()),
+      PWA_START_DELAY_MS,
+    ),
+  { once: true },
+);
 
 void i18nReady.then(() => {
   startAuth();
@@ -30,8 +38,4 @@ void i18nReady.then(() => {
       <AppProviders />
     </StrictMode>,
   );
-  // The service worker's code loads after the first paint (the paste view's budget, issue 4).
-  const startPwa = () => void import('./features/pwa/start-pwa.ts').then((module) => module.startPwa());
-  if (document.readyState === 'complete') setTimeout(startPwa, 0);
-  else window.addEventListener('load', startPwa, { once: true });
 });

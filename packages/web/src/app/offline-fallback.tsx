@@ -12,17 +12,9 @@ import { Toaster } from '../components/toast/toaster.tsx';
 import { paths } from '../config/paths.ts';
 import { usePageTitle } from '../lib/i18n/use-page-title.ts';
 
-export const OFFLINE_TOAST_MS = 3000;
+const OFFLINE_TOAST_MS = 3000;
 
-/** Whether an error is a code chunk that failed to load (the browsers' wordings). */
-export function isChunkLoadError(error: unknown): boolean {
-  const message = error instanceof Error ? error.message : String(error);
-  return /dynamically imported module|importing a module script failed|error loading dynamically|failed to fetch|load failed/i.test(
-    message,
-  );
-}
-
-export function OfflineFallback() {
+export default function OfflineFallback() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   usePageTitle(t('offline.fallbackTitle'));

@@ -4,14 +4,24 @@
  * button) tries the new location again. A screen whose code fails to load while offline shows the
  * offline fallback page instead.
  */
-import { Component, type ReactNode } from 'react';
+import { Component, lazy, Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { Button, buttonClasses } from '../components/button.tsx';
 import { Card } from '../components/card.tsx';
 import { paths } from '../config/paths.ts';
 import { usePageTitle } from '../lib/i18n/use-page-title.ts';
-import { isChunkLoadError, OfflineFallback } from './offline-fallback.tsx';
+
+// Precached by the service worker (vite.config.ts), so it loads offline.
+const OfflineFallback = lazy(() => import('./offline-fallback.tsx'));
+
+/** Whether an error is a code chunk that failed to load (the browsers' wordings). */
+export function isChunkLoadError(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return /dynamically imported module|importing a module script failed|error loading dynamically|failed to fetch|load failed/i.test(
+    message,
+  );
+}
 
 export function RouteError() {
   const { t } = useTranslation();
@@ -58,7 +68,13 @@ class ErrorBoundary extends Component<BoundaryProps, BoundaryState> {
 
   override render() {
     if (!this.state.failed) return this.props.children;
-    return this.state.offline ? <OfflineFallback /> : <RouteError />;
+    return this.state.offline ? (
+      <Suspense fallback={null}>
+        <OfflineFallback />
+      </Suspense>
+    ) : (
+      <RouteError />
+    );
   }
 }
 

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { PageLoading } from '../../components/spinner.tsx';
 import { Toaster } from '../../components/toast/toaster.tsx';
 import { EnvSwitcher } from '../../features/env-switcher/env-switcher.tsx';
-import { PwaPrompts } from '../../features/pwa/index.ts';
+import { PwaPromptsSlot } from '../../features/pwa/index.ts';
 import { Footer } from './footer.tsx';
 import { Header } from './header.tsx';
 
@@ -34,7 +34,7 @@ export function AppLayout() {
       </main>
       <Footer />
       <EnvSwitcher />
-      <PwaPrompts />
+      <PwaPromptsSlot />
       <Toaster />
     </div>
   );

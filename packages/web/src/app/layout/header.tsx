@@ -8,7 +8,7 @@ import { GitHubIcon, LogoMark } from '../../components/icons.tsx';
 import { PRODUCT_NAME, SOURCE_REPOSITORY_URL } from '../../lib/product.ts';
 import { paths } from '../../config/paths.ts';
 import { LanguageSwitcher } from './language-switcher.tsx';
-import { OfflineBadge } from './offline-badge.tsx';
+import { OfflineBadgeSlot } from './offline-badge-slot.tsx';
 import { DesktopNav, MobileNav } from './main-nav.tsx';
 import { ThemeToggle } from './theme-toggle.tsx';
 
@@ -31,7 +31,7 @@ export function Header() {
           <DesktopNav />
         </div>
         <div className="flex items-center gap-0.5 md:ms-auto">
-          <OfflineBadge />
+          <OfflineBadgeSlot />
           <LanguageSwitcher />
           <ThemeToggle />
           <a

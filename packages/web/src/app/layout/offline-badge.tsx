@@ -1,13 +1,14 @@
-/** The header's offline mark (spec §2 "PWA prompts"): shown while offline, with the copy's time. */
+/**
+ * The header's offline mark (spec §2 "PWA prompts"): "Offline", and the time of the saved copy the
+ * page shows, if any. A chunk precached by the service worker, loaded only while offline.
+ */
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../lib/i18n/format-date.ts';
 import { useNetworkStatus } from '../../lib/offline/network-status.ts';
 
-export function OfflineBadge() {
+export default function OfflineBadge() {
   const { t } = useTranslation();
-  const online = useNetworkStatus((state) => state.online);
   const copyAt = useNetworkStatus((state) => state.offlineCopyAt);
-  if (online) return null;
   const text =
     copyAt === null
       ? t('offline.badge')

@@ -1,3 +1,3 @@
-/** Public surface of the installable-app feature (issue 14): prompts and their start-up. */
-export { PwaPrompts } from './pwa-prompts.tsx';
+/** Public surface of the installable-app feature (issue 14): the prompts and their start-up. */
+export { PwaPromptsSlot } from './pwa-prompts-slot.tsx';
 export { startInstallPrompt } from './pwa-store.ts';

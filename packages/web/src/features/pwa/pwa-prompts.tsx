@@ -1,8 +1,13 @@
-/** The install and update prompts (spec §2 "PWA prompts"): a small card at the bottom corner. */
-import type { ReactNode } from 'react';
+/**
+ * The install and update prompts (spec §2 "PWA prompts"): a small card at the bottom corner. A lazy
+ * chunk, loaded only when the browser offers installing or a new version waits.
+ */
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button.tsx';
-import { acceptInstall, dismissInstall, usePwaStore } from './pwa-store.ts';
+import { readSetting, writeSetting } from '../../lib/offline/offline-db.ts';
+import { INSTALL_DISMISSED_KEY, INSTALL_RECHECK_MS, mayOfferInstall } from './install-rule.ts';
+import { usePwaStore } from './pwa-store.ts';
 
 function PromptCard({
   testId,
@@ -29,17 +34,48 @@ function PromptCard({
   );
 }
 
-export function PwaPrompts() {
+/** Whether the install offer may be shown now; rechecked every 5 seconds. */
+function useInstallVisible(offered: boolean): [boolean, () => void] {
+  const [visible, setVisible] = useState(false);
+  useEffect(() => {
+    if (!offered) return;
+    let live = true;
+    const check = () =>
+      void readSetting<number>(INSTALL_DISMISSED_KEY)
+        .catch(() => undefined)
+        .then((dismissedAt) => {
+          if (live) setVisible(mayOfferInstall(dismissedAt, Date.now()));
+        });
+    check();
+    const timer = setInterval(check, INSTALL_RECHECK_MS);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, [offered]);
+  const dismiss = () => {
+    setVisible(false);
+    void writeSetting(INSTALL_DISMISSED_KEY, Date.now()).catch(() => undefined);
+  };
+  return [visible && offered, dismiss];
+}
+
+export default function PwaPrompts() {
   const { t } = useTranslation();
   const applyUpdate = usePwaStore((state) => state.applyUpdate);
-  const installVisible = usePwaStore((state) => state.installVisible);
-  const dismissUpdate = () => usePwaStore.setState({ applyUpdate: null });
+  const installEvent = usePwaStore((state) => state.installEvent);
+  const [installVisible, dismissInstall] = useInstallVisible(installEvent !== null);
+  const install = async () => {
+    usePwaStore.setState({ installEvent: null });
+    await installEvent?.prompt();
+    await installEvent?.userChoice.catch(() => undefined);
+  };
   if (!applyUpdate && !installVisible) return null;
   return (
     <div className="pointer-events-none fixed inset-x-0 bottom-20 z-40 flex flex-col items-center gap-2 px-4 sm:inset-x-auto sm:end-4 sm:bottom-4 sm:items-end">
       {applyUpdate && (
         <PromptCard testId="update-prompt" title={t('pwa.updateTitle')} text={t('pwa.updateText')}>
-          <Button size="sm" variant="ghost" onClick={dismissUpdate}>
+          <Button size="sm" variant="ghost" onClick={() => usePwaStore.setState({ applyUpdate: null })}>
             {t('pwa.later')}
           </Button>
           <Button size="sm" onClick={applyUpdate}>
@@ -49,10 +85,10 @@ export function PwaPrompts() {
       )}
       {installVisible && (
         <PromptCard testId="install-prompt" title={t('pwa.installTitle')} text={t('pwa.installText')}>
-          <Button size="sm" variant="ghost" onClick={() => void dismissInstall()}>
+          <Button size="sm" variant="ghost" onClick={dismissInstall}>
             {t('pwa.notNow')}
           </Button>
-          <Button size="sm" onClick={() => void acceptInstall()}>
+          <Button size="sm" onClick={() => void install()}>
             {t('pwa.install')}
           </Button>
         </PromptCard>

@@ -1,17 +1,23 @@
 /**
  * Loaded after the first paint (main.tsx), so the paste view's first load stays small: registers
  * the service worker (`/sw.js`, built from src/sw.ts), turns a waiting new version into the update
- * prompt, and tidies the offline data (expired records; credentialed answers when signed out).
+ * prompt, and tidies the offline data (expired records; credentialed answers when signed out, and at every
+ * logout or 401 from now on).
  */
 import { Workbox } from 'workbox-window';
-import { useAuthStore } from '../auth/index.ts';
+import { AUTH_STATE_CHANGED, useAuthStore, type AuthChangeDetail } from '../auth/index.ts';
 import { clearCredentialedData, purgeExpiredOfflineData } from '../../lib/offline/offline-data.ts';
 import { usePwaStore } from './pwa-store.ts';
 
 const UPDATE_CHECK_MS = 60 * 60 * 1000;
 
 export function startPwa(): void {
+  // Signed out (before this loaded, or in another tab): nothing stored for a session survives;
+  // from now on, every logout or rejected credential clears it at once.
   if (useAuthStore.getState().authType === 'none') void clearCredentialedData();
+  window.addEventListener(AUTH_STATE_CHANGED, (event) => {
+    if (!(event as CustomEvent<AuthChangeDetail>).detail.isAuthenticated) void clearCredentialedData();
+  });
   void purgeExpiredOfflineData();
   if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
 

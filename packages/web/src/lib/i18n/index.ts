@@ -38,6 +38,7 @@ const PARTS: Record<Language, Record<LocalePart, () => LocaleModule>> = {
     admin: () => import('../../locales/zh-CN.json?section=admin&locale-section'),
     envSwitcher: () => import('../../locales/zh-CN.json?section=envSwitcher&locale-section'),
     pastes: () => import('../../locales/zh-CN.json?section=pastes&locale-section'),
+    pwa: () => import('../../locales/zh-CN.json?section=pwa&locale-section'),
   },
   'en-US': {
     core: () => import('../../locales/en-US.json?section=core&locale-section'),
@@ -48,6 +49,7 @@ const PARTS: Record<Language, Record<LocalePart, () => LocaleModule>> = {
     admin: () => import('../../locales/en-US.json?section=admin&locale-section'),
     envSwitcher: () => import('../../locales/en-US.json?section=envSwitcher&locale-section'),
     pastes: () => import('../../locales/en-US.json?section=pastes&locale-section'),
+    pwa: () => import('../../locales/en-US.json?section=pwa&locale-section'),
   },
 };
 

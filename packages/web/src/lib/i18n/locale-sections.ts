@@ -23,6 +23,8 @@ export const SECTIONS = {
   envSwitcher: ['envSwitcher'],
   /** The paste settings and editing texts: the editor on Home, uploads, management, the edit dialog. */
   pastes: ['pastes'],
+  /** The install and update prompts, loaded with them. */
+  pwa: ['pwa'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type Section = keyof typeof SECTIONS;
