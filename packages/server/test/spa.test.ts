@@ -20,6 +20,8 @@ describe('web app serving', () => {
     );
     fs.writeFileSync(path.join(dist, 'assets', 'app-1a2b3c.js'), 'console.log("app")');
     fs.writeFileSync(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    fs.writeFileSync(path.join(dist, 'sw.js'), 'self.addEventListener("fetch", () => {});');
+    fs.writeFileSync(path.join(dist, 'manifest.webmanifest'), '{"name":"Cubby"}');
     fs.writeFileSync(path.join(path.dirname(dist), 'outside-secret.txt'), 'do not serve');
     t = await createTestApp('sqlite', {}, dist);
   });
@@ -53,6 +55,23 @@ describe('web app serving', () => {
     const icon = await t.request('/favicon.svg');
     assert.equal(icon.headers.get('content-type'), 'image/svg+xml');
     assert.equal(icon.headers.get('cache-control'), 'no-cache');
+  });
+
+  it('serves the service worker and the manifest (installable app) uncached, with their types', async () => {
+    const worker = await t.request('/sw.js');
+    assert.equal(worker.status, 200);
+    assert.match(worker.headers.get('content-type') ?? '', /^text\/javascript/);
+    // A new build's worker must be seen at once: never served from the HTTP cache.
+    assert.equal(worker.headers.get('cache-control'), 'no-cache');
+    const manifest = await t.request('/manifest.webmanifest');
+    assert.equal(manifest.headers.get('content-type'), 'application/manifest+json');
+    assert.equal(manifest.headers.get('cache-control'), 'no-cache');
+    assert.deepEqual(await manifest.json(), { name: 'Cubby' });
+    // The page's policy lets it register a same-origin worker and read its manifest.
+    const csp = (await t.request('/')).headers.get('content-security-policy') ?? '';
+    assert.match(csp, /worker-src 'self'/);
+    assert.match(csp, /default-src 'self'/);
+    assert.ok(!/manifest-src/.test(csp), 'manifest-src falls back to default-src');
   });
 
   it('never falls back to the app for /api or /dav paths', async () => {
