@@ -17,11 +17,13 @@ export default function OfflineBadge() {
     <span
       role="status"
       data-testid="offline-badge"
-      title={t('offline.badgeTitle')}
-      className="inline-flex max-w-40 items-center gap-1.5 truncate rounded-full bg-warning-soft px-2.5 py-1 text-xs font-medium text-warning-text sm:max-w-none"
+      title={`${text}. ${t('offline.badgeTitle')}`}
+      className="inline-flex shrink-0 items-center gap-1.5 truncate rounded-full bg-warning-soft px-2.5 py-1 text-xs font-medium text-warning-text sm:max-w-none"
     >
       <span aria-hidden="true" className="size-1.5 shrink-0 rounded-full bg-warning" />
-      <span className="truncate">{text}</span>
+      {/* Narrow screens: just "Offline" (the header has no room); the time is in the title. */}
+      <span className="sm:hidden">{t('offline.badge')}</span>
+      <span className="hidden truncate sm:inline">{text}</span>
     </span>
   );
 }
