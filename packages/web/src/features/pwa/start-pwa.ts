@@ -32,7 +32,11 @@ export function startPwa(): void {
       },
     });
   });
-  void workbox.register().then(() => {
-    setInterval(() => void workbox.update(), UPDATE_CHECK_MS);
-  });
+  // Registration can fail (service workers blocked or disabled): the app then simply works online.
+  workbox
+    .register()
+    .then((registration) => {
+      if (registration) setInterval(() => void workbox.update().catch(() => undefined), UPDATE_CHECK_MS);
+    })
+    .catch(() => undefined);
 }
