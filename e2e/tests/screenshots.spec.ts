@@ -7,8 +7,14 @@
  * screenshot alone would hide: nothing overflows the viewport sideways, dialogs fit, and the page
  * really is in the requested language and theme. (Explicit light/dark choices are tested in
  * preferences.spec.)
+ *
+ * Each screen is also run through axe-core with the WCAG 2.1 A and AA rules, in both themes (at
+ * 1280 px) and both languages: any violation fails the walk, naming the screen, the rule and the
+ * elements.
  */
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.ts';
 import { SCREENSHOT_DIR } from '../support/env.ts';
 import { SCREENS, screenSession, showScreen } from '../support/screens.ts';
@@ -19,9 +25,25 @@ const ONLY = process.env.SCREENS_ONLY?.split(',').map((name) => name.trim());
 const screens = ONLY ? SCREENS.filter((screen) => ONLY.includes(screen.name)) : SCREENS;
 const THEMES = ['light', 'dark'] as const;
 const LANGUAGES = ['zh-CN', 'en-US'] as const;
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+/** The WCAG 2.1 A/AA violations on the page, one line each: rule, impact, elements. */
+async function accessibilityProblems(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+  return violations.map(
+    (v) =>
+      `${v.id} (${v.impact ?? 'unknown'}): ${v.help} — ${v.nodes
+        .slice(0, 5)
+        .map((n) => n.target.join(' '))
+        .join(', ')}${v.nodes.length > 5 ? ` and ${v.nodes.length - 5} more` : ''}`,
+  );
+}
 
 for (const language of LANGUAGES) {
-  test(`screens in ${language}: 375 and 1280 px, light and dark`, async ({ browser, api }) => {
+  test(`screens in ${language}: 375 and 1280 px, light and dark, WCAG 2.1 A/AA under axe`, async ({
+    browser,
+    api,
+  }) => {
     test.setTimeout(600_000);
     const session = screenSession(browser, api, {
       width: WIDTHS[0],
@@ -53,6 +75,12 @@ for (const language of LANGUAGES) {
               expect
                 .soft(box && box.x >= 0 && box.x + box.width <= width, `${where}: dialog fits`)
                 .toBe(true);
+            }
+            if (width === WIDTHS[0]) {
+              const problems = await accessibilityProblems(page);
+              expect
+                .soft(problems, `${screen.name} (${theme}, ${language}) under axe WCAG 2.1 A/AA`)
+                .toEqual([]);
             }
             const folder = path.join(SCREENSHOT_DIR, `${width}-${theme}-${language}`);
             await page.screenshot({ path: path.join(folder, `${screen.name}.png`), fullPage: !hasDialog });
