@@ -67,7 +67,8 @@ function withKeysMode(path: string): string {
 }
 
 test('every screen renders only translation keys in key mode', async ({ browser, api }) => {
-  test.setTimeout(180_000);
+  // Every screen, one after the other: minutes on a busy 2-core machine.
+  test.setTimeout(420_000);
   const keys = knownKeys();
   const session = screenSession(browser, api, { width: 1280, storage: { language: 'cimode' } });
   const problems: string[] = [];

@@ -7,21 +7,56 @@
  * screenshot alone would hide: nothing overflows the viewport sideways, dialogs fit, and the page
  * really is in the requested language and theme. (Explicit light/dark choices are tested in
  * preferences.spec.)
+ *
+ * Each screen is also run through axe-core with the WCAG 2.1 A and AA rules at 1280 px, in both
+ * themes and both languages (Chinese in the light theme, English in the dark one): any violation
+ * fails the walk, naming the screen, the rule and the elements.
  */
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.ts';
 import { SCREENSHOT_DIR } from '../support/env.ts';
 import { SCREENS, screenSession, showScreen } from '../support/screens.ts';
 
 const WIDTHS = [1280, 375] as const;
+/** Widths checked for reflow only (no screenshots): WCAG 1.4.10 asks for 320 CSS px. */
+const REFLOW_WIDTHS = [320, 640] as const;
 /** SCREENS_ONLY=name,name… takes only those screens (to look at a few while working on them). */
 const ONLY = process.env.SCREENS_ONLY?.split(',').map((name) => name.trim());
 const screens = ONLY ? SCREENS.filter((screen) => ONLY.includes(screen.name)) : SCREENS;
 const THEMES = ['light', 'dark'] as const;
 const LANGUAGES = ['zh-CN', 'en-US'] as const;
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+/**
+ * The theme each language's walk is checked in: colours depend on the theme and names on the
+ * language, so crossing them covers both themes and both languages at half the cost of all four.
+ */
+const AXE_THEME = { 'zh-CN': 'light', 'en-US': 'dark' } as const;
+
+/**
+ * The WCAG 2.1 A/AA violations on the page, one line each: rule, impact, elements. With a modal open
+ * only the modal is checked: the page behind it is inert (and checked as a screen of its own), and
+ * its colours under the dimming overlay are not what anyone reads.
+ */
+async function accessibilityProblems(page: Page, modal: string | undefined): Promise<string[]> {
+  const builder = new AxeBuilder({ page }).withTags(WCAG_TAGS);
+  if (modal) builder.include(modal);
+  const { violations } = await builder.analyze();
+  return violations.map(
+    (v) =>
+      `${v.id} (${v.impact ?? 'unknown'}): ${v.help} — ${v.nodes
+        .slice(0, 5)
+        .map((n) => n.target.join(' '))
+        .join(', ')}${v.nodes.length > 5 ? ` and ${v.nodes.length - 5} more` : ''}`,
+  );
+}
 
 for (const language of LANGUAGES) {
-  test(`screens in ${language}: 375 and 1280 px, light and dark`, async ({ browser, api }) => {
+  test(`screens in ${language}: 375 and 1280 px, light and dark, WCAG 2.1 A/AA under axe`, async ({
+    browser,
+    api,
+  }) => {
     test.setTimeout(600_000);
     const session = screenSession(browser, api, {
       width: WIDTHS[0],
@@ -54,9 +89,27 @@ for (const language of LANGUAGES) {
                 .soft(box && box.x >= 0 && box.x + box.width <= width, `${where}: dialog fits`)
                 .toBe(true);
             }
+            if (width === WIDTHS[0] && theme === AXE_THEME[language]) {
+              const modal =
+                (await page.getByRole('alertdialog').count()) > 0 ? '[role=alertdialog]' : '[role=dialog]';
+              const problems = await accessibilityProblems(page, hasDialog ? modal : undefined);
+              expect
+                .soft(problems, `${screen.name} (${theme}, ${language}) under axe WCAG 2.1 A/AA`)
+                .toEqual([]);
+            }
             const folder = path.join(SCREENSHOT_DIR, `${width}-${theme}-${language}`);
             await page.screenshot({ path: path.join(folder, `${screen.name}.png`), fullPage: !hasDialog });
           }
+        }
+        // The narrowest phones, and 1280 px at 200 % zoom (640 CSS px): still no sideways scrolling.
+        for (const width of REFLOW_WIDTHS) {
+          await page.setViewportSize({ width, height: 800 });
+          const overflow = await page.evaluate(
+            () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          );
+          expect
+            .soft(overflow, `${screen.name} at ${width}px overflows sideways by ${overflow}px`)
+            .toBeLessThanOrEqual(0);
         }
       }
     } finally {

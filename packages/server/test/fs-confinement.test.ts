@@ -262,7 +262,13 @@ for (const dialect of DIALECTS) {
 
         it('every corpus path through every WebDAV method (URL and Destination)', async () => {
           for (const [method, build] of Object.entries(davRoutes)) {
-            for (const p of TRAVERSAL_PATHS) await send(`dav ${method} ${JSON.stringify(p)}`, build(p));
+            for (const p of TRAVERSAL_PATHS) {
+              const request = build(p);
+              // Dot segments that climb out of /dav are resolved by the client's URL parser: such a
+              // request never reaches WebDAV (it is the web app's), so it is not WebDAV's to answer.
+              if (!/^\/dav(\/|$)/.test(new URL(request.url, 'http://h').pathname)) continue;
+              await send(`dav ${method} ${JSON.stringify(p)}`, request);
+            }
           }
         });
 

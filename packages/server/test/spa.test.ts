@@ -75,11 +75,14 @@ describe('web app serving', () => {
   });
 
   it('never falls back to the app for /api or /dav paths', async () => {
-    for (const route of ['/api/nothing-here', '/dav/x']) {
-      const res = await t.request(route);
-      assert.equal(res.status, 404, route);
-      assert.match(res.headers.get('content-type') ?? '', /json/);
-    }
+    const api = await t.request('/api/nothing-here');
+    assert.equal(api.status, 404);
+    assert.match(api.headers.get('content-type') ?? '', /json/);
+    // /dav is WebDAV's: without credentials it asks for them, it never answers the app's page.
+    const dav = await t.request('/dav/x');
+    assert.equal(dav.status, 401);
+    assert.match(dav.headers.get('www-authenticate') ?? '', /^Basic /);
+    assert.doesNotMatch(await dav.text(), /<html/i);
   });
 
   it('never serves a file outside dist', async () => {

@@ -1,9 +1,10 @@
 /**
- * A modal dialog on top of Radix (focus trap, Escape to close, labelled by its title). The body
+ * A modal dialog on top of Radix (focus trap, Escape to close, labelled by its title; the focus
+ * goes back to what had it before). The body
  * scrolls inside the viewport, so long forms still fit on a 375 px screen.
  */
 import * as RadixDialog from '@radix-ui/react-dialog';
-import type { ReactNode } from 'react';
+import { type ReactNode, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from './button.tsx';
 import { Spinner } from './spinner.tsx';
@@ -35,6 +36,12 @@ export function Dialog({
   wide = false,
 }: DialogProps) {
   const { t } = useTranslation();
+  // Our dialogs are opened by state, not by a Radix trigger, so Radix would give the focus back to
+  // nothing: remember what had it when the dialog opened, and give it back on close.
+  const opener = useRef<HTMLElement | null>(null);
+  useLayoutEffect(() => {
+    if (open) opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+  }, [open]);
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
@@ -44,6 +51,13 @@ export function Dialog({
           data-testid={testId}
           onInteractOutside={modalLock ? (event) => event.preventDefault() : undefined}
           onEscapeKeyDown={modalLock ? (event) => event.preventDefault() : undefined}
+          onCloseAutoFocus={(event) => {
+            const back = opener.current;
+            if (back?.isConnected) {
+              event.preventDefault();
+              back.focus();
+            }
+          }}
           {...(description ? {} : { 'aria-describedby': undefined })}
           className={`fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] ${wide ? 'max-w-3xl' : 'max-w-lg'} -translate-x-1/2 -translate-y-1/2 flex-col rounded-xl border border-border bg-surface-raised text-fg shadow-2xl focus:outline-none`}
         >

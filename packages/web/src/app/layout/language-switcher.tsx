@@ -23,7 +23,8 @@ export function LanguageSwitcher() {
   return (
     <div className="relative inline-flex h-9 items-center gap-1.5 rounded-md px-2 text-sm font-medium text-fg hover:bg-surface-sunken focus-within:outline-2 focus-within:outline-ring">
       <GlobeIcon className="size-4.5 shrink-0" />
-      <span aria-hidden="true" lang={current}>
+      {/* Under 360 px only the globe shows, so the header fits a 320 px phone (the select is named). */}
+      <span aria-hidden="true" lang={current} className="max-[359px]:hidden">
         {LANGUAGE_NAMES[current]}
       </span>
       <ChevronDownIcon className="size-3.5 shrink-0 text-fg-muted" />

@@ -121,7 +121,12 @@ if (contentPurifier.isSupported) {
   });
   contentPurifier.addHook('afterSanitizeAttributes', (node) => {
     secureElement(node);
-    if (node.localName === 'input') node.setAttribute('disabled', '');
+    if (node.localName === 'input') {
+      node.setAttribute('disabled', '');
+      // A task's checkbox is named by its task, so a screen reader says what is (not) done.
+      const task = (node.closest('li')?.textContent ?? '').trim().split('\n')[0]!.slice(0, 200);
+      node.setAttribute('aria-label', task || '-');
+    }
     const level = /^h([1-6])$/.exec(node.localName)?.[1];
     if (level) {
       const text = (node.textContent ?? '').trim();

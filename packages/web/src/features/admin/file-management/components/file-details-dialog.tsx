@@ -87,11 +87,9 @@ export function FileDetailsDialog({ file, onClose }: { file: FileItem; onClose()
               )}
             </Fact>
             {file.remark && (
-              <div className="col-span-2">
-                <Fact label={t('admin.files.columns.remark')}>
-                  <span data-user-content="">{file.remark}</span>
-                </Fact>
-              </div>
+              <Fact label={t('admin.files.columns.remark')} className="col-span-2">
+                <span data-user-content="">{file.remark}</span>
+              </Fact>
             )}
           </dl>
         </div>
