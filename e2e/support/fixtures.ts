@@ -24,7 +24,7 @@ export interface CreatedKey {
 export class Api {
   private token: string | null = null;
 
-  constructor(private readonly request: APIRequestContext) {}
+  constructor(readonly request: APIRequestContext) {}
 
   /** Logs in through the API and returns a fresh admin session token. */
   async login(username = ADMIN_USERNAME, password = ADMIN_PASSWORD): Promise<string> {

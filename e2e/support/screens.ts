@@ -5,6 +5,7 @@
  */
 import { expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { ensureShare, pdfOf, pngOf, usedUpShare } from './files.ts';
+import { makeFolder, putFile, putText } from './explorer.ts';
 import { uniqueName, type Api } from './fixtures.ts';
 
 export const SOURCE_URL = 'https://github.com/cubby-app/cubby';
@@ -147,7 +148,12 @@ async function seedMounts(api: Api) {
       sort_order: 3,
     },
   ];
-  for (const mount of mounts) if (!existing.has(mount.mount_path)) await api.createMount(mount);
+  for (const mount of mounts) {
+    // Both language walks seed at once: a mount the other made meanwhile is fine, checked below.
+    if (!existing.has(mount.mount_path)) await api.createMount(mount).catch(() => undefined);
+  }
+  const made = new Set((await api.listMounts()).map((mount) => mount.mount_path));
+  expect(mounts.filter((mount) => !made.has(mount.mount_path))).toEqual([]);
 }
 
 async function openMountRowDialog(page: Page, testId: string, dialogTestId: string) {
@@ -155,6 +161,58 @@ async function openMountRowDialog(page: Page, testId: string, dialogTestId: stri
   await expect(page.getByTestId('mount-row')).toHaveCount(1);
   await page.getByTestId('mount-row').first().getByTestId(testId).click();
   await expect(page.getByTestId(dialogTestId)).toBeVisible();
+}
+
+/** Files in the "Project documents" mount for the explorer screens, written once per walk. */
+let explorerSeeded: Promise<void> | null = null;
+function seedExplorer(api: Api): Promise<void> {
+  explorerSeeded ??= writeExplorerFiles(api);
+  return explorerSeeded;
+}
+
+async function writeExplorerFiles(api: Api) {
+  await seedMounts(api);
+  const token = await api.adminToken();
+  const base = '/screens/team/docs';
+  // The last file written: there when another walk (or an earlier run on this server) finished.
+  const last = await api.request.get(`/api/admin/fs/get?path=${encodeURIComponent(`${base}/archive.zip`)}`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  if (last.status() === 200) return;
+  // Made by whichever walk gets here first; the other finds it there (409).
+  for (const folder of ['2026 planning', 'empty folder'])
+    await makeFolder(api.request, token, `${base}/${folder}/`).catch(() => undefined);
+  await putText(api.request, token, `${base}/2026 planning/goals.md`, '# Goals');
+  await putText(api.request, token, `${base}/meeting-notes.md`, SHOWCASE);
+  await putText(
+    api.request,
+    token,
+    `${base}/greet.ts`,
+    'export const greet = (name: string) => `Hello, ${name}!`;\n',
+  );
+  await putFile(api.request, token, base, 'team-photo.png', pngOf(64, 40), 'image/png');
+  await putFile(
+    api.request,
+    token,
+    base,
+    'quarterly-report-2026.pdf',
+    pdfOf('Quarterly report'),
+    'application/pdf',
+  );
+  await putFile(api.request, token, base, 'archive.zip', Buffer.from('PK'), 'application/zip');
+}
+
+const EXPLORER_DOCS = '/mount-explorer/screens/team/docs';
+
+/** The explorer in list view with an entry selected (a screen of the walk may have left the grid on). */
+async function explorerList(page: Page) {
+  await page.getByTestId('view-list').click();
+  await expect(page.getByTestId('entry-row').first()).toBeVisible();
+}
+
+async function selectEntry(page: Page, name: string) {
+  await explorerList(page);
+  await page.getByTestId('entry-row').filter({ hasText: name }).first().click();
 }
 
 export const SCREENS: Screen[] = [
@@ -352,6 +410,130 @@ export const SCREENS: Screen[] = [
   },
   { name: 'file-view-gone', as: 'visitor', path: '/file/used-up', prepare: usedUpShare },
   { name: 'mount-explorer', as: 'visitor', path: '/mount-explorer/docs/reports?preview=summary.pdf' },
+  {
+    name: 'explorer-root',
+    as: 'admin',
+    path: '/mount-explorer',
+    prepare: seedExplorer,
+    action: explorerList,
+  },
+  { name: 'explorer-folder', as: 'admin', path: EXPLORER_DOCS, prepare: seedExplorer, action: explorerList },
+  {
+    name: 'explorer-selection-menu',
+    as: 'admin',
+    path: EXPLORER_DOCS,
+    prepare: seedExplorer,
+    action: async (page) => {
+      await selectEntry(page, 'greet.ts');
+      await page
+        .getByTestId('entry-row')
+        .filter({ hasText: 'meeting-notes.md' })
+        .click({ modifiers: ['Control'] });
+      await page.getByTestId('entry-row').filter({ hasText: 'greet.ts' }).click({ button: 'right' });
+      await expect(page.getByTestId('explorer-menu')).toBeVisible();
+    },
+  },
+  {
+    name: 'explorer-rename',
+    as: 'admin',
+    path: EXPLORER_DOCS,
+    prepare: seedExplorer,
+    action: async (page) => {
+      await selectEntry(page, 'greet.ts');
+      await page.keyboard.press('F2');
+      await expect(page.getByTestId('rename-input')).toBeFocused();
+    },
+  },
+  {
+    name: 'explorer-preview-markdown',
+    as: 'admin',
+    path: `${EXPLORER_DOCS}?preview=meeting-notes.md`,
+    prepare: seedExplorer,
+    action: async (page) => {
+      await expect(page.getByTestId('preview-dialog').locator('h1')).toBeVisible();
+    },
+  },
+  {
+    name: 'explorer-preview-image',
+    as: 'admin',
+    path: `${EXPLORER_DOCS}?preview=team-photo.png`,
+    prepare: seedExplorer,
+    action: async (page) => {
+      await expect(page.getByTestId('image-preview')).toBeVisible();
+    },
+  },
+  {
+    name: 'explorer-preview-other',
+    as: 'admin',
+    path: `${EXPLORER_DOCS}?preview=archive.zip`,
+    prepare: seedExplorer,
+    action: async (page) => {
+      await expect(page.getByTestId('preview-download-card')).toBeVisible();
+    },
+  },
+  {
+    name: 'explorer-editor',
+    as: 'admin',
+    path: `${EXPLORER_DOCS}?preview=greet.ts`,
+    prepare: seedExplorer,
+    action: async (page) => {
+      await page.getByTestId('preview-edit').click();
+      await expect(page.getByTestId('editor-dialog').locator('.cm-content')).toBeVisible();
+    },
+  },
+  {
+    name: 'explorer-new-folder-errors',
+    as: 'admin',
+    path: EXPLORER_DOCS,
+    prepare: seedExplorer,
+    action: async (page) => {
+      await page.getByTestId('explorer-new-folder').click();
+      await page.getByTestId('new-folder-submit').click();
+      await expect(page.getByTestId('new-folder-dialog').locator('[aria-invalid=true]')).toBeVisible();
+    },
+  },
+  {
+    name: 'explorer-link-dialog',
+    as: 'admin',
+    path: EXPLORER_DOCS,
+    prepare: seedExplorer,
+    action: async (page) => {
+      await selectEntry(page, 'quarterly-report-2026.pdf');
+      await page.getByTestId('selection-link').click();
+      await page.getByTestId('link-create').click();
+      await expect(page.getByTestId('link-result').getByRole('img')).toBeVisible();
+    },
+  },
+  {
+    name: 'explorer-delete-dialog',
+    as: 'admin',
+    path: EXPLORER_DOCS,
+    prepare: seedExplorer,
+    action: async (page) => {
+      await selectEntry(page, 'archive.zip');
+      await page.keyboard.press('Delete');
+      await expect(page.getByTestId('delete-dialog')).toBeVisible();
+    },
+  },
+  {
+    name: 'explorer-empty-folder',
+    as: 'admin',
+    path: `${EXPLORER_DOCS}/empty%20folder`,
+    prepare: seedExplorer,
+    action: async (page) => {
+      await expect(page.getByTestId('explorer-empty')).toBeVisible();
+    },
+  },
+  {
+    name: 'explorer-grid',
+    as: 'admin',
+    path: EXPLORER_DOCS,
+    prepare: seedExplorer,
+    action: async (page) => {
+      await page.getByTestId('view-grid').click();
+      await expect(page.getByTestId('entry-thumbnail').first()).toBeVisible();
+    },
+  },
   { name: 'login-admin', as: 'visitor', path: '/admin' },
   {
     name: 'login-apikey-errors',
@@ -685,7 +867,8 @@ export async function showScreen(
   const prepared = screen.prepare && api ? await screen.prepare(api) : undefined;
   const path = prepared ?? screen.path;
   await page.goto(toUrl(path));
-  await expect(h1(page)).toBeVisible();
+  // A screen whose URL opens a dialog (the explorer's ?preview=) hides the page's heading behind it.
+  await expect(h1(page).or(page.getByRole('dialog'))).toBeVisible();
   await expect(page.locator('main [role=status] svg.animate-spin')).toHaveCount(0);
   if (screen.action) await screen.action(page);
   return path;

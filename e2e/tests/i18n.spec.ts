@@ -66,52 +66,61 @@ function withKeysMode(path: string): string {
   return path.includes('?') ? `${path}&i18n-test` : `${path}?i18n-test`;
 }
 
-test('every screen renders only translation keys in key mode', async ({ browser, api }) => {
-  // Every screen, one after the other: minutes on a busy 2-core machine.
-  test.setTimeout(420_000);
-  const keys = knownKeys();
-  const session = screenSession(browser, api, { width: 1280, storage: { language: 'cimode' } });
-  const problems: string[] = [];
-  try {
-    for (const screen of SCREENS) {
-      const page = await session.pageFor(screen.as);
-      const opened = await showScreen(page, screen, api, withKeysMode);
-      // User data on the screen: the URL's own segments and every key record.
-      const records = await api.listKeys();
-      const userData = new Set<string>([
-        ...opened.split(/[/?=&]/).filter(Boolean),
-        ...records.flatMap((record) => [
-          String(record.name),
-          String(record.key_masked),
-          String(record.basic_path),
-        ]),
-      ]);
-      const explorerPath = page.getByTestId('explorer-path');
-      if ((await explorerPath.count()) > 0) userData.add((await explorerPath.textContent()) ?? '');
-      const createdKey = page.getByTestId('created-key');
-      if ((await createdKey.count()) > 0) userData.add(await createdKey.inputValue());
+test.describe.configure({ mode: 'parallel' });
 
-      const isAllowed = (text: string) =>
-        keys.has(text) ||
-        ALLOWED.has(text) ||
-        userData.has(text) ||
-        /^[^\p{L}]*$/u.test(text) || // digits, punctuation, symbols
-        /^https?:\/\/\S+$/.test(text); // example addresses (placeholders)
+// Every screen, in two halves that run side by side (each takes minutes on a busy 2-core machine).
+const HALVES = [
+  SCREENS.slice(0, Math.ceil(SCREENS.length / 2)),
+  SCREENS.slice(Math.ceil(SCREENS.length / 2)),
+];
+for (const [half, screens] of HALVES.entries()) {
+  test(`every screen renders only translation keys in key mode (part ${half + 1} of 2)`, async ({
+    browser,
+    api,
+  }) => {
+    test.setTimeout(420_000);
+    const keys = knownKeys();
+    const session = screenSession(browser, api, { width: 1280, storage: { language: 'cimode' } });
+    const problems: string[] = [];
+    try {
+      for (const screen of screens) {
+        const page = await session.pageFor(screen.as);
+        const opened = await showScreen(page, screen, api, withKeysMode);
+        // User data on the screen: the URL's own segments and every key record.
+        const records = await api.listKeys();
+        const userData = new Set<string>([
+          ...opened.split(/[/?=&]/).filter(Boolean),
+          ...records.flatMap((record) => [
+            String(record.name),
+            String(record.key_masked),
+            String(record.basic_path),
+          ]),
+        ]);
+        const createdKey = page.getByTestId('created-key');
+        if ((await createdKey.count()) > 0) userData.add(await createdKey.inputValue());
 
-      const { texts, attributes, title } = await renderedText(page);
-      for (const text of [...texts, ...attributes]) {
-        if (!isAllowed(text)) problems.push(`${screen.name}: "${text}"`);
+        const isAllowed = (text: string) =>
+          keys.has(text) ||
+          ALLOWED.has(text) ||
+          userData.has(text) ||
+          /^[^\p{L}]*$/u.test(text) || // digits, punctuation, symbols
+          /^https?:\/\/\S+$/.test(text); // example addresses (placeholders)
+
+        const { texts, attributes, title } = await renderedText(page);
+        for (const text of [...texts, ...attributes]) {
+          if (!isAllowed(text)) problems.push(`${screen.name}: "${text}"`);
+        }
+        const titleKey = title.replace(/ - Cubby$/, '');
+        for (const part of titleKey.split(' - ')) {
+          if (!keys.has(part)) problems.push(`${screen.name}: title "${title}"`);
+        }
       }
-      const titleKey = title.replace(/ - Cubby$/, '');
-      for (const part of titleKey.split(' - ')) {
-        if (!keys.has(part)) problems.push(`${screen.name}: title "${title}"`);
-      }
+    } finally {
+      await session.close();
     }
-  } finally {
-    await session.close();
-  }
-  expect([...new Set(problems)]).toEqual([]);
-});
+    expect([...new Set(problems)]).toEqual([]);
+  });
+}
 
 test('key mode is only honoured together with the URL flag', async ({ page }) => {
   await page.addInitScript(() => localStorage.setItem('language', 'cimode'));

@@ -13,14 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import {
-  CreateBucketCommand,
-  DeleteBucketCommand,
-  DeleteObjectsCommand,
-  ListObjectsV2Command,
-  PutBucketCorsCommand,
-  S3Client,
-} from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { expect, test, uniqueName } from '../support/fixtures.ts';
 import {
   listStorageConfigs,
@@ -29,13 +22,7 @@ import {
 } from '../support/storage-configs.ts';
 import { BASE_URL } from '../support/env.ts';
 import { pdfOf, uploadShare } from '../support/files.ts';
-
-const S3 = {
-  endpoint: process.env.S3_ENDPOINT ?? '',
-  accessKeyId: process.env.S3_ACCESS_KEY_ID ?? '',
-  secretAccessKey: process.env.S3_SECRET_ACCESS_KEY ?? '',
-  region: process.env.S3_REGION || 'us-east-1',
-};
+import { S3, allowBrowserAccess, freshBucket, removeBucket } from '../support/s3.ts';
 
 const row = (page: Page, name: string) =>
   page.locator(`[data-testid=storage-config-row][data-config-name="${name}"]`);
@@ -182,27 +169,11 @@ test.describe('an S3 config on radosgw', () => {
   let bucket: string;
 
   test.beforeAll(async () => {
-    expect(
-      S3.endpoint,
-      'S3_ENDPOINT, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must name an S3 server',
-    ).not.toBe('');
-    client = new S3Client({
-      endpoint: S3.endpoint,
-      region: S3.region,
-      forcePathStyle: true,
-      credentials: { accessKeyId: S3.accessKeyId, secretAccessKey: S3.secretAccessKey },
-    });
-    bucket = `cubby-e2e-${randomUUID().slice(0, 8)}`;
-    await client.send(new CreateBucketCommand({ Bucket: bucket }));
+    ({ client, bucket } = await freshBucket('cubby-e2e'));
   });
 
   test.afterAll(async () => {
-    const listed = await client.send(new ListObjectsV2Command({ Bucket: bucket }));
-    const keys = (listed.Contents ?? []).map((object) => ({ Key: object.Key! }));
-    if (keys.length > 0)
-      await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys } }));
-    await client.send(new DeleteBucketCommand({ Bucket: bucket }));
-    client.destroy();
+    await removeBucket(client, bucket);
   });
 
   test('is created with its provider preset, reports the missing CORS rule, and keeps its secret on edit', async ({
@@ -258,22 +229,7 @@ test.describe('an S3 config on radosgw', () => {
     await expect(guidance).toContainText(new URL(BASE_URL).origin);
     await expect(guidance.locator('pre')).toContainText('"ExposeHeaders"');
 
-    await client.send(
-      new PutBucketCorsCommand({
-        Bucket: bucket,
-        CORSConfiguration: {
-          CORSRules: [
-            {
-              AllowedOrigins: [new URL(BASE_URL).origin],
-              AllowedMethods: ['GET', 'PUT', 'HEAD'],
-              AllowedHeaders: ['*'],
-              ExposeHeaders: ['ETag'],
-              MaxAgeSeconds: 3600,
-            },
-          ],
-        },
-      }),
-    );
+    await allowBrowserAccess(client, bucket);
     await report.getByTestId('rerun-storage-test').click();
     await expect(report.getByTestId('storage-test-summary')).toContainText('All checks passed.', {
       timeout: 60_000,

@@ -184,6 +184,24 @@ for (const dialect of DIALECTS) {
         assert.equal(updated.body.data.isNewFile, false);
         assert.equal(await (await download('/m/notes/n.md')).text(), '# two');
         assert.equal((await post('/api/admin/fs/update', { path: '/m/notes/', content: 'x' })).status, 400);
+        // The editor sends the ETag it opened: a file changed since is not overwritten.
+        const stale = created.body.data.etag as string;
+        const conflict = await post('/api/admin/fs/update', {
+          path: '/m/notes/n.md',
+          content: '# mine',
+          etag: stale,
+        });
+        assert.equal(conflict.status, 412, JSON.stringify(conflict.body));
+        assert.equal(conflict.body.error, 'PRECONDITION_FAILED');
+        assert.equal(await (await download('/m/notes/n.md')).text(), '# two');
+        const fresh = updated.body.data.etag as string;
+        const saved = await post('/api/admin/fs/update', {
+          path: '/m/notes/n.md',
+          content: '# three',
+          etag: fresh,
+        });
+        assert.equal(saved.status, 200, JSON.stringify(saved.body));
+        assert.equal(await (await download('/m/notes/n.md')).text(), '# three');
 
         const up = await formUpload('/m/notes', 'shared.txt', 'share me', true);
         const slug = up.body.data.slug as string;

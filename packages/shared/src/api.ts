@@ -21,6 +21,8 @@ export const ERROR_CODES = [
   /** A request body did not arrive in time (408; the connection is closed). */
   'REQUEST_TIMEOUT',
   'RATE_LIMITED',
+  /** A write made on a version of a file that has changed since (412). */
+  'PRECONDITION_FAILED',
   'STORAGE_FULL',
   'STORAGE_UNAVAILABLE',
   /** A URL the user gave could not be fetched (502) or did not answer in time (504). */

@@ -2,6 +2,7 @@ export * from './api-keys.ts';
 export * from './api.ts';
 export * from './dashboard.ts';
 export * from './files.ts';
+export * from './fs.ts';
 export * from './mime.ts';
 export * from './mounts.ts';
 export * from './paths.ts';

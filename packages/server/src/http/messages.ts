@@ -404,6 +404,10 @@ const catalogue = {
     'A folder cannot be written: give a file path',
   ],
   'fs.update_too_large': ['文件内容过大，超过最大限制(10MB)', 'The content is larger than the 10 MiB limit'],
+  'fs.update_conflict': [
+    '文件在您打开后已被修改，保存会覆盖这些修改',
+    'The file changed since you opened it; saving would overwrite those changes',
+  ],
   'fs.created_file': ['文件创建成功', 'File created'],
   'fs.updated_file': ['文件更新成功', 'File updated'],
   'fs.link_directory': ['无法为目录生成预签名URL', 'A folder has no direct link'],

@@ -13,6 +13,7 @@
  *   are cached per mount for the mount's `cache_ttl` (0 = no cache); every write through the vfs,
  *   and every share upload into a mounted storage config, invalidates the folders it changed.
  */
+import type { FsListItem, FsListingAnswer } from '@cubby/shared';
 import {
   type CacheCounters,
   isNormalizedPathWithin,
@@ -53,31 +54,9 @@ export interface MountedPath {
 
 export type ResolvedPath = { kind: 'virtual'; path: string } | MountedPath;
 
-/** A listing entry as the fs API answers it (CloudPaste's fields). */
-export interface FsItem {
-  name: string;
-  /** Virtual path; a directory's ends with `/`. */
-  path: string;
-  isDirectory: boolean;
-  isVirtual: boolean;
-  size: number;
-  modified: string | null;
-  /** Unquoted, as the reference answers it; files only. */
-  etag?: string;
-  mount_id?: string;
-}
-
-export interface FsListing {
-  path: string;
-  type: 'directory';
-  isRoot: boolean;
-  isVirtual: boolean;
-  /** False on a directory a key may only pass through on the way to its base path. */
-  hasPermission: boolean;
-  mount_id?: string;
-  storage_type?: 'S3' | 'Local';
-  items: FsItem[];
-}
+/** A listing entry and a listing as the fs API answers them (CloudPaste's fields; packages/shared). */
+export type FsItem = FsListItem;
+export type FsListing = FsListingAnswer;
 
 export type CacheStats = CacheCounters;
 

@@ -24,7 +24,9 @@ const PasteViewPage = lazy(() => withSections(import('../features/paste-view/pas
 const FileViewPage = lazy(() =>
   withSections(import('../features/file-view/file-view-page.tsx'), ['fileView']),
 );
-const ExplorerScreen = lazy(() => withSections(import('./guards/explorer-screen.tsx'), ['explorer']));
+const ExplorerScreen = lazy(() =>
+  withSections(import('./guards/explorer-screen.tsx'), ['explorer', 'fileView', 'home']),
+);
 
 function AppRoutes() {
   return (

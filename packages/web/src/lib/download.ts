@@ -10,3 +10,16 @@ export function downloadText(filename: string, content: string, type: string): v
   // The browser reads the blob after this task; revoking at once could cancel the download.
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
+
+/**
+ * Starts the download of a URL the server made for it (a signed file link, a zip stream): the
+ * browser saves the answer to disk as it arrives, nothing is held in the page.
+ */
+export function downloadFromUrl(url: string): void {
+  const link = document.createElement('a');
+  link.href = url;
+  link.rel = 'noopener';
+  document.body.append(link);
+  link.click();
+  link.remove();
+}

@@ -84,7 +84,12 @@ const commitBody = z.object({
 const batchRemoveBody = z.object({ paths: z.array(z.string().max(PATH_MAX)).max(1000).optional() });
 const renameBody = z.object({ oldPath: text, newPath: text });
 // The 10 MiB rule is checked on the bytes by the service, with the reference's message.
-const updateBody = z.object({ path: text, content: z.string().optional() });
+const updateBody = z.object({
+  path: text,
+  content: z.string().optional(),
+  /** The ETag the editor opened; a different one now means someone else changed the file. */
+  etag: z.string().max(200).optional(),
+});
 const cacheClearBody = z.object({
   mountId: z.string().max(100).optional(),
   s3ConfigId: z.string().max(100).optional(),
@@ -418,9 +423,16 @@ export function fsRoutes(fs: FsService, vfs: Vfs, options: { config: Config; int
     app.post(
       `${prefix}/update`,
       route(
-        { ...doc('Writes text (at most 10 MiB) to a file, creating it when missing'), body: updateBody },
+        {
+          ...doc(
+            'Writes text (at most 10 MiB) to a file, creating it when missing',
+            'With `etag` (the one the file had when it was opened), a file that has changed since, ' +
+              'or was deleted, is not overwritten: 412.',
+          ),
+          body: updateBody,
+        },
         async (c, { body }) => {
-          const result = await fs.update(principal(c), body.path, body.content);
+          const result = await fs.update(principal(c), body.path, body.content, body.etag);
           return ok(c, result.isNewFile ? 'fs.created_file' : 'fs.updated_file', result);
         },
       ),

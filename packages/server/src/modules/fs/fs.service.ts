@@ -16,7 +16,14 @@ import path from 'node:path';
 import { pipeline, Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { pipeline as pipelineAsync } from 'node:stream/promises';
-import { formatBytes, hasControlChars, isWellFormed, mimeFromFilename, type Principal } from '@cubby/shared';
+import {
+  type FsInfoAnswer,
+  formatBytes,
+  hasControlChars,
+  isWellFormed,
+  mimeFromFilename,
+  type Principal,
+} from '@cubby/shared';
 import type { FilesTable } from '../../db/schema.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -46,17 +53,8 @@ export interface FsDeps {
   spoolDir: string;
 }
 
-export interface FsEntryInfo {
-  path: string;
-  name: string;
-  isDirectory: boolean;
-  size: number;
-  modified: string | null;
-  contentType: string;
-  etag?: string;
-  mount_id: string;
-  storage_type: 'S3' | 'Local';
-}
+/** What `get` says about a path, before the links are added. */
+export type FsEntryInfo = Omit<FsInfoAnswer, 'preview_url' | 'download_url'>;
 
 /** A URL a browser opens: the caller rebases the storage's own URL onto the public origin. */
 export interface LinkUrls {
@@ -550,22 +548,31 @@ export class FsService {
   }
 
   /** Writes text to a file, creating it when missing. */
-  async update(principal: Principal, raw: string | undefined, content: string | undefined) {
+  async update(
+    principal: Principal,
+    raw: string | undefined,
+    content: string | undefined,
+    expectedEtag?: string,
+  ) {
     if (!raw || content === undefined) throw badRequest('fs.update_params');
     if (raw.endsWith('/')) throw badRequest('fs.update_directory');
     const bytes = Buffer.byteLength(content);
     if (bytes > UPDATE_MAX_BYTES) throw badRequest('fs.update_too_large');
     const at = await this.vfs.resolveWritable(principal, raw);
-    const existed = await at.driver.stat(at.subPath).then(
+    const current = await at.driver.stat(at.subPath).then(
       (entry) => {
         if (entry.isDirectory) throw badRequest('fs.update_directory');
-        return true;
+        return entry;
       },
       (error: unknown) => {
-        if (isStorageError(error, 'NOT_FOUND')) return false;
+        if (isStorageError(error, 'NOT_FOUND')) return null;
         throw error;
       },
     );
+    const existed = current !== null;
+    if (expectedEtag !== undefined && bare(current?.etag) !== bare(expectedEtag)) {
+      throw new AppError(412, 'PRECONDITION_FAILED', 'fs.update_conflict');
+    }
     const contentType = mimeFromFilename(at.path);
     const { result } = await this.vfs.write(principal, at.path, new Blob([content]).stream(), {
       size: bytes,

@@ -1,35 +1,499 @@
 /**
- * Mount explorer, /mount-explorer/<path…> (spec §2); `?preview=` names a file to preview.
- * Placeholder until its issue lands; the path rules are enforced by the route guard.
+ * Mount explorer, /mount-explorer/<path…> (spec §2): the folder named by the URL (so back/forward,
+ * reload and shared links work), with its breadcrumb, a list or grid of its entries, selection and
+ * keyboard as in a desktop file manager, and the actions on the selection (toolbar, right-click,
+ * keys). `?preview=<name>` shows a file of the folder. The route guard keeps a key user inside its
+ * base path.
  */
-import { useLocation, useSearchParams } from 'react-router';
+import type { FsListItem } from '@cubby/shared';
+import { useCallback, useDeferredValue, useId, useMemo, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { normalizePath } from '@cubby/shared';
-import { ComingSoon } from '../../components/coming-soon.tsx';
-import { usePageTitle } from '../../lib/i18n/use-page-title.ts';
+import { Alert } from '../../components/alert.tsx';
+import { Button } from '../../components/button.tsx';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import {
+  ArrowUpIcon,
+  DownloadIcon,
+  FolderPlusIcon,
+  GridViewIcon,
+  LinkIcon,
+  ListViewIcon,
+  PencilIcon,
+  RefreshIcon,
+  TrashIcon,
+  EyeIcon,
+} from '../../components/icons.tsx';
+import { EmptyState, LoadError } from '../../components/list-states.tsx';
+import { SearchField } from '../../components/search-field.tsx';
+import { PageLoading } from '../../components/spinner.tsx';
 import { paths } from '../../config/paths.ts';
+import { usePageTitle } from '../../lib/i18n/use-page-title.ts';
+import { useAuthStore } from '../auth/index.ts';
+import { useFsTree, useListing } from './api/fs-api.ts';
+import { ContextMenu, type MenuAction, type MenuAnchor } from './components/context-menu.tsx';
+import { EntryGrid, EntryList, type EntriesViewProps } from './components/entry-views.tsx';
+import { ExplorerBreadcrumb } from './components/explorer-breadcrumb.tsx';
+import { LinkDialog, NewFolderDialog } from './components/explorer-dialogs.tsx';
+import { PreviewDialog } from './components/preview-dialog.tsx';
+import { TextEditorDialog } from './components/text-editor-dialog.tsx';
+import { filterItems, folderPath, parentFolder, sortItems } from './explorer-model.ts';
+import { useExplorerPreferences } from './explorer-preferences.ts';
+import { useExplorerActions } from './use-explorer-actions.ts';
+import {
+  EMPTY_SELECTION,
+  clickSelect,
+  keepExisting,
+  moveFocus,
+  selectAll,
+  type ClickMode,
+  type Selection,
+} from './selection.ts';
+import { AccessNotice } from '../../components/access-notice.tsx';
+
+type Modal =
+  | { kind: 'newFolder' }
+  | { kind: 'delete'; items: FsListItem[] }
+  | { kind: 'link'; item: FsListItem }
+  | { kind: 'edit'; item: FsListItem };
 
 export default function MountExplorerPage() {
   const { t } = useTranslation();
-  const { pathname } = useLocation();
-  const [searchParams] = useSearchParams();
   usePageTitle(t('titles.mountExplorer'));
-  const path = normalizePath(paths.mountExplorer.pathFromPathname(pathname)) ?? '/';
-  const preview = searchParams.get('preview');
+  const signedIn = useAuthStore((state) => state.isAuthenticated);
+  const canMount = useAuthStore((state) => state.hasPermission('mount'));
+
+  if (!signedIn || !canMount) {
+    return (
+      <div className="space-y-4">
+        <ExplorerHeading />
+        <AccessNotice
+          signedIn={signedIn}
+          message={signedIn ? t('explorer.notice.keyWithoutMount') : t('explorer.notice.signedOut')}
+          testId="explorer-notice"
+        />
+      </div>
+    );
+  }
+  return <ExplorerAtUrl />;
+}
+
+/** A new folder starts fresh: nothing selected, no filter, no rename under way. */
+function ExplorerAtUrl() {
+  const { pathname } = useLocation();
+  const folder = folderPath(normalizePath(paths.mountExplorer.pathFromPathname(pathname)) ?? '/');
+  return <Explorer key={folder} folder={folder} />;
+}
+
+function ExplorerHeading() {
+  const { t } = useTranslation();
   return (
-    <ComingSoon title={t('explorer.heading')} description={t('explorer.description')}>
-      <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
-        <dt className="text-fg-muted">{t('explorer.currentPath')}</dt>
-        <dd className="font-mono break-all text-fg" data-testid="explorer-path">
-          {path}
-        </dd>
-        {preview && (
-          <>
-            <dt className="text-fg-muted">{t('explorer.preview')}</dt>
-            <dd className="font-mono break-all text-fg">{preview}</dd>
-          </>
-        )}
-      </dl>
-    </ComingSoon>
+    <div>
+      <h1 className="text-2xl font-semibold tracking-tight text-fg">{t('explorer.heading')}</h1>
+      <p className="mt-1 text-sm text-fg-muted">{t('explorer.description')}</p>
+    </div>
+  );
+}
+
+function Explorer({ folder }: { folder: string }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const previewName = searchParams.get('preview');
+  const tree = useFsTree();
+  const listing = useListing(tree, folder);
+  const { view, setView, sort, sortBy } = useExplorerPreferences();
+  const [filter, setFilter] = useState('');
+  const deferredFilter = useDeferredValue(filter);
+  const [chosen, setSelection] = useState<Selection>(EMPTY_SELECTION);
+  const [renaming, setRenaming] = useState<string | null>(null);
+  const [menu, setMenu] = useState<{ anchor: MenuAnchor; items: FsListItem[] } | null>(null);
+  const [modal, setModal] = useState<Modal | null>(null);
+  const gridId = useId();
+  const filterId = useId();
+
+  const allItems = useMemo(() => listing.data?.items ?? [], [listing.data]);
+  const sorted = useMemo(() => sortItems(allItems, sort), [allItems, sort]);
+  const items = useMemo(() => filterItems(sorted, deferredFilter), [sorted, deferredFilter]);
+  const order = useMemo(() => items.map((item) => item.path), [items]);
+  // What was chosen, less what left the folder or the filter (deleted, renamed, refreshed away).
+  const selection = useMemo(() => keepExisting(chosen, order), [chosen, order]);
+  const files = useMemo(() => items.filter((item) => !item.isDirectory), [items]);
+  const names = useMemo(() => new Set(allItems.map((item) => item.name)), [allItems]);
+  const selectedItems = useMemo(
+    () => items.filter((item) => selection.selected.has(item.path)),
+    [items, selection.selected],
+  );
+  const inStorage = listing.data ? !listing.data.isVirtual && listing.data.hasPermission : false;
+  const actions = useExplorerActions({ tree, folder, names });
+
+  const go = useCallback((path: string) => navigate(paths.mountExplorer.getHref(path)), [navigate]);
+  const showPreview = useCallback(
+    (item: FsListItem | null) =>
+      setSearchParams(
+        (params) => {
+          const next = new URLSearchParams(params);
+          if (item) next.set('preview', item.name);
+          else next.delete('preview');
+          return next;
+        },
+        { replace: item !== null && searchParams.has('preview') },
+      ),
+    [searchParams, setSearchParams],
+  );
+  const open = useCallback(
+    (item: FsListItem) => (item.isDirectory ? go(item.path) : showPreview(item)),
+    [go, showPreview],
+  );
+  const previewItem = previewName
+    ? allItems.find((item) => !item.isDirectory && item.name === previewName)
+    : undefined;
+
+  const select = (item: FsListItem, mode: ClickMode) =>
+    setSelection((current) => clickSelect(current, order, item.path, mode));
+
+  /** What the menu, the toolbar and the keys can do with these entries. */
+  const actionsFor = (targets: FsListItem[]): MenuAction[] => {
+    const one = targets.length === 1 ? targets[0] : undefined;
+    const writable = inStorage && targets.every((item) => !item.isVirtual);
+    const list: MenuAction[] = [];
+    if (one)
+      list.push({
+        id: 'open',
+        label: t('explorer.actions.open'),
+        icon: <EyeIcon className="size-4" />,
+        run: () => open(one),
+      });
+    if (targets.length > 0 && targets.every((item) => !item.isVirtual))
+      list.push({
+        id: 'download',
+        label: t('explorer.actions.download'),
+        icon: <DownloadIcon className="size-4" />,
+        run: () => void actions.download(targets),
+      });
+    if (one && !one.isDirectory)
+      list.push({
+        id: 'link',
+        label: t('explorer.actions.link'),
+        icon: <LinkIcon className="size-4" />,
+        run: () => setModal({ kind: 'link', item: one }),
+      });
+    if (one && writable)
+      list.push({
+        id: 'rename',
+        label: t('explorer.actions.rename'),
+        icon: <PencilIcon className="size-4" />,
+        run: () => setRenaming(one.path),
+      });
+    if (writable && targets.length > 0)
+      list.push({
+        id: 'delete',
+        label: t('explorer.actions.delete'),
+        icon: <TrashIcon className="size-4" />,
+        danger: true,
+        run: () => setModal({ kind: 'delete', items: targets }),
+      });
+    return list;
+  };
+
+  const openMenu = (item: FsListItem, anchor: MenuAnchor) => {
+    const targets = selection.selected.has(item.path) ? selectedItems : [item];
+    if (!selection.selected.has(item.path))
+      setSelection((current) => clickSelect(current, order, item.path, 'replace'));
+    setMenu({ anchor, items: targets });
+  };
+
+  const onKeyDown = (event: KeyboardEvent, columns: number) => {
+    const mod = event.ctrlKey || event.metaKey;
+    const focused = items.find((item) => item.path === selection.focus);
+    const move = (delta: number) =>
+      setSelection((current) => moveFocus(current, order, delta, event.shiftKey));
+    switch (event.key) {
+      case 'ArrowDown':
+        move(columns);
+        break;
+      case 'ArrowUp':
+        move(-columns);
+        break;
+      case 'ArrowRight':
+        if (columns === 1) return;
+        move(1);
+        break;
+      case 'ArrowLeft':
+        if (columns === 1) return;
+        move(-1);
+        break;
+      case 'Home':
+        move(-order.length);
+        break;
+      case 'End':
+        move(order.length);
+        break;
+      case 'Enter':
+        if (focused) open(focused);
+        break;
+      case 'Backspace':
+        if (folder !== '/') go(parentFolder(folder));
+        break;
+      case 'Delete':
+        if (inStorage && selectedItems.length > 0 && selectedItems.every((item) => !item.isVirtual))
+          setModal({ kind: 'delete', items: selectedItems });
+        break;
+      case 'F2':
+        if (inStorage && focused && !focused.isVirtual) setRenaming(focused.path);
+        break;
+      case 'Escape':
+        if (selection.selected.size === 0) return;
+        setSelection(EMPTY_SELECTION);
+        break;
+      case ' ':
+        if (focused) select(focused, mod ? 'toggle' : 'replace');
+        break;
+      case 'ContextMenu':
+      case 'F10':
+        if (event.key === 'F10' && !event.shiftKey) return;
+        if (focused) {
+          const row = document.querySelector(`[data-path="${CSS.escape(focused.path)}"]`);
+          const box = row?.getBoundingClientRect();
+          openMenu(focused, { x: (box?.left ?? 0) + 48, y: (box?.bottom ?? 0) + 4 });
+        }
+        break;
+      default:
+        if (mod && event.key.toLowerCase() === 'a') {
+          setSelection((current) => selectAll(current, order));
+          break;
+        }
+        return;
+    }
+    event.preventDefault();
+  };
+
+  const viewProps: EntriesViewProps = {
+    tree,
+    items,
+    selection,
+    id: gridId,
+    label: t('explorer.entriesOf', { path: folder }),
+    renaming,
+    onRename: (item, name) => {
+      setRenaming(null);
+      void actions.rename(item, name);
+    },
+    onRenameEnd: () => setRenaming(null),
+    onSelect: select,
+    onOpen: open,
+    onMenu: openMenu,
+    onKeyDown,
+  };
+
+  const toolbarActions =
+    selectedItems.length > 0 ? actionsFor(selectedItems).filter((action) => action.id !== 'open') : [];
+
+  return (
+    <div className={`space-y-4 ${selectedItems.length > 0 ? 'pb-28 sm:pb-16' : ''}`} data-testid="explorer">
+      <ExplorerHeading />
+      <div className="flex flex-col gap-3 rounded-xl border border-border bg-surface p-3 shadow-card sm:p-4">
+        <div className="flex flex-wrap items-center gap-2">
+          <Button
+            variant="secondary"
+            size="sm"
+            disabled={folder === '/'}
+            onClick={() => go(parentFolder(folder))}
+            aria-label={t('explorer.up')}
+            title={t('explorer.up')}
+            data-testid="explorer-up"
+          >
+            <ArrowUpIcon className="size-4" />
+          </Button>
+          <ExplorerBreadcrumb path={folder} />
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          {inStorage && (
+            <Button
+              size="sm"
+              onClick={() => setModal({ kind: 'newFolder' })}
+              data-testid="explorer-new-folder"
+            >
+              <FolderPlusIcon className="size-4" />
+              {t('explorer.newFolder.open')}
+            </Button>
+          )}
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => void actions.refresh()}
+            aria-label={t('explorer.refresh')}
+            title={t('explorer.refresh')}
+            data-testid="explorer-refresh"
+          >
+            <RefreshIcon className={`size-4 ${listing.isFetching ? 'animate-spin' : ''}`} />
+          </Button>
+          <div
+            role="group"
+            aria-label={t('explorer.view.label')}
+            className="inline-flex rounded-md border border-border"
+          >
+            {(['list', 'grid'] as const).map((mode) => (
+              <button
+                key={mode}
+                type="button"
+                aria-pressed={view === mode}
+                aria-label={t(`explorer.view.${mode}`)}
+                title={t(`explorer.view.${mode}`)}
+                onClick={() => setView(mode)}
+                className={`p-1.5 first:rounded-l-md last:rounded-r-md focus-visible:outline-2 focus-visible:outline-ring ${
+                  view === mode ? 'bg-accent-soft text-accent-text' : 'text-fg-muted hover:text-fg'
+                }`}
+                data-testid={`view-${mode}`}
+              >
+                {mode === 'list' ? <ListViewIcon className="size-4" /> : <GridViewIcon className="size-4" />}
+              </button>
+            ))}
+          </div>
+          <div className="ml-auto w-full sm:w-64">
+            <SearchField
+              id={filterId}
+              label={t('explorer.filter.label')}
+              placeholder={t('explorer.filter.placeholder')}
+              value={filter}
+              onChange={setFilter}
+              testId="explorer-filter"
+            />
+          </div>
+        </div>
+      </div>
+
+      {listing.isPending ? (
+        <PageLoading />
+      ) : listing.error ? (
+        <LoadError error={listing.error} onRetry={() => void listing.refetch()} />
+      ) : allItems.length === 0 ? (
+        folder === '/' ? (
+          <EmptyState
+            title={t('explorer.empty.noMounts')}
+            description={t('explorer.empty.noMountsHint')}
+            testId="explorer-empty"
+          />
+        ) : (
+          <EmptyState
+            title={t('explorer.empty.folder')}
+            description={t('explorer.empty.folderHint')}
+            testId="explorer-empty"
+          />
+        )
+      ) : items.length === 0 ? (
+        <EmptyState
+          title={t('explorer.empty.noMatch')}
+          description={t('explorer.empty.noMatchHint', { query: filter })}
+          testId="explorer-no-match"
+        />
+      ) : view === 'list' ? (
+        <EntryList {...viewProps} sort={sort} onSort={sortBy} />
+      ) : (
+        <EntryGrid {...viewProps} />
+      )}
+      {listing.data && (
+        <p className="text-xs text-fg-muted" data-testid="explorer-count">
+          {t('explorer.count', { count: allItems.length })}
+        </p>
+      )}
+
+      {selectedItems.length > 0 && (
+        // Floats over the bottom of the window, so choosing entries never moves the list under
+        // the pointer (a double click stays on the entry it started on).
+        <div
+          role="toolbar"
+          aria-label={t('explorer.selectionActions')}
+          className="fixed inset-x-3 bottom-3 z-30 mx-auto flex max-w-3xl flex-wrap items-center gap-2 rounded-xl border border-border bg-surface-raised px-3 py-2 text-sm shadow-lg"
+          data-testid="selection-bar"
+        >
+          <span className="font-medium text-fg" aria-live="polite">
+            {t('explorer.selected', { count: selectedItems.length })}
+          </span>
+          {toolbarActions.map((action) => (
+            <Button
+              key={action.id}
+              size="sm"
+              variant={action.danger ? 'danger' : 'secondary'}
+              onClick={action.run}
+              data-testid={`selection-${action.id}`}
+            >
+              {action.icon}
+              {action.label}
+            </Button>
+          ))}
+          <Button
+            size="sm"
+            variant="ghost"
+            onClick={() => setSelection(EMPTY_SELECTION)}
+            data-testid="selection-clear"
+          >
+            {t('explorer.clearSelection')}
+          </Button>
+        </div>
+      )}
+      {menu && (
+        <ContextMenu
+          anchor={menu.anchor}
+          label={t('explorer.menuFor', { count: menu.items.length, name: menu.items[0]?.name ?? '' })}
+          actions={actionsFor(menu.items)}
+          onClose={() => setMenu(null)}
+        />
+      )}
+      {previewName && listing.data && !previewItem && (
+        <Alert tone="warning" testId="preview-missing">
+          {t('explorer.preview.missing', { name: previewName })}
+        </Alert>
+      )}
+      {previewItem && (
+        <PreviewDialog
+          tree={tree}
+          item={previewItem}
+          files={files}
+          canWrite={inStorage}
+          onShow={showPreview}
+          onClose={() => showPreview(null)}
+          onDownload={(item) => void actions.download([item])}
+          onLink={(item) => setModal({ kind: 'link', item })}
+          onEdit={(item) => setModal({ kind: 'edit', item })}
+        />
+      )}
+      {modal?.kind === 'newFolder' && (
+        <NewFolderDialog taken={names} onCreate={actions.makeFolder} onClose={() => setModal(null)} />
+      )}
+      {modal?.kind === 'link' && <LinkDialog tree={tree} item={modal.item} onClose={() => setModal(null)} />}
+      {modal?.kind === 'edit' && (
+        <TextEditorDialog
+          tree={tree}
+          item={modal.item}
+          onClose={() => setModal(null)}
+          onSaved={() => void actions.refresh()}
+        />
+      )}
+      {modal?.kind === 'delete' && (
+        <ConfirmDialog
+          title={t('explorer.delete.title', { count: modal.items.length })}
+          description={
+            modal.items.length === 1
+              ? t('explorer.delete.one', { name: modal.items[0]!.name })
+              : t('explorer.delete.many', { count: modal.items.length })
+          }
+          confirmLabel={t('explorer.delete.confirm')}
+          pending={actions.removing}
+          error={actions.removeError}
+          onConfirm={() =>
+            void actions.remove(modal.items).then((ok) => {
+              if (ok) {
+                setModal(null);
+                setSelection(EMPTY_SELECTION);
+              }
+            })
+          }
+          onClose={() => setModal(null)}
+          testId="delete-dialog"
+        />
+      )}
+    </div>
   );
 }

@@ -4,16 +4,14 @@
  * can still write; the editor's draft is kept locally either way.
  */
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { PasteFormat } from '@cubby/shared';
-import { Alert } from '../../components/alert.tsx';
-import { paths } from '../../config/paths.ts';
 import { usePageTitle } from '../../lib/i18n/use-page-title.ts';
 import { useAuthStore } from '../auth/index.ts';
 import { useCanCreatePaste, type CreatedPaste } from '../pastes/index.ts';
 import { PasteComposer } from './components/paste-composer.tsx';
 import { ShareResult } from './components/share-result.tsx';
+import { AccessNotice } from '../../components/access-notice.tsx';
 
 export default function HomePage() {
   const { t } = useTranslation();
@@ -33,15 +31,11 @@ export default function HomePage() {
         <p className="mt-1 text-sm text-fg-muted">{t('home.description')}</p>
       </div>
       {!canCreate && (
-        <Alert tone="warning" testId="create-notice">
-          <p>{signedIn ? t('home.notice.keyWithoutText') : t('home.notice.signedOut')}</p>
-          <Link
-            to={paths.admin.getHref()}
-            className="mt-1 inline-block font-medium underline underline-offset-2"
-          >
-            {signedIn ? t('home.notice.switchAccount') : t('home.notice.signIn')}
-          </Link>
-        </Alert>
+        <AccessNotice
+          signedIn={signedIn}
+          message={signedIn ? t('home.notice.keyWithoutText') : t('home.notice.signedOut')}
+          testId="create-notice"
+        />
       )}
       {result ? (
         <ShareResult {...result} onNew={() => setResult(null)} />

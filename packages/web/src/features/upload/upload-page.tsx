@@ -5,13 +5,11 @@
  * prompt to sign in (spec §6) and cannot start uploads.
  */
 import { useId, useState } from 'react';
-import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { Card } from '../../components/card.tsx';
-import { paths } from '../../config/paths.ts';
 import { usePageTitle } from '../../lib/i18n/use-page-title.ts';
 import { storageConfigsQueryOptions } from '../admin/storage-config/api/get-storage-configs.ts';
 import { useAuthStore } from '../auth/index.ts';
@@ -29,6 +27,7 @@ import {
   type UploadSettingsValues,
 } from './upload-form.ts';
 import { useUploadQueue } from './upload-queue.ts';
+import { AccessNotice } from '../../components/access-notice.tsx';
 
 type Tab = 'files' | 'url';
 const TABS: Tab[] = ['files', 'url'];
@@ -95,15 +94,11 @@ export default function UploadPage() {
         <p className="mt-1 text-sm text-fg-muted">{t('upload.description')}</p>
       </div>
       {!canUpload && (
-        <Alert tone="warning" testId="upload-notice">
-          <p>{signedIn ? t('upload.notice.keyWithoutFile') : t('upload.notice.signedOut')}</p>
-          <Link
-            to={paths.admin.getHref()}
-            className="mt-1 inline-block font-medium underline underline-offset-2"
-          >
-            {signedIn ? t('home.notice.switchAccount') : t('home.notice.signIn')}
-          </Link>
-        </Alert>
+        <AccessNotice
+          signedIn={signedIn}
+          message={signedIn ? t('upload.notice.keyWithoutFile') : t('upload.notice.signedOut')}
+          testId="upload-notice"
+        />
       )}
 
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">

@@ -164,6 +164,20 @@ function retryAfter(header: string | null): number | undefined {
   return Number.isFinite(seconds) && seconds >= 0 ? Math.ceil(seconds) : undefined;
 }
 
+function credentialHeaders(credential: Credential | null): Headers {
+  const headers = new Headers({ [LANG_HEADER]: getLanguage() });
+  if (credential) headers.set('Authorization', authorizationHeader(credential));
+  return headers;
+}
+
+/**
+ * `fetch` of `<base>/api<path>` with the signed-in credential and the UI language, for bodies that
+ * are not JSON answers (a text file the editor opens). The caller reads and checks the response.
+ */
+export function fetchWithCredential(path: string, signal?: AbortSignal): Promise<Response> {
+  return fetch(getApiBaseUrl() + path, { headers: credentialHeaders(authBridge.getCredential()), signal });
+}
+
 /**
  * Sends one request to `<base>/api<path>` and returns the parsed body of a successful answer.
  * Throws {@link ApiError} for everything else.
@@ -171,8 +185,8 @@ function retryAfter(header: string | null): number | undefined {
 export async function sendRequest(path: string, options: RequestOptions = {}): Promise<unknown> {
   const method = options.method ?? 'GET';
   const credential = options.credential === undefined ? authBridge.getCredential() : options.credential;
-  const headers = new Headers({ Accept: 'application/json', [LANG_HEADER]: getLanguage() });
-  if (credential) headers.set('Authorization', authorizationHeader(credential));
+  const headers = credentialHeaders(credential);
+  headers.set('Accept', 'application/json');
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) {
     body = options.body;

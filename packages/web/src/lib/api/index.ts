@@ -3,6 +3,7 @@ export { ApiError, isApiError } from './api-error.ts';
 export {
   api,
   apiRequest,
+  fetchWithCredential,
   sendRequest,
   registerAuthBridge,
   type AuthBridge,

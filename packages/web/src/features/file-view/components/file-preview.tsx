@@ -24,15 +24,32 @@ export interface FilePreviewProps {
 }
 
 export function FilePreview({ file, kind, previewUrl, downloadUrl }: FilePreviewProps) {
-  const { t } = useTranslation();
-  const [failed, setFailed] = useState(false);
-  const onFailed = useCallback(() => setFailed(true), []);
-
   if (file.office_preview) {
     return <OfficePreview file={file} previewUrl={previewUrl} downloadUrl={downloadUrl} />;
   }
   if (kind === 'office' || kind === 'other')
     return <DownloadCard file={file} kind={kind} downloadUrl={downloadUrl} />;
+  return <InlinePreview name={file.filename} size={file.size} kind={kind} previewUrl={previewUrl} />;
+}
+
+/**
+ * An image, video, audio, PDF or text/Markdown/HTML file shown from a URL the browser may open
+ * (also the mount explorer's preview); a failed load says so instead of a broken element.
+ */
+export function InlinePreview({
+  name,
+  size,
+  kind,
+  previewUrl,
+}: {
+  name: string;
+  size: number;
+  kind: Exclude<PreviewKind, 'office' | 'other'>;
+  previewUrl: string;
+}) {
+  const { t } = useTranslation();
+  const [failed, setFailed] = useState(false);
+  const onFailed = useCallback(() => setFailed(true), []);
   if (failed) {
     return (
       <Alert tone="error" testId="preview-failed">
@@ -45,7 +62,7 @@ export function FilePreview({ file, kind, previewUrl, downloadUrl }: FilePreview
       return (
         <img
           src={previewUrl}
-          alt={t('fileView.preview.imageAlt', { name: file.filename })}
+          alt={t('fileView.preview.imageAlt', { name: name })}
           onError={onFailed}
           className="mx-auto max-h-[75vh] max-w-full rounded-md object-contain"
           data-testid="image-preview"
@@ -77,7 +94,7 @@ export function FilePreview({ file, kind, previewUrl, downloadUrl }: FilePreview
       return (
         <iframe
           src={previewUrl}
-          title={t('fileView.preview.pdfTitle', { name: file.filename })}
+          title={t('fileView.preview.pdfTitle', { name: name })}
           className="h-[75vh] w-full rounded-md border border-border"
           data-testid="pdf-preview"
         />
@@ -85,13 +102,7 @@ export function FilePreview({ file, kind, previewUrl, downloadUrl }: FilePreview
     default:
       return (
         <Suspense fallback={<PageLoading />}>
-          <TextFilePreview
-            url={previewUrl}
-            kind={kind}
-            filename={file.filename}
-            size={file.size}
-            onFailed={onFailed}
-          />
+          <TextFilePreview url={previewUrl} kind={kind} filename={name} size={size} onFailed={onFailed} />
         </Suspense>
       );
   }

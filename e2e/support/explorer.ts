@@ -1,0 +1,129 @@
+/**
+ * Storage for the explorer's browser tests: a mount over a fresh local-disk folder and one over a
+ * fresh radosgw bucket (with the CORS rule browsers need), and files put into them through the fs
+ * API as a script would.
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, type APIRequestContext } from '@playwright/test';
+import { BASE_URL } from './env.ts';
+import { S3, allowBrowserAccess, freshBucket, removeBucket } from './s3.ts';
+
+export interface TestMount {
+  kind: 'local' | 's3';
+  /** The mount path, e.g. `/e2e-local-1a2b3c4d`. */
+  path: string;
+  mountId: string;
+  configId: string;
+  /** The folder on disk behind a local mount. */
+  root?: string;
+  /** Deletes the mount, its storage config and what is behind it. */
+  cleanup(request: APIRequestContext): Promise<void>;
+}
+
+async function adminPost(request: APIRequestContext, token: string, route: string, data: unknown) {
+  const response = await request.post(`${BASE_URL}/api${route}`, {
+    headers: { Authorization: `Bearer ${token}` },
+    data,
+  });
+  expect(response.status(), `${route}: ${await response.text()}`).toBeLessThan(300);
+  return ((await response.json()) as { data: Record<string, unknown> }).data;
+}
+
+async function mountOn(
+  request: APIRequestContext,
+  token: string,
+  kind: TestMount['kind'],
+  configId: string,
+  cleanup: () => Promise<void>,
+): Promise<TestMount> {
+  const mountPath = `/e2e-${kind}-${randomUUID().slice(0, 8)}`;
+  const mount = await adminPost(request, token, '/admin/mounts', {
+    name: mountPath.slice(1),
+    storage_config_id: configId,
+    mount_path: mountPath,
+    cache_ttl: 0,
+  });
+  return {
+    kind,
+    path: mountPath,
+    mountId: String(mount.id),
+    configId,
+    async cleanup(request: APIRequestContext) {
+      const headers = { Authorization: `Bearer ${token}` };
+      await request.delete(`${BASE_URL}/api/admin/mounts/${String(mount.id)}`, { headers });
+      await request.delete(`${BASE_URL}/api/s3-configs/${configId}`, { headers });
+      await cleanup();
+    },
+  };
+}
+
+export async function localMount(request: APIRequestContext, token: string): Promise<TestMount> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cubby-e2e-explorer-'));
+  const config = await adminPost(request, token, '/s3-configs', {
+    name: `explorer-local-${randomUUID().slice(0, 6)}`,
+    provider_type: 'Local',
+    root_path: root,
+  });
+  const mount = await mountOn(request, token, 'local', String(config.id), async () =>
+    fs.rmSync(root, { recursive: true, force: true }),
+  );
+  return { ...mount, root };
+}
+
+export async function s3Mount(request: APIRequestContext, token: string): Promise<TestMount> {
+  const { client, bucket } = await freshBucket('cubby-explorer');
+  await allowBrowserAccess(client, bucket);
+  const config = await adminPost(request, token, '/s3-configs', {
+    name: `explorer-s3-${randomUUID().slice(0, 6)}`,
+    provider_type: 'Other S3 Compatible',
+    endpoint_url: S3.endpoint,
+    bucket_name: bucket,
+    region: S3.region,
+    access_key_id: S3.accessKeyId,
+    secret_access_key: S3.secretAccessKey,
+    path_style: true,
+  });
+  return mountOn(request, token, 's3', String(config.id), () => removeBucket(client, bucket));
+}
+
+/** Writes a text file through the fs API (folders on the way are made). */
+export async function putText(request: APIRequestContext, token: string, filePath: string, content: string) {
+  return adminPost(request, token, '/admin/fs/update', { path: filePath, content });
+}
+
+/** Uploads bytes into a folder through the fs API's form upload. */
+export async function putFile(
+  request: APIRequestContext,
+  token: string,
+  folder: string,
+  name: string,
+  body: Buffer,
+  mimeType = 'application/octet-stream',
+) {
+  const response = await request.post(`${BASE_URL}/api/admin/fs/upload`, {
+    headers: { Authorization: `Bearer ${token}` },
+    multipart: { path: folder, file: { name, mimeType, buffer: body } },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+export async function makeFolder(request: APIRequestContext, token: string, folder: string) {
+  return adminPost(request, token, '/admin/fs/mkdir', { path: folder });
+}
+
+/** Names in a folder as the API lists them. */
+export async function listNames(
+  request: APIRequestContext,
+  token: string,
+  folder: string,
+): Promise<string[]> {
+  const response = await request.get(`${BASE_URL}/api/admin/fs/list?path=${encodeURIComponent(folder)}`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  const body = (await response.json()) as { data: { items: { name: string }[] } };
+  return body.data.items.map((item) => item.name).sort();
+}

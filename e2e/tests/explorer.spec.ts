@@ -1,0 +1,358 @@
+/**
+ * The mount explorer in Chromium, on a mount over local disk and one over a radosgw bucket: browse
+ * by URL, breadcrumb and keyboard; sort, filter and the two views; new folder, inline rename,
+ * delete and batch delete; previews with next/previous; the text editor with its conflict check; a
+ * direct link; a key user confined to its base path; the phone layout; a folder of 10,000 entries.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect, seedApiKey, test } from '../support/fixtures.ts';
+import {
+  listNames,
+  localMount,
+  makeFolder,
+  putFile,
+  putText,
+  s3Mount,
+  type TestMount,
+} from '../support/explorer.ts';
+import { BASE_URL } from '../support/env.ts';
+import { pngOf } from '../support/files.ts';
+
+const href = (folder: string) =>
+  `/mount-explorer${folder
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => `/${encodeURIComponent(segment)}`)
+    .join('')}`;
+
+const rowNamed = (page: Page, name: string) =>
+  page
+    .getByTestId('entry-row')
+    .filter({ has: page.getByTestId('entry-name').getByText(name, { exact: true }) });
+
+async function visibleNames(page: Page): Promise<string[]> {
+  return page.getByTestId('entry-name').allTextContents();
+}
+
+for (const kind of ['local', 's3'] as const) {
+  test.describe(`on a ${kind} mount`, () => {
+    let mount: TestMount;
+    let token: string;
+
+    test.beforeAll(async ({ request, api }) => {
+      token = await api.adminToken();
+      mount = kind === 'local' ? await localMount(request, token) : await s3Mount(request, token);
+    });
+    test.afterAll(async ({ request }) => {
+      await mount.cleanup(request);
+    });
+
+    test('browse by URL, breadcrumb and back; sort, filter and the grid view', async ({
+      page,
+      seedAdmin,
+      request,
+    }) => {
+      const base = `${mount.path}/browse`;
+      await putText(request, token, `${base}/docs/报告 #1.txt`, 'one');
+      await putText(request, token, `${base}/b.txt`, 'bb');
+      await putText(request, token, `${base}/a10.txt`, 'a'.repeat(300));
+      await putText(request, token, `${base}/a2.txt`, 'a');
+      await seedAdmin();
+
+      // The virtual root lists the mount as a folder.
+      await page.goto('/mount-explorer');
+      await rowNamed(page, mount.path.slice(1)).dblclick();
+      await expect(page).toHaveURL(href(mount.path));
+      await rowNamed(page, 'browse').dblclick();
+      await expect(page).toHaveURL(href(base));
+      // Folders first, then names in natural order.
+      await expect.poll(() => visibleNames(page)).toEqual(['docs', 'a2.txt', 'a10.txt', 'b.txt']);
+
+      await rowNamed(page, 'docs').dblclick();
+      await expect(page.getByTestId('crumb-current')).toHaveText('docs');
+      await expect(rowNamed(page, '报告 #1.txt')).toBeVisible();
+      await page.goBack();
+      await expect(page.getByTestId('crumb-current')).toHaveText('browse');
+      await page.goForward();
+      await expect(page.getByTestId('crumb-current')).toHaveText('docs');
+      await page.reload();
+      await expect(rowNamed(page, '报告 #1.txt')).toBeVisible();
+      await page.getByTestId('crumb').filter({ hasText: 'browse' }).click();
+      await expect(page).toHaveURL(href(base));
+
+      // Sort by size, then the other way.
+      await page.getByTestId('sort-size').click();
+      await expect.poll(() => visibleNames(page)).toEqual(['docs', 'a2.txt', 'b.txt', 'a10.txt']);
+      await page.getByTestId('sort-size').click();
+      await expect.poll(() => visibleNames(page)).toEqual(['docs', 'a10.txt', 'b.txt', 'a2.txt']);
+      await page.getByTestId('sort-name').click();
+
+      await page.getByTestId('explorer-filter').fill('A1');
+      await expect.poll(() => visibleNames(page)).toEqual(['a10.txt']);
+      await page.getByTestId('explorer-filter').fill('zzz');
+      await expect(page.getByTestId('explorer-no-match')).toContainText('zzz');
+      await page.getByTestId('explorer-filter').fill('');
+
+      // The grid view is remembered across a reload.
+      await page.getByTestId('view-grid').click();
+      await expect(page.getByTestId('entry-tile')).toHaveCount(4);
+      await page.reload();
+      await expect(page.getByTestId('entry-tile')).toHaveCount(4);
+      await expect(page.getByTestId('view-grid')).toHaveAttribute('aria-pressed', 'true');
+      await page.getByTestId('view-list').click();
+      await expect(page.getByTestId('entry-row')).toHaveCount(4);
+    });
+
+    test('new folder, inline rename, delete and batch delete', async ({ page, seedAdmin, request }) => {
+      const base = `${mount.path}/organise`;
+      for (const name of ['one.txt', 'two.txt', 'three.txt'])
+        await putText(request, token, `${base}/${name}`, name);
+      await seedAdmin();
+      await page.goto(href(base));
+      await expect(page.getByTestId('entry-row')).toHaveCount(3);
+
+      // A taken name is refused before any call; a new one is made.
+      await page.getByTestId('explorer-new-folder').click();
+      const dialog = page.getByTestId('new-folder-dialog');
+      await dialog.getByTestId('new-folder-name').fill('one.txt');
+      await dialog.getByTestId('new-folder-submit').click();
+      await expect(dialog).toContainText('already has that name');
+      await dialog.getByTestId('new-folder-name').fill('a/b');
+      await dialog.getByTestId('new-folder-submit').click();
+      await expect(dialog).toContainText('cannot contain /');
+      await dialog.getByTestId('new-folder-name').fill('新文件夹 & more');
+      await dialog.getByTestId('new-folder-submit').click();
+      await expect(dialog).toBeHidden();
+      await expect(rowNamed(page, '新文件夹 & more')).toBeVisible();
+      expect(await listNames(request, token, base)).toContain('新文件夹 & more');
+
+      // F2 renames inline; Enter commits.
+      await rowNamed(page, 'one.txt').click();
+      await page.keyboard.press('F2');
+      const input = page.getByTestId('rename-input');
+      await expect(input).toBeFocused();
+      await input.fill("uno #1 'x'.txt");
+      await input.press('Enter');
+      await expect(rowNamed(page, "uno #1 'x'.txt")).toBeVisible();
+      expect(await listNames(request, token, base)).toEqual(
+        ['three.txt', 'two.txt', "uno #1 'x'.txt", '新文件夹 & more'].sort(),
+      );
+
+      // Escape keeps the old name.
+      await rowNamed(page, 'two.txt').click();
+      await page.keyboard.press('F2');
+      await page.getByTestId('rename-input').fill('nope.txt');
+      await page.getByTestId('rename-input').press('Escape');
+      await expect(rowNamed(page, 'two.txt')).toBeVisible();
+
+      // Delete one from the menu of its row.
+      await rowNamed(page, 'three.txt').getByTestId('entry-more').click();
+      await page.getByTestId('menu-delete').click();
+      await page.getByTestId('delete-dialog').getByRole('button', { name: 'Delete' }).click();
+      await expect(rowNamed(page, 'three.txt')).toHaveCount(0);
+
+      // Shift-click selects a range; the Delete key asks, then deletes them all.
+      await rowNamed(page, '新文件夹 & more').click();
+      await rowNamed(page, "uno #1 'x'.txt").click({ modifiers: ['Shift'] });
+      await expect(page.getByTestId('selection-bar')).toContainText('3 selected');
+      await page.keyboard.press('Delete');
+      await expect(page.getByTestId('delete-dialog')).toContainText('3 items');
+      await page.getByTestId('delete-dialog').getByRole('button', { name: 'Delete' }).click();
+      await expect(page.getByTestId('explorer-empty')).toBeVisible();
+      expect(await listNames(request, token, base)).toEqual([]);
+    });
+
+    test('previews go through the folder; a text file is edited, and a change made meanwhile is not overwritten', async ({
+      page,
+      seedAdmin,
+      request,
+    }) => {
+      const base = `${mount.path}/preview`;
+      await putFile(request, token, base, 'a-pixel.png', pngOf(1, 1), 'image/png');
+      await putText(request, token, `${base}/b-notes.md`, '# Notes\n\nHello **world**');
+      await putText(request, token, `${base}/c-code.ts`, 'const answer = 42;\n');
+      await putFile(request, token, base, 'd-blob.bin', Buffer.from([0, 1, 2, 3]));
+      await seedAdmin();
+      await page.goto(href(base));
+
+      await rowNamed(page, 'a-pixel.png').dblclick();
+      await expect(page).toHaveURL(/\?preview=a-pixel\.png$/);
+      const preview = page.getByTestId('preview-dialog');
+      await expect(preview.getByTestId('image-preview')).toBeVisible();
+      await expect
+        .poll(() =>
+          preview.getByTestId('image-preview').evaluate((img: HTMLImageElement) => img.naturalWidth),
+        )
+        .toBe(1);
+      await page.keyboard.press('ArrowRight');
+      await expect(page).toHaveURL(/\?preview=b-notes\.md$/);
+      await expect(preview.locator('h1', { hasText: 'Notes' })).toBeVisible();
+      await preview.getByTestId('preview-next').click();
+      await expect(preview.getByText('const answer = 42;')).toBeVisible();
+      await preview.getByTestId('preview-next').click();
+      await expect(preview.getByTestId('preview-download-card')).toBeVisible();
+      await expect(preview.getByTestId('preview-next')).toBeDisabled();
+      // The preview is in the URL: a reload shows it again.
+      await page.reload();
+      await expect(page.getByTestId('preview-dialog').getByTestId('preview-download-card')).toBeVisible();
+      await page.keyboard.press('Escape');
+      await expect(page).toHaveURL(href(base));
+
+      // Edit and save with Ctrl+S.
+      await rowNamed(page, 'b-notes.md').dblclick();
+      await page.getByTestId('preview-edit').click();
+      const editor = page.getByTestId('editor-dialog');
+      const content = editor.locator('.cm-content');
+      await expect(content).toContainText('Hello');
+      await content.click();
+      await page.keyboard.press('ControlOrMeta+End');
+      await page.keyboard.type('\nmine');
+      await expect(editor).toContainText('Unsaved changes');
+      await page.keyboard.press('ControlOrMeta+s');
+      await expect(page.getByText('Saved b-notes.md.')).toBeVisible();
+      const read = async () =>
+        (
+          await request.get(
+            `${BASE_URL}/api/admin/fs/download?path=${encodeURIComponent(`${base}/b-notes.md`)}`,
+            {
+              headers: { Authorization: `Bearer ${token}` },
+            },
+          )
+        ).text();
+      expect(await read()).toBe('# Notes\n\nHello **world**\nmine');
+
+      // Someone else writes the file; saving now asks before overwriting.
+      await putText(request, token, `${base}/b-notes.md`, 'theirs');
+      await page.keyboard.type(' again');
+      await editor.getByTestId('editor-save').click();
+      await expect(editor.getByTestId('editor-conflict')).toBeVisible();
+      expect(await read()).toBe('theirs');
+      await editor.getByTestId('editor-overwrite').click();
+      await expect(editor.getByTestId('editor-conflict')).toHaveCount(0);
+      expect(await read()).toBe('# Notes\n\nHello **world**\nmine again');
+
+      // Unsaved changes are not dropped without asking.
+      await content.click();
+      await page.keyboard.type('!');
+      await editor.getByRole('button', { name: 'Close' }).last().click();
+      await expect(page.getByTestId('editor-discard')).toBeVisible();
+      await page.getByTestId('editor-discard').getByRole('button', { name: 'Discard' }).click();
+      await expect(editor).toBeHidden();
+    });
+
+    test('a direct link opens the file; the keyboard browses and acts', async ({
+      page,
+      seedAdmin,
+      request,
+    }) => {
+      const base = `${mount.path}/keys`;
+      await makeFolder(request, token, `${base}/inner/`);
+      await putText(request, token, `${base}/inner/deep.txt`, 'deep');
+      await putText(request, token, `${base}/linked.txt`, 'linked content');
+      await seedAdmin();
+      await page.goto(href(base));
+
+      await rowNamed(page, 'linked.txt').getByTestId('entry-more').click();
+      await page.getByTestId('menu-link').click();
+      const dialog = page.getByTestId('link-dialog');
+      await dialog.getByTestId('link-create').click();
+      const url = (await dialog.getByTestId('link-url').textContent()) ?? '';
+      expect(url).toMatch(/^https?:\/\//);
+      const fetched = await request.get(url);
+      expect(fetched.status()).toBe(200);
+      expect(await fetched.text()).toBe('linked content');
+      await expect(dialog.getByRole('img')).toBeVisible();
+      await page.keyboard.press('Escape');
+
+      // Keyboard only: focus the list, move, open a folder, go back up with Backspace.
+      await page.getByTestId('entry-list').focus();
+      await page.keyboard.press('Home');
+      await expect(rowNamed(page, 'inner')).toHaveAttribute('aria-selected', 'true');
+      await page.keyboard.press('Enter');
+      await expect(page.getByTestId('crumb-current')).toHaveText('inner');
+      await page.getByTestId('entry-list').focus();
+      await page.keyboard.press('ArrowDown');
+      await expect(rowNamed(page, 'deep.txt')).toHaveAttribute('aria-selected', 'true');
+      await page.keyboard.press('Backspace');
+      await expect(page.getByTestId('crumb-current')).toHaveText('keys');
+      await page.getByTestId('entry-list').focus();
+      await page.keyboard.press('ControlOrMeta+a');
+      await expect(page.getByTestId('selection-bar')).toContainText('2 selected');
+      await page.keyboard.press('Escape');
+      await expect(page.getByTestId('selection-bar')).toHaveCount(0);
+      await page.keyboard.press('End');
+      await page.keyboard.press('Shift+F10');
+      await expect(page.getByTestId('explorer-menu')).toBeVisible();
+      await expect(page.getByTestId('menu-open')).toBeFocused();
+      await page.keyboard.press('Escape');
+      await expect(page.getByTestId('explorer-menu')).toHaveCount(0);
+    });
+  });
+}
+
+test.describe('across mounts', () => {
+  let mount: TestMount;
+  let token: string;
+  test.beforeAll(async ({ request, api }) => {
+    token = await api.adminToken();
+    mount = await localMount(request, token);
+  });
+  test.afterAll(async ({ request }) => {
+    await mount.cleanup(request);
+  });
+
+  test('a key user sees its base path and is sent back to it from elsewhere', async ({
+    page,
+    api,
+    request,
+  }) => {
+    await putText(request, token, `${mount.path}/team/plan.txt`, 'plan');
+    await putText(request, token, `${mount.path}/secret/hidden.txt`, 'no');
+    const basePath = `${mount.path}/team`;
+    const key = await api.createKey({ mount: true, basicPath: basePath });
+    await seedApiKey(page, key, { text: false, file: false, mount: true }, basePath);
+    await page.goto(href(`${mount.path}/secret`));
+    await expect(page).toHaveURL(href(`${mount.path}/team`));
+    await expect(rowNamed(page, 'plan.txt')).toBeVisible();
+    await expect(page.getByText('hidden.txt')).toHaveCount(0);
+  });
+
+  test('a folder of 10,000 entries renders only the rows on screen and scrolls to the last', async ({
+    page,
+    seedAdmin,
+  }) => {
+    const folder = path.join(mount.root!, 'many');
+    fs.mkdirSync(folder, { recursive: true });
+    for (let i = 0; i < 10_000; i++)
+      fs.writeFileSync(path.join(folder, `file-${String(i).padStart(5, '0')}.txt`), '');
+    await seedAdmin();
+    await page.goto(href(`${mount.path}/many`));
+    await expect(rowNamed(page, 'file-00000.txt')).toBeVisible();
+    await expect(page.getByTestId('explorer-count')).toHaveText('10000 items');
+    expect(await page.getByTestId('entry-row').count()).toBeLessThan(80);
+    await page.getByTestId('entry-list').focus();
+    await page.keyboard.press('End');
+    await expect(rowNamed(page, 'file-09999.txt')).toBeVisible();
+    await expect(rowNamed(page, 'file-09999.txt')).toHaveAttribute('aria-selected', 'true');
+  });
+
+  test('the phone layout keeps names, actions and the selection usable at 375 px', async ({
+    page,
+    seedAdmin,
+    request,
+  }) => {
+    await page.setViewportSize({ width: 375, height: 740 });
+    await putText(request, token, `${mount.path}/phone/a rather long file name that must be cut.txt`, 'x');
+    await seedAdmin();
+    await page.goto(href(`${mount.path}/phone`));
+    const row = page.getByTestId('entry-row').first();
+    await expect(row).toBeVisible();
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(375);
+    await row.getByTestId('entry-checkbox').click();
+    await expect(page.getByTestId('selection-bar')).toBeVisible();
+    await expect(page.getByTestId('selection-delete')).toBeVisible();
+  });
+});

@@ -1,0 +1,58 @@
+/**
+ * What the file-system API (`/api/{admin,user}/fs/*`) answers, as its clients read it (CloudPaste's
+ * field names; API-REFERENCE §6.11).
+ */
+
+/** One entry of a folder listing. A folder's `path` ends with `/`. */
+export interface FsListItem {
+  name: string;
+  path: string;
+  isDirectory: boolean;
+  /** A folder above the mounts (the way to one), not a folder in storage. */
+  isVirtual: boolean;
+  size: number;
+  modified: string | null;
+  /** Files only, unquoted. */
+  etag?: string;
+  mount_id?: string;
+}
+
+/** `GET …/fs/list?path=`: a folder and its entries, folders first. */
+export interface FsListingAnswer {
+  path: string;
+  type: 'directory';
+  isRoot: boolean;
+  isVirtual: boolean;
+  /** False on a folder a key may only pass through on the way to its base path. */
+  hasPermission: boolean;
+  mount_id?: string;
+  storage_type?: 'S3' | 'Local';
+  items: FsListItem[];
+}
+
+/** `GET …/fs/get?path=`: what is at a path; a file carries its signed preview and download URLs. */
+export interface FsInfoAnswer {
+  path: string;
+  name: string;
+  isDirectory: boolean;
+  size: number;
+  modified: string | null;
+  contentType: string;
+  etag?: string;
+  mount_id: string;
+  storage_type: 'S3' | 'Local';
+  preview_url?: string | null;
+  download_url?: string | null;
+}
+
+/** `GET …/fs/file-link?path=&expires_in=&force_download=`: a direct link to a file. */
+export interface FsFileLinkAnswer {
+  path: string;
+  name: string;
+  expiresIn: number;
+  expiresAt: string;
+  forceDownload: boolean;
+  presignedUrl: string | null;
+  mount_id: string;
+  storage_type: 'S3' | 'Local';
+}

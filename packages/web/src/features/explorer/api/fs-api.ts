@@ -1,0 +1,117 @@
+/**
+ * The explorer's calls to the file-system API (spec §7 "Filesystem"): the admin uses /admin/fs, a
+ * key user /user/fs (the server confines it to its base path). Listings are cached per folder;
+ * a change refreshes only the folders it touched.
+ */
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { FsFileLinkAnswer, FsInfoAnswer, FsListingAnswer } from '@cubby/shared';
+import { useCallback } from 'react';
+import { ApiError, api, fetchWithCredential } from '../../../lib/api/index.ts';
+import { i18n } from '../../../lib/i18n/index.ts';
+import { useAuthStore } from '../../auth/index.ts';
+import { folderPath } from '../explorer-model.ts';
+
+export type FsTree = 'admin' | 'user';
+
+/** The tree the signed-in principal uses. */
+export function useFsTree(): FsTree {
+  return useAuthStore((state) => (state.authType === 'apikey' ? 'user' : 'admin'));
+}
+
+const base = (tree: FsTree) => `/${tree}/fs`;
+const query = (params: Record<string, string | number | boolean>) =>
+  new URLSearchParams(Object.entries(params).map(([key, value]) => [key, String(value)])).toString();
+
+export const fsKeys = {
+  all: (tree: FsTree) => ['fs', tree] as const,
+  list: (tree: FsTree, path: string) => [...fsKeys.all(tree), 'list', folderPath(path)] as const,
+  info: (tree: FsTree, path: string) => [...fsKeys.all(tree), 'info', path] as const,
+};
+
+export const listingQueryOptions = (tree: FsTree, path: string) =>
+  queryOptions({
+    queryKey: fsKeys.list(tree, path),
+    queryFn: ({ signal }) =>
+      api.get<FsListingAnswer>(`${base(tree)}/list?${query({ path: folderPath(path) })}`, { signal }),
+    // A 403/404 will not heal by asking again.
+    retry: (count, error) =>
+      count < 2 && !(error instanceof ApiError && [401, 403, 404].includes(error.status)),
+  });
+
+export function useListing(tree: FsTree, path: string, enabled = true) {
+  return useQuery({ ...listingQueryOptions(tree, path), enabled });
+}
+
+/** A file's facts with its signed preview and download URLs (they expire: refetched after a minute). */
+export const infoQueryOptions = (tree: FsTree, path: string) =>
+  queryOptions({
+    queryKey: fsKeys.info(tree, path),
+    queryFn: ({ signal }) => api.get<FsInfoAnswer>(`${base(tree)}/get?${query({ path })}`, { signal }),
+    staleTime: 60_000,
+    retry: false,
+  });
+
+export const makeFolder = (tree: FsTree, path: string) => api.post<unknown>(`${base(tree)}/mkdir`, { path });
+
+export const renameEntry = (tree: FsTree, oldPath: string, newPath: string) =>
+  api.post<unknown>(`${base(tree)}/rename`, { oldPath, newPath });
+
+export interface RemoveResult {
+  success: number;
+  failed: { path: string; error: string }[];
+}
+
+export const removeEntries = (tree: FsTree, paths: string[]) =>
+  api.post<RemoveResult>(`${base(tree)}/batch-remove`, { paths });
+
+export const saveText = (tree: FsTree, path: string, content: string, etag?: string) =>
+  api.post<{ path: string; etag: string | null; isNewFile: boolean }>(`${base(tree)}/update`, {
+    path,
+    content,
+    ...(etag ? { etag } : {}),
+  });
+
+export const fileLink = (tree: FsTree, path: string, expiresIn: number, forceDownload: boolean) =>
+  api.get<FsFileLinkAnswer>(
+    `${base(tree)}/file-link?${query({ path, expires_in: expiresIn, force_download: forceDownload })}`,
+  );
+
+/** A text file's content for the editor (at most `limit` bytes; larger files are refused). */
+export async function readText(
+  tree: FsTree,
+  path: string,
+  limit: number,
+  signal?: AbortSignal,
+): Promise<{ text: string; etag: string | null }> {
+  const response = await fetchWithCredential(`${base(tree)}/download?${query({ path })}`, signal);
+  if (!response.ok) {
+    const body = (await response.json().catch(() => null)) as { message?: string } | null;
+    throw new ApiError(body?.message ?? String(i18n.t('errors.http', { status: response.status })), {
+      status: response.status,
+      code: 'HTTP',
+    });
+  }
+  const declared = Number(response.headers.get('content-length') ?? '0');
+  if (declared > limit) {
+    await response.body?.cancel();
+    throw new ApiError(String(i18n.t('explorer.editor.tooLarge')), {
+      status: 413,
+      code: 'PAYLOAD_TOO_LARGE',
+    });
+  }
+  const etag = response.headers.get('etag')?.replace(/^W\//, '').replace(/"/g, '') ?? null;
+  return { text: await response.text(), etag };
+}
+
+/** Refreshes the listings of the given folders (and every file fact, whose links may be stale). */
+export function useRefreshFolders(tree: FsTree) {
+  const client = useQueryClient();
+  return useCallback(
+    (...folders: string[]) =>
+      Promise.all([
+        ...folders.map((folder) => client.invalidateQueries({ queryKey: fsKeys.list(tree, folder) })),
+        client.invalidateQueries({ queryKey: [...fsKeys.all(tree), 'info'] }),
+      ]),
+    [client, tree],
+  );
+}
