@@ -6,12 +6,14 @@ import { benchPastes } from './pastes.bench.ts';
 import { benchFsList } from './fs-list.bench.ts';
 import { benchDashboard } from './dashboard.bench.ts';
 import { benchWebdav } from './webdav.bench.ts';
+import { benchZip } from './zip.bench.ts';
 
 await benchPastes();
 await benchFiles();
 await benchFsList();
 await benchDashboard();
 await benchWebdav();
+await benchZip();
 
 // The paste view's JavaScript before content: needs the built web app (npm start or npm run build).
 const server = await startServer();

@@ -53,6 +53,8 @@ import { FsTasksRepository } from './modules/fs-tasks/fs-tasks.repository.ts';
 import { fsTasksRoutes } from './modules/fs-tasks/fs-tasks.routes.ts';
 import { FsTasksService } from './modules/fs-tasks/fs-tasks.service.ts';
 import { fsRoutes } from './modules/fs/fs.routes.ts';
+import { FsZipService } from './modules/fs/fs-zip.ts';
+import { fsZipRoutes } from './modules/fs/fs-zip.routes.ts';
 import { FsService } from './modules/fs/fs.service.ts';
 import { MountsRepository } from './modules/mounts/mounts.repository.ts';
 import { mountsRoutes } from './modules/mounts/mounts.routes.ts';
@@ -128,6 +130,14 @@ export function createApp(deps: AppDeps) {
     clock,
     spoolDir: path.join(config.dataDir, 'tmp', 'fs-uploads'),
   });
+  const zips = new FsZipService({
+    vfs,
+    clock,
+    secretKey: deps.secretKey,
+    subjects: { admin: (id) => auth.adminWithStamp(id), apiKey: (id) => apiKeys.resolveKeyById(id) },
+    maxEntries: config.zip.maxEntries,
+    linkSeconds: config.zip.linkSeconds,
+  });
   const mounts = new MountsService({ repo: mountsRepository, storageConfigs, vfs, clock });
 
   const uploads = new UploadsService({
@@ -192,6 +202,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', storageConfigsRoutes(storageConfigs, { config, selfFetch: async (r) => app.fetch(r) }));
   api.route('/', mountsRoutes(mounts));
   api.route('/', fsRoutes(fs, vfs, { config, internalBaseUrl: storageConfigs.internalBaseUrl }));
+  api.route('/', fsZipRoutes(zips, { config, clock }));
   api.route('/', fsTasksRoutes(fsTasks, vfs));
   api.route('/', urlUploadRoutes(settings));
   api.route(

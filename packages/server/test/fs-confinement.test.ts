@@ -40,6 +40,16 @@ const fsRoutes = (tree: string): Record<string, Send> => ({
     init: {},
   }),
   'file-link': (p) => ({ url: `/api/${tree}/fs/file-link?path=${enc(p)}`, init: {} }),
+  'download-zip': (p) => ({ url: `/api/${tree}/fs/download-zip?path=${enc(p)}`, init: {} }),
+  'download-zip (raw URL)': (p) => ({
+    url: `/api/${tree}/fs/download-zip?path=${p.replace(/[#&?\s]/g, enc)}`,
+    init: {},
+  }),
+  'download-zip (selection)': (p) => ({
+    url: `/api/${tree}/fs/download-zip?paths=${enc('/team/seed.txt')}&paths=${enc(p)}`,
+    init: {},
+  }),
+  'zip-link': (p) => post(`/api/${tree}/fs/zip-link`, { paths: [p] }),
   mkdir: (p) => post(`/api/${tree}/fs/mkdir`, { path: p }),
   upload: (p) => {
     const form = new FormData();

@@ -56,6 +56,8 @@ const envSchema = z.object({
     .max(1024 * 1024)
     .default(64),
   UPLOAD_RATE_WINDOW_SECONDS: z.coerce.number().positive().max(3600).default(60),
+  ZIP_MAX_ENTRIES: z.coerce.number().int().min(1).max(1_000_000).default(100_000),
+  ZIP_LINK_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
   WEB_DIST_DIR: optionalString,
   CUBBY_TEST_HOOKS: z
     .string()
@@ -81,6 +83,11 @@ export interface Config {
    * streamed upload must bring `minBytes` in every `windowMs` the server waits for it.
    */
   body: { timeoutMs: number; minBytes: number; windowMs: number };
+  /**
+   * Folder downloads as zip (modules/fs/fs-zip.ts): at most `maxEntries` files and folders in one
+   * archive; a zip link works for `linkSeconds`.
+   */
+  zip: { maxEntries: number; linkSeconds: number };
   /** The built web app to serve; unset: packages/web/dist next to the server. */
   webDistDir: string | undefined;
   /** Browser tests only: exposes POST /api/__test__/clock to move the server's clock forward. */
@@ -131,6 +138,7 @@ export function loadConfig(env: Record<string, string | undefined>): ConfigResul
         minBytes: Math.round(e.UPLOAD_MIN_KIB * 1024),
         windowMs: e.UPLOAD_RATE_WINDOW_SECONDS * 1000,
       },
+      zip: { maxEntries: e.ZIP_MAX_ENTRIES, linkSeconds: e.ZIP_LINK_SECONDS },
       webDistDir: e.WEB_DIST_DIR === undefined ? undefined : path.resolve(e.WEB_DIST_DIR),
       testHooks: e.CUBBY_TEST_HOOKS,
     },

@@ -413,6 +413,27 @@ const catalogue = {
   'fs.link_directory': ['无法为目录生成预签名URL', 'A folder has no direct link'],
   'fs.link_unsupported': ['当前路径不支持生成预签名URL', 'This storage cannot make direct links'],
   'fs.link_ready': ['获取文件直链成功', 'Direct link ready'],
+  'fs.zip_too_many_paths': ['一次最多打包下载 1000 项', 'At most 1,000 items can be downloaded as one zip'],
+  'fs.zip_one_folder': ['所选项目必须位于同一目录中', 'The selected items must all be in one folder'],
+  'fs.zip_too_many_entries': [
+    '文件和文件夹超过 {limit} 个，无法打包下载，请分别下载其中的子目录',
+    'More than {limit} files and folders: too many for one zip. Download the subfolders one at a time',
+  ],
+  'fs.zip_client_gone': ['客户端已断开连接', 'The client went away'],
+  'fs.zip_selection_too_long': [
+    '所选项目过多，无法生成下载链接，请减少所选项目或下载其所在目录',
+    'The selection is too long for a download link: choose fewer items, or download their folder',
+  ],
+  'fs.zip_link_ready': ['下载链接已生成', 'Download link ready'],
+  'fs.zip_link_invalid': ['下载链接无效', 'This download link is invalid'],
+  'fs.zip_link_expired': [
+    '下载链接已过期，请重新下载',
+    'This download link has expired: start the download again',
+  ],
+  'fs.zip_link_revoked': [
+    '创建此下载链接的密钥或账户已失效',
+    'The key or account this download link was made with is no longer valid',
+  ],
   'fs.cache_stats': ['获取系统监控信息成功', 'Cache statistics loaded'],
   'fs.cache_cleared': ['缓存清理成功，共清理 {count} 项', 'Cache cleared: {count} listings'],
   // Copy and move tasks (the fs-tasks module; batch-copy texts as the reference words them).

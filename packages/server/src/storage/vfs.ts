@@ -230,8 +230,11 @@ export class Vfs {
 
   // ---- reading --------------------------------------------------------------------------------
 
-  /** A directory listing: a mount's folder (complete, cached), plus virtual entries for mounts below it. */
-  async list(principal: Principal, raw: unknown): Promise<FsListing> {
+  /**
+   * A directory listing: a mount's folder (complete, cached), plus virtual entries for mounts below it.
+   * `fresh` reads the storage and leaves the cache alone (a zip download walking a whole tree).
+   */
+  async list(principal: Principal, raw: unknown, options: { fresh?: boolean } = {}): Promise<FsListing> {
     const { path } = this.target(raw);
     this.check(principal, path, 'navigate');
     const mounts = await this.visibleMounts(principal);
@@ -244,7 +247,7 @@ export class Vfs {
     if (mount) {
       const mounted = await this.mounted(mount, path);
       // On the way to its base path a key sees only that way, not the folder's other names.
-      if (insideBase) ({ items, entry } = await this.mountItems(mounted, path === base));
+      if (insideBase) ({ items, entry } = await this.mountItems(mounted, path === base, options.fresh));
       listing = { mount_id: mount.id, storage_type: storageType(mounted.config) };
       this.touch(mount);
     } else if (mounts.length === 0 && path !== '/') {
@@ -298,14 +301,16 @@ export class Vfs {
   /**
    * Every entry of a mount folder (all driver pages), from the cache while it is fresh. A key's
    * base folder that does not exist yet (`missingIsEmpty`) lists as empty: it is the key's home.
+   * `fresh` neither reads nor fills the cache.
    */
   private async mountItems(
     at: MountedPath,
     missingIsEmpty = false,
+    fresh = false,
   ): Promise<{ items: FsItem[]; entry?: CachedListing }> {
     const key = cacheKey(at.mount.id, at.subPath);
     const now = this.deps.clock.now().getTime();
-    const cached = this.cache.get(key);
+    const cached = fresh ? undefined : this.cache.get(key);
     if (cached) {
       if (cached.expiresAt > now) {
         this.stats.hits++;
@@ -316,8 +321,10 @@ export class Vfs {
       this.stats.expired++;
       this.cache.delete(key);
     }
-    this.stats.misses++;
-    this.countLookup(at.mount.id, 'misses');
+    if (!fresh) {
+      this.stats.misses++;
+      this.countLookup(at.mount.id, 'misses');
+    }
     const entries: Entry[] = [];
     let cursor: string | undefined;
     try {
@@ -330,7 +337,7 @@ export class Vfs {
       if (!(missingIsEmpty && isStorageError(error, 'NOT_FOUND'))) throw fsStorageFailure(error);
     }
     const items = entries.map((e) => this.item(at.mount, e)).sort(byKindThenName);
-    if (at.mount.cache_ttl <= 0) return { items };
+    if (at.mount.cache_ttl <= 0 || fresh) return { items };
     if (this.cache.size >= CACHE_MAX_ENTRIES) this.prune(now);
     const entry: CachedListing = { items, expiresAt: now + at.mount.cache_ttl * 1000, usedAt: now };
     this.cache.set(key, entry);

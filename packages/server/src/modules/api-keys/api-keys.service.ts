@@ -38,6 +38,17 @@ export function toApiKeyView(row: ApiKeysTable): ApiKeyView {
   };
 }
 
+function keyPrincipal(row: ApiKeysTable): Principal {
+  const view = toApiKeyView(row);
+  return {
+    type: 'apikey',
+    id: row.id,
+    name: row.name,
+    basicPath: row.basic_path,
+    permissions: { text: view.text_permission, file: view.file_permission, mount: view.mount_permission },
+  };
+}
+
 export class ApiKeysService {
   constructor(
     private readonly repo: ApiKeysRepository,
@@ -117,14 +128,17 @@ export class ApiKeysService {
       now.toISOString(),
       new Date(now.getTime() - LAST_USED_RESOLUTION_MS).toISOString(),
     );
-    const view = toApiKeyView(row);
-    return {
-      type: 'apikey',
-      id: row.id,
-      name: row.name,
-      basicPath: row.basic_path,
-      permissions: { text: view.text_permission, file: view.file_permission, mount: view.mount_permission },
-    };
+    return keyPrincipal(row);
+  }
+
+  /**
+   * The principal of the key with this id as it is now (its current permissions and base path), or
+   * null when it was deleted or has expired: for links a key made, checked again when they are used.
+   */
+  async resolveKeyById(id: string): Promise<Principal | null> {
+    const row = await this.repo.findById(id);
+    if (!row || row.expires_at <= this.clock.now().toISOString()) return null;
+    return keyPrincipal(row);
   }
 
   private hashKey(key: string): string {

@@ -126,6 +126,15 @@ export class AuthService {
     return adminPrincipal(admin);
   }
 
+  /**
+   * The admin with this id and their password hash (what links they make are bound to, so a password
+   * change or reset retires them), or null when there is no such admin.
+   */
+  async adminWithStamp(adminId: string): Promise<{ principal: Principal; stamp: string } | null> {
+    const admin = await this.repo.findAdminById(adminId);
+    return admin ? { principal: adminPrincipal(admin), stamp: admin.password_hash } : null;
+  }
+
   async login(username: unknown, password: unknown, clientIp: string) {
     const admin = await this.verifyCredentials(username, password, clientIp);
     const token = randomToken();
