@@ -8,17 +8,18 @@
  * - Code chunks loaded while online are kept (cache first: their names are hashed), so a screen
  *   seen once opens offline; a screen never opened fails to load offline and the app shows its
  *   offline fallback page.
- * - API: see `lib/offline/api-cache-rules.ts`. Network first; an allowed answer is stored, and
- *   replayed with status 200 and `X-Cubby-Offline`/`X-Cubby-Cached-At` when the network fails,
- *   for 7 days. A 401 deletes every answer stored for a credentialed request.
+ * - API: network first. A paste or file share read is kept in the offline database
+ *   (`lib/offline/share-records.ts`), the signed-in user's lists in Cache Storage
+ *   (`lib/offline/api-cache-rules.ts`); when the network fails the copy is answered with status 200
+ *   and `X-Cubby-Offline`/`X-Cubby-Cached-At`, for 7 days. A 401 deletes every answer stored for a
+ *   credentialed request.
  * - A new version waits until the page sends `SKIP_WAITING` (the user agreed to reload).
  */
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { CACHED_AT_HEADER, OFFLINE_HEADER } from './lib/offline/offline-headers.ts';
 import {
-  CACHED_AT_HEADER,
   CHUNK_CACHE,
-  OFFLINE_HEADER,
   PRIVATE_API_CACHE,
   PUBLIC_API_CACHE,
   carriesSecret,
@@ -26,6 +27,14 @@ import {
   isCacheableContentType,
   isFresh,
 } from './lib/offline/api-cache-rules.ts';
+import {
+  forgetShare,
+  recallShare,
+  rememberShare,
+  shareOfPath,
+  storableShare,
+  type ShareStore,
+} from './lib/offline/share-records.ts';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -111,6 +120,44 @@ registerRoute(
     } else {
       await storeApiAnswer(request, response).catch(() => undefined);
     }
+    return response;
+  },
+);
+
+/** Keeps a share's answer in the offline database, or forgets the copy it may no longer keep. */
+async function storeShareAnswer(
+  share: { store: ShareStore; slug: string },
+  response: Response,
+): Promise<void> {
+  if (response.status === 404 || response.status === 410) return forgetShare(share.store, share.slug);
+  if (response.status !== 200 || !isCacheableContentType(response.headers.get('content-type'))) return;
+  const data = storableShare(share.store, await response.clone().json());
+  if (data) await rememberShare(share.store, share.slug, data);
+  else await forgetShare(share.store, share.slug);
+}
+
+registerRoute(
+  ({ url, request }) =>
+    url.origin === self.location.origin && request.method === 'GET' && shareOfPath(url.pathname) !== null,
+  async ({ request, url }) => {
+    const share = shareOfPath(url.pathname)!;
+    let response: Response;
+    try {
+      response = await fetch(request);
+    } catch (error) {
+      const copy = await recallShare(share.store, share.slug).catch(() => null);
+      if (!copy) throw error;
+      const body = { code: 200, message: 'success', success: true, data: copy.data };
+      return new Response(JSON.stringify(body), {
+        status: 200,
+        headers: {
+          'Content-Type': 'application/json',
+          [OFFLINE_HEADER]: '1',
+          [CACHED_AT_HEADER]: String(copy.cachedAt),
+        },
+      });
+    }
+    await storeShareAnswer(share, response).catch(() => undefined);
     return response;
   },
 );

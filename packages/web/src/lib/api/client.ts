@@ -17,7 +17,7 @@
 import type { ParseKeys } from 'i18next';
 import { LANG_HEADER, type SuccessEnvelope } from '@cubby/shared';
 import { getLanguage, i18n } from '../i18n/index.ts';
-import { CACHED_AT_HEADER, OFFLINE_HEADER } from '../offline/api-cache-rules.ts';
+import { CACHED_AT_HEADER, OFFLINE_HEADER } from '../offline/offline-headers.ts';
 import { noteOfflineCopy } from '../offline/network-status.ts';
 import { ApiError } from './api-error.ts';
 import { getApiBaseUrl } from './base-url.ts';

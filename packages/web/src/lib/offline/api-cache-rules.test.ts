@@ -9,19 +9,15 @@ import {
   isFresh,
 } from './api-cache-rules.ts';
 
-test('only public reads and the signed-in user’s list reads are kept', () => {
-  for (const path of [
-    '/api/paste/abc',
-    '/api/public/files/abc',
-    '/api/admin/pastes',
-    '/api/user/pastes',
-    '/api/admin/files',
-    '/api/user/files',
-    '/api/admin/fs/list',
-    '/api/user/fs/list',
-  ])
+test('only the signed-in user’s list reads are kept in Cache Storage', () => {
+  for (const path of ['/api/admin/pastes', '/api/user/pastes', '/api/admin/files', '/api/user/files'])
     assert.equal(isCacheableApiPath(path), true, path);
   for (const path of [
+    // Shares and folder listings are kept in the offline database (share-records.ts).
+    '/api/paste/abc',
+    '/api/public/files/abc',
+    '/api/admin/fs/list',
+    '/api/user/fs/list',
     '/api/health',
     '/api/version',
     '/api/system/max-upload-size',

@@ -2,8 +2,10 @@
  * Which API answers the service worker may keep for offline use (spec §4 "Offline layer", §9), as
  * plain functions so unit tests cover them and the worker and the page share one copy.
  *
- * Kept: successful JSON answers to GET of public reads (a paste, a file share's info) and of the
- * signed-in user's list reads (text and file lists, directory listings). Never kept: anything else
+ * Kept in Cache Storage: successful JSON answers to GET of the signed-in user's text and file lists.
+ * A paste or a file share read goes to the offline database instead (share-records.ts), and so do
+ * the folder listings the Mount Explorer keeps (directory-records.ts): one place for each kind of
+ * record. Never kept: anything else
  * (system, health, version, test hooks, downloads, views, previews, settings, keys…), non-GET,
  * non-JSON bodies (media, PDF, octet-stream) and any answer carrying a token, a key, a password or
  * a signed URL, and no text of a password-protected paste. Answers to requests that carried credentials go to a cache of their own, which is
@@ -17,18 +19,8 @@ export const PUBLIC_API_CACHE = 'cubby-api-public-v1';
 export const PRIVATE_API_CACHE = 'cubby-api-private-v1';
 /** Code chunks loaded at run time (hashed, so never stale). */
 export const CHUNK_CACHE = 'cubby-chunks-v1';
-/** Set on a replayed answer: when it was stored (milliseconds since the epoch). */
-export const CACHED_AT_HEADER = 'X-Cubby-Cached-At';
-/** Set (to "1") on an answer the worker replayed from its cache because the network failed. */
-export const OFFLINE_HEADER = 'X-Cubby-Offline';
 
-const CACHEABLE_PATHS: RegExp[] = [
-  /^\/api\/paste\/[^/]+$/,
-  /^\/api\/public\/files\/[^/]+$/,
-  /^\/api\/(?:admin|user)\/pastes$/,
-  /^\/api\/(?:admin|user)\/files$/,
-  /^\/api\/(?:admin|user)\/fs\/list$/,
-];
+const CACHEABLE_PATHS: RegExp[] = [/^\/api\/(?:admin|user)\/pastes$/, /^\/api\/(?:admin|user)\/files$/];
 
 /** Whether a GET of this same-origin path (no query) may be kept at all. */
 export function isCacheableApiPath(pathname: string): boolean {

@@ -3,7 +3,7 @@
  * signed-in user are deleted when the session ends (logout or a 401), and offline records older
  * than 7 days are purged. Failures (no Cache Storage, no IndexedDB) are ignored: nothing stored.
  */
-import { OFFLINE_CACHE_MAX_AGE_MS, PRIVATE_API_CACHE } from './api-cache-rules.ts';
+import { PRIVATE_API_CACHE, isFresh } from './api-cache-rules.ts';
 import { openOfflineDb } from './offline-db.ts';
 
 /** Deletes every stored answer that needed credentials, and the directory listings. */
@@ -23,7 +23,7 @@ export async function purgeExpiredOfflineData(now = Date.now()): Promise<void> {
       const tx = db.transaction(store, 'readwrite');
       let cursor = await tx.store.openCursor();
       while (cursor) {
-        if (!(now - cursor.value.cachedAt < OFFLINE_CACHE_MAX_AGE_MS)) await cursor.delete();
+        if (!isFresh(cursor.value.cachedAt, now)) await cursor.delete();
         cursor = await cursor.continue();
       }
       await tx.done;
