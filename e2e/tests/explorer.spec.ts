@@ -4,6 +4,7 @@
  * delete and batch delete; previews with next/previous; the text editor with its conflict check; a
  * direct link; a key user confined to its base path; the phone layout; a folder of 10,000 entries.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
@@ -19,6 +20,7 @@ import {
 } from '../support/explorer.ts';
 import { BASE_URL } from '../support/env.ts';
 import { pngOf } from '../support/files.ts';
+import { waitForWorker } from '../support/offline.ts';
 
 const href = (folder: string) =>
   `/mount-explorer${folder
@@ -242,6 +244,45 @@ for (const kind of ['local', 's3'] as const) {
       await expect(editor).toBeHidden();
     });
 
+    test('a folder and a selection download as zip archives streamed by the server', async ({
+      page,
+      seedAdmin,
+      request,
+    }) => {
+      const base = `${mount.path}/zips`;
+      await putText(request, token, `${base}/album/第一.txt`, 'one');
+      await putText(request, token, `${base}/album/inner/two #2.txt`, 'two');
+      await putText(request, token, `${base}/loose.txt`, 'loose');
+      await seedAdmin();
+      await page.goto(href(base));
+
+      const archive = async (start: () => Promise<void>) => {
+        const [download] = await Promise.all([page.waitForEvent('download'), start()]);
+        const file = await download.path();
+        const listed = execFileSync('unzip', ['-Z1', file], { encoding: 'utf8' }).trim().split('\n').sort();
+        execFileSync('unzip', ['-tq', file]);
+        return { name: download.suggestedFilename(), listed, file };
+      };
+      const folder = await archive(async () => {
+        await rowNamed(page, 'album').getByTestId('entry-more').click();
+        await page.getByTestId('menu-download').click();
+      });
+      expect(folder.name).toBe('album.zip');
+      expect(folder.listed).toEqual(['inner/', 'inner/two #2.txt', '第一.txt']);
+      expect(execFileSync('unzip', ['-p', folder.file, '第一.txt'], { encoding: 'utf8' })).toBe('one');
+
+      await rowNamed(page, 'album').click();
+      await rowNamed(page, 'loose.txt').click({ modifiers: ['ControlOrMeta'] });
+      const selection = await archive(() => page.getByTestId('selection-download').click());
+      expect(selection.listed).toEqual([
+        'album/',
+        'album/inner/',
+        'album/inner/two #2.txt',
+        'album/第一.txt',
+        'loose.txt',
+      ]);
+    });
+
     test('a direct link opens the file; the keyboard browses and acts', async ({
       page,
       seedAdmin,
@@ -354,5 +395,47 @@ test.describe('across mounts', () => {
     await row.getByTestId('entry-checkbox').click();
     await expect(page.getByTestId('selection-bar')).toBeVisible();
     await expect(page.getByTestId('selection-delete')).toBeVisible();
+  });
+});
+
+test.describe('offline', () => {
+  test.use({ serviceWorkers: 'allow' });
+  let mount: TestMount;
+  let token: string;
+  test.beforeAll(async ({ request, api }) => {
+    token = await api.adminToken();
+    mount = await localMount(request, token);
+  });
+  test.afterAll(async ({ request }) => {
+    await mount.cleanup(request);
+  });
+
+  test('a folder opened online is listed offline from the copy kept on the device, marked as such', async ({
+    page,
+    seedAdmin,
+    request,
+  }) => {
+    await putText(request, token, `${mount.path}/travel/ticket.txt`, 'seat 12A');
+    await seedAdmin();
+    await page.goto(href(`${mount.path}/travel`));
+    // The installed app: its worker serves the app's files offline (never the listings).
+    await waitForWorker(page);
+    await expect(rowNamed(page, 'ticket.txt')).toBeVisible();
+    // A fresh page knows nothing in memory: offline, the folder can only come from IndexedDB.
+    const fresh = await page.context().newPage();
+    await fresh.goto(href(mount.path));
+    await expect(rowNamed(fresh, 'travel')).toBeVisible();
+    await page.context().setOffline(true);
+    try {
+      await rowNamed(fresh, 'travel').dblclick();
+      await expect(rowNamed(fresh, 'ticket.txt')).toBeVisible();
+      await expect(fresh.getByTestId('offline-badge')).toBeVisible();
+      // A folder never opened has no copy: the error says so.
+      await fresh.getByTestId('explorer-up').click();
+      await fresh.getByTestId('explorer-up').click();
+      await expect(fresh.getByRole('alert')).toContainText('Network error');
+    } finally {
+      await page.context().setOffline(false);
+    }
   });
 });

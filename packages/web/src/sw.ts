@@ -61,7 +61,18 @@ registerRoute(
   },
 );
 
-async function storeApiAnswer(request: Request, response: Response): Promise<void> {
+/**
+ * Counts the times the signed-in answers were deleted (logout, a 401). An answer to a request that
+ * was sent before such a deletion is not kept: it would outlive the session it belonged to.
+ */
+let privateEpoch = 0;
+
+function clearPrivate(): Promise<boolean> {
+  privateEpoch++;
+  return caches.delete(PRIVATE_API_CACHE);
+}
+
+async function storeApiAnswer(request: Request, response: Response, sentInEpoch: number): Promise<void> {
   if (response.status !== 200 || !isCacheableContentType(response.headers.get('content-type'))) return;
   const text = await response.clone().text();
   let body: unknown;
@@ -78,6 +89,7 @@ async function storeApiAnswer(request: Request, response: Response): Promise<voi
   });
   const language = request.headers.get('X-Cubby-Lang');
   if (language) headers.set('Content-Language', language);
+  if (credentialed && sentInEpoch !== privateEpoch) return;
   const cache = await caches.open(credentialed ? PRIVATE_API_CACHE : PUBLIC_API_CACHE);
   // Stored under the bare URL: the request's headers (its Authorization) are never kept.
   await cache.put(new Request(request.url), new Response(text, { status: 200, headers }));
@@ -108,6 +120,7 @@ registerRoute(
     url.origin === self.location.origin && request.method === 'GET' && isCacheableApiPath(url.pathname),
   async ({ request }) => {
     let response: Response;
+    const sentInEpoch = privateEpoch;
     try {
       response = await fetch(request);
     } catch (error) {
@@ -116,9 +129,9 @@ registerRoute(
       throw error;
     }
     if (response.status === 401) {
-      await caches.delete(PRIVATE_API_CACHE);
+      await clearPrivate();
     } else {
-      await storeApiAnswer(request, response).catch(() => undefined);
+      await storeApiAnswer(request, response, sentInEpoch).catch(() => undefined);
     }
     return response;
   },
@@ -183,6 +196,6 @@ self.addEventListener('message', (event) => {
   const data: unknown = event.data;
   const type = data && typeof data === 'object' ? (data as { type?: unknown }).type : undefined;
   if (type === 'SKIP_WAITING') void self.skipWaiting();
-  if (type === 'CLEAR_PRIVATE') event.waitUntil(caches.delete(PRIVATE_API_CACHE));
+  if (type === 'CLEAR_PRIVATE') event.waitUntil(clearPrivate());
   if (type === 'PURGE_EXPIRED') event.waitUntil(purgeExpired());
 });

@@ -8,6 +8,7 @@ import type { FsFileLinkAnswer, FsInfoAnswer, FsListingAnswer } from '@cubby/sha
 import { useCallback } from 'react';
 import { ApiError, api, fetchWithCredential } from '../../../lib/api/index.ts';
 import { i18n } from '../../../lib/i18n/index.ts';
+import { recallDirectory, rememberDirectory } from '../../../lib/offline/directory-records.ts';
 import { useAuthStore } from '../../auth/index.ts';
 import { folderPath } from '../explorer-model.ts';
 
@@ -28,11 +29,42 @@ export const fsKeys = {
   info: (tree: FsTree, path: string) => [...fsKeys.all(tree), 'info', path] as const,
 };
 
+/** The credential of the session, or null when signed out (compared, never stored). */
+function signedInAs(): string | null {
+  const state = useAuthStore.getState();
+  return state.adminToken ?? state.apiKey ?? null;
+}
+
+/**
+ * A folder's listing; each one read is kept on the device (lib/offline, deleted at logout), and
+ * without a network the kept copy is shown with the header's offline mark.
+ */
+async function readListing(tree: FsTree, path: string, signal: AbortSignal): Promise<FsListingAnswer> {
+  const folder = folderPath(path);
+  const recordKey = `${tree}:${folder}`;
+  const session = signedInAs();
+  try {
+    const listing = await api.get<FsListingAnswer>(`${base(tree)}/list?${query({ path: folder })}`, {
+      signal,
+    });
+    // Not kept when the session ended meanwhile: logout has already deleted the kept listings.
+    if (session !== null && signedInAs() === session)
+      void rememberDirectory(recordKey, listing).catch(() => undefined);
+    return listing;
+  } catch (error) {
+    if (!(error instanceof ApiError && error.code === 'NETWORK')) throw error;
+    const kept = await recallDirectory<FsListingAnswer>(recordKey).catch(() => null);
+    if (!kept) throw error;
+    return kept.listing;
+  }
+}
+
 export const listingQueryOptions = (tree: FsTree, path: string) =>
   queryOptions({
     queryKey: fsKeys.list(tree, path),
-    queryFn: ({ signal }) =>
-      api.get<FsListingAnswer>(`${base(tree)}/list?${query({ path: folderPath(path) })}`, { signal }),
+    queryFn: ({ signal }) => readListing(tree, path, signal),
+    // Offline too: the kept copy answers (React Query would otherwise pause until back online).
+    networkMode: 'always',
     // A 403/404 will not heal by asking again.
     retry: (count, error) =>
       count < 2 && !(error instanceof ApiError && [401, 403, 404].includes(error.status)),
