@@ -268,6 +268,18 @@ export const SCREENS: Screen[] = [
   { name: 'paste-view-text', as: 'visitor', path: '/paste/screens-plain', prepare: seedPasteList },
   { name: 'paste-password', as: 'visitor', path: '/paste/screens-secret', prepare: seedPasteList },
   {
+    name: 'paste-wrong-password',
+    as: 'visitor',
+    path: '/paste/screens-secret',
+    prepare: seedPasteList,
+    action: async (page) => {
+      const gate = page.getByTestId('password-gate');
+      await gate.locator('input[name=password]').fill('not-the-password');
+      await gate.locator('button[type=submit]').click();
+      await expect(page.getByTestId('password-error')).toBeVisible();
+    },
+  },
+  {
     name: 'paste-used-up',
     as: 'visitor',
     path: '/paste/used-up',
@@ -536,6 +548,27 @@ export const SCREENS: Screen[] = [
   },
   { name: 'login-admin', as: 'visitor', path: '/admin' },
   {
+    name: 'login-admin-errors',
+    as: 'visitor',
+    path: '/admin',
+    action: async (page) => {
+      await page.locator('form button[type=submit]').click();
+      await expect(page.locator('[aria-invalid=true]')).toHaveCount(2);
+    },
+  },
+  {
+    // A refused key (a wrong admin password would count against the login limits of other tests).
+    name: 'login-apikey-refused',
+    as: 'visitor',
+    path: '/admin',
+    action: async (page) => {
+      await page.getByRole('tab').nth(1).click();
+      await page.locator('input[name=apiKey]').fill('cubby-not-a-real-key-0000000000');
+      await page.locator('form button[type=submit]').click();
+      await expect(page.getByTestId('login-error')).toBeVisible();
+    },
+  },
+  {
     name: 'login-apikey-errors',
     as: 'visitor',
     path: '/admin',
@@ -543,6 +576,29 @@ export const SCREENS: Screen[] = [
       await page.getByRole('tab').nth(1).click();
       await page.locator('form button[type=submit]').click();
       await expect(page.locator('[aria-invalid=true]')).toHaveCount(1);
+    },
+  },
+  {
+    name: 'language-menu-open',
+    as: 'visitor',
+    path: '/',
+    action: async (page) => {
+      await page.getByTestId('language-switcher').click();
+      await expect(page.getByRole('menu')).toBeVisible();
+    },
+  },
+  {
+    // The error page of a screen whose code cannot be loaded.
+    name: 'route-error',
+    as: 'visitor',
+    path: '/',
+    action: async (page) => {
+      const chunk = '**/assets/upload-page-*.js';
+      await page.route(chunk, (route) => route.abort());
+      await page.locator('header nav a[href="/upload"]').first().click();
+      await expect(page).toHaveURL(/\/upload$/);
+      await expect(page.locator('main a[href="/"]')).toBeVisible();
+      await page.unroute(chunk);
     },
   },
   {
@@ -559,6 +615,30 @@ export const SCREENS: Screen[] = [
   },
   { name: 'admin-dashboard', as: 'admin', path: '/admin/dashboard' },
   { name: 'admin-text-management', as: 'admin', path: '/admin/text-management', prepare: seedPasteList },
+  {
+    name: 'text-management-no-match',
+    as: 'admin',
+    path: '/admin/text-management',
+    prepare: seedPasteList,
+    action: async (page) => {
+      await page.getByTestId('paste-search').fill('no-such-share-anywhere');
+      await expect(page.getByTestId('pastes-empty')).toBeVisible();
+    },
+  },
+  {
+    // The list's load error with its retry button: the API does not answer (network error).
+    name: 'text-management-network-error',
+    as: 'admin',
+    path: '/admin/text-management',
+    prepare: seedPasteList,
+    action: async (page) => {
+      const api = /\/api\/admin\/pastes\?/;
+      await page.route(api, (route) => route.abort());
+      await page.getByTestId('paste-search').fill('network-error');
+      await expect(page.locator('main [role=alert] button')).toBeVisible({ timeout: 20_000 });
+      await page.unroute(api);
+    },
+  },
   {
     name: 'text-preview-dialog',
     as: 'admin',
@@ -666,6 +746,16 @@ export const SCREENS: Screen[] = [
       await dialog.locator('input[name=cacheTtl]').fill('90000');
       await dialog.getByTestId('save-mount').click();
       await expect(dialog.locator('[aria-invalid=true]')).toHaveCount(3);
+    },
+  },
+  {
+    name: 'mount-management-no-match',
+    as: 'admin',
+    path: '/admin/mount-management',
+    prepare: seedMounts,
+    action: async (page) => {
+      await page.getByTestId('mount-search').fill('/no/such/mount');
+      await expect(page.getByTestId('mounts-empty')).toBeVisible();
     },
   },
   {

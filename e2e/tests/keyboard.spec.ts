@@ -4,21 +4,9 @@
  * focus only moves the way a keyboard user moves it, so a control that Tab never reaches, or a dialog
  * that does not take and give back focus, fails here.
  */
-import type { Locator, Page } from '@playwright/test';
+import { tabTo } from '../support/a11y.ts';
 import { pngOf } from '../support/files.ts';
 import { expect, test, uniqueName } from '../support/fixtures.ts';
-
-/** Presses Tab (or Shift+Tab) until `target` has the focus; fails when it is not reached. */
-async function tabTo(page: Page, target: Locator, options: { back?: boolean; max?: number } = {}) {
-  const key = options.back ? 'Shift+Tab' : 'Tab';
-  for (let i = 0; i < (options.max ?? 80); i++) {
-    if (await target.evaluate((el) => el === document.activeElement || el.contains(document.activeElement))) {
-      return;
-    }
-    await page.keyboard.press(key);
-  }
-  throw new Error(`${key} never reached ${target.toString()}`);
-}
 
 test('create a text share: skip link, editor (Escape then Tab leaves it), fields, submit', async ({
   page,

@@ -1,6 +1,7 @@
 /**
  * Routes, page titles, header and footer (spec §2).
  */
+import { chooseLanguage } from '../support/a11y.ts';
 import { expect, seedStorage, test } from '../support/fixtures.ts';
 import { SOURCE_URL } from '../support/screens.ts';
 
@@ -49,7 +50,7 @@ test.describe('routes and titles', () => {
       await page.goto(route.path);
       await expect(page.getByRole('heading', { level: 1, name: route.heading })).toBeVisible();
       await expect(page).toHaveTitle(route.title);
-      await page.getByRole('combobox', { name: 'Language' }).selectOption('zh-CN');
+      await chooseLanguage(page, '中文');
       await expect(page).toHaveTitle(route.zhTitle);
     });
   }
@@ -73,7 +74,7 @@ test.describe('routes and titles', () => {
         'page',
       );
     }
-    await page.getByRole('combobox', { name: 'Language' }).selectOption('zh-CN');
+    await chooseLanguage(page, '中文');
     for (const module of ADMIN_MODULES) {
       await page.goto(`/admin/${module.slug}`);
       await expect(page).toHaveTitle(`${module.zh} - 管理面板 - Cubby`);

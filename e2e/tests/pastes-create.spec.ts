@@ -2,6 +2,7 @@
  * Creating text shares on Home (spec §2 Home, §4 draft, §5 validation, §6 who may create).
  */
 import type { Page } from '@playwright/test';
+import { chooseLanguage } from '../support/a11y.ts';
 import { expect, seedApiKey, test, uniqueName } from '../support/fixtures.ts';
 import { BASE_URL } from '../support/env.ts';
 
@@ -103,15 +104,19 @@ test.describe('as the admin', () => {
     await page.getByRole('button', { name: 'Create share' }).click();
     await expect(page.getByText('This suffix is reserved by the system; choose another.')).toBeVisible();
 
-    await page.getByRole('combobox', { name: 'Language' }).selectOption('zh-CN');
+    await chooseLanguage(page, '中文');
     await expect(page.getByText('该后缀为系统保留，请换一个。')).toBeVisible();
-    await page.getByRole('combobox', { name: '语言' }).selectOption('en-US');
+    await chooseLanguage(page, 'English');
 
     await slug.fill(taken);
     await page.getByRole('spinbutton', { name: 'Max views' }).fill('3');
     await page.getByRole('combobox', { name: 'Expires' }).selectOption({ label: 'Never' });
     await page.getByRole('button', { name: 'Create share' }).click();
-    await expect(page.getByTestId('paste-form-error')).toContainText('already taken');
+    // The conflict is about the suffix: it is shown under that field, which takes the focus.
+    await expect(slug).toHaveAttribute('aria-invalid', 'true');
+    await expect(slug).toHaveAccessibleDescription(/already taken/);
+    await expect(slug).toBeFocused();
+    await expect(page.getByTestId('paste-form-error')).toHaveCount(0);
   });
 
   test('opens a local .md file into the editor, and refuses one over 5 MiB', async ({ page }) => {

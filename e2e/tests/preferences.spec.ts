@@ -2,6 +2,7 @@
  * Language and theme preferences (spec §1, §3 storage keys, §4 theme cycle).
  */
 import type { Page } from '@playwright/test';
+import { chooseLanguage } from '../support/a11y.ts';
 import { expect, seedStorage, storageValue, test } from '../support/fixtures.ts';
 
 test.describe('language', () => {
@@ -13,7 +14,7 @@ test.describe('language', () => {
     await expect(page.locator('html')).toHaveAttribute('lang', 'en-US');
     await expect(page).toHaveTitle('Online clipboard - Cubby');
 
-    await page.getByRole('combobox', { name: 'Language' }).selectOption({ label: '中文' });
+    await chooseLanguage(page, '中文');
 
     const nav = page.getByRole('navigation', { name: '主导航' });
     await expect(nav.getByRole('link', { name: '首页' })).toBeVisible();
@@ -25,7 +26,7 @@ test.describe('language', () => {
     await expect(nav.getByRole('link', { name: '首页' })).toBeVisible();
     await expect(page).toHaveTitle('在线剪贴板 - Cubby');
 
-    await page.getByRole('combobox', { name: '语言' }).selectOption({ label: 'English' });
+    await chooseLanguage(page, 'English');
     await expect(page).toHaveTitle('Online clipboard - Cubby');
     await expect(page.locator('html')).toHaveAttribute('lang', 'en-US');
   });

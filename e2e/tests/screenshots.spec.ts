@@ -10,11 +10,13 @@
  *
  * Each screen is also run through axe-core with the WCAG 2.1 A and AA rules at 1280 px, in both
  * themes and both languages (Chinese in the light theme, English in the dark one): any violation
- * fails the walk, naming the screen, the rule and the elements.
+ * fails the walk, naming the screen, the rule and the elements. A screen showing form errors must
+ * tie each to its field (aria-describedby) and have the focus on the first invalid field.
  */
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { formErrorProblems } from '../support/a11y.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { SCREENSHOT_DIR } from '../support/env.ts';
 import { SCREENS, screenSession, showScreen } from '../support/screens.ts';
@@ -69,6 +71,10 @@ for (const language of LANGUAGES) {
         await page.emulateMedia({ colorScheme: 'light' });
         await showScreen(page, screen, api);
         await expect(page.locator('html')).toHaveAttribute('lang', language);
+        // A form with errors: each tied to its field, and the focus on the first (WCAG 3.3.1).
+        expect
+          .soft(await formErrorProblems(page), `${screen.name}: form errors described, focus on the first`)
+          .toEqual([]);
         for (const width of WIDTHS) {
           await page.setViewportSize({ width, height: width < 768 ? 800 : 900 });
           for (const theme of THEMES) {

@@ -26,8 +26,9 @@ export function isChunkLoadError(error: unknown): boolean {
 export function RouteError() {
   const { t } = useTranslation();
   usePageTitle(t('titles.error'));
+  // Shown instead of the whole layout, so it is the page's main landmark itself.
   return (
-    <div className="mx-auto max-w-lg px-4 py-16">
+    <main className="mx-auto max-w-lg px-4 py-16">
       <Card title={t('routeError.heading')} as="h1" description={t('routeError.description')}>
         <div className="flex flex-wrap gap-2">
           <Button onClick={() => window.location.reload()}>{t('routeError.retry')}</Button>
@@ -36,7 +37,7 @@ export function RouteError() {
           </Link>
         </div>
       </Card>
-    </div>
+    </main>
   );
 }
 

@@ -1,8 +1,10 @@
 /**
  * The four main destinations (spec §2). On wide screens they sit in the header; under 768 px a
- * toggle button opens them as a menu that closes once a link is chosen (or on Escape).
+ * toggle button opens them as a menu that closes once a link is chosen (or on Escape, which gives
+ * the focus back to the toggle). It is the disclosure pattern WAI-ARIA recommends for site
+ * navigation (a list of links), not an application menu: Tab moves through the links.
  */
-import { useId, useState } from 'react';
+import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { NavLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { CloseIcon, MenuIcon } from '../../components/icons.tsx';
@@ -50,9 +52,16 @@ export function MobileNav() {
   const items = useNavItems();
   const [open, setOpen] = useState(false);
   const panelId = useId();
+  const toggle = useRef<HTMLButtonElement>(null);
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || !open) return;
+    setOpen(false);
+    toggle.current?.focus();
+  };
   return (
-    <div className="md:hidden" onKeyDown={(event) => event.key === 'Escape' && setOpen(false)}>
+    <div className="md:hidden" onKeyDown={onKeyDown}>
       <button
+        ref={toggle}
         type="button"
         aria-expanded={open}
         aria-controls={panelId}

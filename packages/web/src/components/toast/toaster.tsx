@@ -1,6 +1,11 @@
-/** Renders the toast queue in a polite live region at the bottom of the viewport. */
+/**
+ * Renders the toast queue at the bottom of the viewport, in two live regions that are in the page
+ * from the start (a region created together with its text is not announced): information and
+ * successes in a polite status region, errors and warnings in an alert region. The toasts
+ * themselves carry no role, so each is announced once, by the region it is added to.
+ */
 import { useTranslation } from 'react-i18next';
-import { useToastStore, type ToastTone } from './toast-store.ts';
+import { useToastStore, type Toast, type ToastTone } from './toast-store.ts';
 
 const toneClasses: Record<ToastTone, string> = {
   info: 'border-border',
@@ -9,33 +14,51 @@ const toneClasses: Record<ToastTone, string> = {
   error: 'border-danger',
 };
 
-export function Toaster() {
+const isUrgent = (toast: Toast) => toast.tone === 'error' || toast.tone === 'warning';
+
+function ToastItem({ toast, onDismiss }: { toast: Toast; onDismiss(): void }) {
   const { t } = useTranslation();
-  const toasts = useToastStore((state) => state.toasts);
-  const dismiss = useToastStore((state) => state.dismiss);
   return (
     <div
-      aria-live="polite"
-      className="pointer-events-none fixed inset-x-0 bottom-4 z-50 flex flex-col items-center gap-2 px-4"
+      data-testid="toast"
+      data-tone={toast.tone}
+      className={`pointer-events-auto flex w-full max-w-md items-start gap-3 rounded-lg border-l-4 bg-surface-raised px-4 py-3 text-sm text-fg shadow-lg ring-1 ring-border ${toneClasses[toast.tone]}`}
     >
-      {toasts.map((toast) => (
-        <div
-          key={toast.id}
-          role={toast.tone === 'error' || toast.tone === 'warning' ? 'alert' : 'status'}
-          data-testid="toast"
-          className={`pointer-events-auto flex w-full max-w-md items-start gap-3 rounded-lg border-l-4 bg-surface-raised px-4 py-3 text-sm text-fg shadow-lg ring-1 ring-border ${toneClasses[toast.tone]}`}
-        >
-          <p className="flex-1 break-words">{toast.message}</p>
-          <button
-            type="button"
-            onClick={() => dismiss(toast.id)}
-            className="rounded text-fg-muted hover:text-fg focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
-            aria-label={t('common.dismiss')}
-          >
-            <span aria-hidden="true">×</span>
-          </button>
-        </div>
-      ))}
+      <p className="flex-1 break-words">{toast.message}</p>
+      <button
+        type="button"
+        onClick={onDismiss}
+        className="rounded text-fg-muted hover:text-fg focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+        aria-label={t('common.dismiss')}
+      >
+        <span aria-hidden="true">×</span>
+      </button>
+    </div>
+  );
+}
+
+export function Toaster() {
+  const toasts = useToastStore((state) => state.toasts);
+  const dismiss = useToastStore((state) => state.dismiss);
+  const region = (urgent: boolean) => (
+    <div
+      role={urgent ? 'alert' : 'status'}
+      aria-live={urgent ? 'assertive' : 'polite'}
+      aria-atomic="false"
+      data-testid={urgent ? 'toast-alerts' : 'toast-status'}
+      className="flex w-full flex-col items-center gap-2"
+    >
+      {toasts
+        .filter((toast) => isUrgent(toast) === urgent)
+        .map((toast) => (
+          <ToastItem key={toast.id} toast={toast} onDismiss={() => dismiss(toast.id)} />
+        ))}
+    </div>
+  );
+  return (
+    <div className="pointer-events-none fixed inset-x-0 bottom-4 z-50 flex flex-col items-center gap-2 px-4">
+      {region(true)}
+      {region(false)}
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { TextField } from '../../components/form-field.tsx';
 import { ServerIcon } from '../../components/icons.tsx';
 import { showToast } from '../../components/toast/toast-store.ts';
 import { getBackendOverride, normalizeBackendUrl, setBackendOverride } from '../../lib/api/index.ts';
+import { useErrorFocus } from '../../lib/forms/use-error-focus.ts';
 import { useAuthStore } from '../auth/index.ts';
 
 export default function EnvSwitcherPanel() {
@@ -28,11 +29,13 @@ export default function EnvSwitcherPanel() {
     setOpen(false);
   };
 
+  const { errorScope, focusFirstError } = useErrorFocus();
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     const url = normalizeBackendUrl(value);
     if (!url) {
       setError(t('envSwitcher.invalidUrl'));
+      focusFirstError();
       return;
     }
     switchTo(url);
@@ -68,7 +71,7 @@ export default function EnvSwitcherPanel() {
             {current ?? t('envSwitcher.sameOrigin')}
           </span>
         </p>
-        <form onSubmit={onSubmit} noValidate>
+        <form ref={errorScope} onSubmit={onSubmit} noValidate>
           <TextField
             label={t('envSwitcher.urlLabel')}
             hint={t('envSwitcher.urlHint')}

@@ -10,6 +10,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { Card } from '../../components/card.tsx';
+import { useErrorFocus } from '../../lib/forms/use-error-focus.ts';
 import { usePageTitle } from '../../lib/i18n/use-page-title.ts';
 import { storageConfigsQueryOptions } from '../admin/storage-config/api/get-storage-configs.ts';
 import { useAuthStore } from '../auth/index.ts';
@@ -17,6 +18,7 @@ import { defaultConfigId, useMaxUploadBytes } from './api/use-upload-options.ts'
 import { DropZone } from './components/drop-zone.tsx';
 import { RecentUploads } from './components/recent-uploads.tsx';
 import { ShareSettingsFields } from './components/share-settings-fields.tsx';
+import { UploadAnnouncer } from './components/upload-announcer.tsx';
 import { UploadItemRow } from './components/upload-item-row.tsx';
 import { UrlUploadPanel } from './components/url-upload-panel.tsx';
 import type { UploadTarget } from './transfer/upload-run.ts';
@@ -47,6 +49,7 @@ export default function UploadPage() {
   const [errors, setErrors] = useState<UploadErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const tabIds = useId();
+  const { errorScope, focusFirstError } = useErrorFocus<HTMLDivElement>();
 
   const noStorage = configsQuery.isSuccess && configs.length === 0;
   const configId = configs.some((config) => config.id === chosenConfig)
@@ -76,6 +79,7 @@ export default function UploadPage() {
     if (!result.ok) {
       setErrors(result.errors);
       setFormError(t('upload.errors.checkSettings'));
+      focusFirstError();
       return null;
     }
     setErrors({});
@@ -93,6 +97,7 @@ export default function UploadPage() {
         <h1 className="text-2xl font-semibold tracking-tight text-fg">{t('upload.heading')}</h1>
         <p className="mt-1 text-sm text-fg-muted">{t('upload.description')}</p>
       </div>
+      <UploadAnnouncer />
       {!canUpload && (
         <AccessNotice
           signedIn={signedIn}
@@ -101,7 +106,7 @@ export default function UploadPage() {
         />
       )}
 
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
+      <div ref={errorScope} className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <div className="min-w-0 space-y-6">
           <section className="rounded-xl border border-border bg-surface p-4 shadow-card sm:p-6">
             <div

@@ -11,6 +11,7 @@ import { TextField } from '../../../components/form-field.tsx';
 import { KeyIcon } from '../../../components/icons.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { isApiError } from '../../../lib/api/index.ts';
+import { useErrorFocus } from '../../../lib/forms/use-error-focus.ts';
 import { noticeMessageKey, useAuthStore } from '../auth-store.ts';
 
 type Mode = 'admin' | 'apikey';
@@ -45,6 +46,7 @@ export function LoginForm() {
     tabRefs.current[next]?.focus();
   };
 
+  const { errorScope, focusFirstError } = useErrorFocus();
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     const missing: typeof fieldErrors = {};
@@ -55,7 +57,10 @@ export function LoginForm() {
       missing.apiKey = t('auth.login.apiKeyRequired');
     }
     setFieldErrors(missing);
-    if (Object.keys(missing).length > 0) return;
+    if (Object.keys(missing).length > 0) {
+      focusFirstError();
+      return;
+    }
     setPending(true);
     setError(null);
     try {
@@ -111,6 +116,7 @@ export function LoginForm() {
           ))}
         </div>
         <form
+          ref={errorScope}
           id={`${tabIds}-panel`}
           role="tabpanel"
           aria-labelledby={`${tabIds}-${mode}-tab`}

@@ -12,6 +12,7 @@ import { Card } from '../../../components/card.tsx';
 import { TextField } from '../../../components/form-field.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { isApiError } from '../../../lib/api/index.ts';
+import { useErrorFocus } from '../../../lib/forms/use-error-focus.ts';
 import { useVerifyFilePassword } from '../api/file-share-api.ts';
 
 export function FilePasswordGate({
@@ -33,10 +34,12 @@ export function FilePasswordGate({
     return () => clearTimeout(timer);
   }, [lockedFor]);
 
+  const { errorScope, focusFirstError } = useErrorFocus();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!password) {
       setMessage({ tone: 'field', text: t('fileView.password.required') });
+      focusFirstError();
       return;
     }
     setMessage(null);
@@ -59,7 +62,13 @@ export function FilePasswordGate({
         <p className="mb-4 truncate text-sm font-medium text-fg" data-user-content="" title={file.filename}>
           {file.filename}
         </p>
-        <form onSubmit={submit} noValidate className="space-y-4" data-testid="file-password-gate">
+        <form
+          ref={errorScope}
+          onSubmit={submit}
+          noValidate
+          className="space-y-4"
+          data-testid="file-password-gate"
+        >
           <TextField
             label={t('fileView.password.label')}
             type="password"

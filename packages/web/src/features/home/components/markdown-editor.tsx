@@ -51,7 +51,8 @@ const theme = EditorView.theme({
     backgroundColor: 'var(--surface)',
     fontSize: '0.9rem',
   },
-  '&.cm-focused': { outline: 'none' },
+  // The ring every text field has when focused, inside the editor's frame (which clips overflow).
+  '&.cm-focused': { outline: '2px solid var(--ring)', outlineOffset: '-2px' },
   '.cm-scroller': {
     fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
     lineHeight: '1.6',

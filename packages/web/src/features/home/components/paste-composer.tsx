@@ -44,7 +44,7 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
   const [format, setFormat] = useState<PasteFormat>('markdown');
   const [mode, setMode] = useState<Mode>('edit');
   const [fileError, setFileError] = useState<string | null>(null);
-  const form = usePasteForm(EMPTY_SETTINGS);
+  const { errorScope, ...form } = usePasteForm(EMPTY_SETTINGS);
   const create = useCreatePaste();
   const draft = useMarkdownDraft(content);
   const editor = useRef<EditorHandle | null>(null);
@@ -132,7 +132,7 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
   );
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-6">
+    <form ref={errorScope} onSubmit={onSubmit} noValidate className="space-y-6">
       {draft.offer && (
         <Alert tone="info" testId="draft-banner">
           <div className="flex flex-wrap items-center justify-between gap-3">

@@ -10,6 +10,7 @@ import { Card } from '../../../components/card.tsx';
 import { TextField } from '../../../components/form-field.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { isApiError } from '../../../lib/api/index.ts';
+import { useErrorFocus } from '../../../lib/forms/use-error-focus.ts';
 import { useUnlockPaste } from '../../pastes/index.ts';
 
 export function PasswordGate({ slug, onUnlocked }: { slug: string; onUnlocked(password: string): void }) {
@@ -35,11 +36,13 @@ export function PasswordGate({ slug, onUnlocked }: { slug: string; onUnlocked(pa
     return () => clearInterval(timer);
   }, [waitUntil]);
 
+  const { errorScope, focusFirstError } = useErrorFocus();
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setError(null);
     if (password === '') {
       setFieldError(t('pasteView.password.required'));
+      focusFirstError();
       return;
     }
     unlock.mutate(
@@ -62,7 +65,13 @@ export function PasswordGate({ slug, onUnlocked }: { slug: string; onUnlocked(pa
   return (
     <div className="mx-auto max-w-md">
       <Card title={t('pasteView.password.title')} as="h1" description={t('pasteView.password.description')}>
-        <form onSubmit={onSubmit} noValidate className="space-y-4" data-testid="password-gate">
+        <form
+          ref={errorScope}
+          onSubmit={onSubmit}
+          noValidate
+          className="space-y-4"
+          data-testid="password-gate"
+        >
           <TextField
             label={t('pasteView.password.label')}
             type="password"

@@ -71,7 +71,7 @@ function EditPasteForm({
 }) {
   const { t } = useTranslation();
   const scope = useManagementScope();
-  const form = usePasteForm(settingsOf(detail));
+  const { errorScope, ...form } = usePasteForm(settingsOf(detail));
   const [content, setContent] = useState(detail.content);
   const [format, setFormat] = useState<PasteFormat>(detail.format);
   const update = useUpdatePaste();
@@ -104,7 +104,7 @@ function EditPasteForm({
 
   const contentError = form.fieldError('content', (key) => t(key));
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4">
+    <form ref={errorScope} onSubmit={onSubmit} noValidate className="space-y-4">
       <SelectField
         label={t('pastes.fields.format')}
         name="format"

@@ -11,7 +11,10 @@ export function usePasteForm(initial: PasteSettingsValues) {
   return useFormState<PasteSettingsValues, PasteField, PasteErrorKey>(initial, {
     serverField: SERVER_FIELD,
     dependents: { expiry: ['customExpiry'], clearPassword: ['password'] },
+    // The only conflict of a text or file share is a link suffix that is taken.
+    conflictField: 'slug',
   });
 }
 
-export type PasteFormState = ReturnType<typeof usePasteForm>;
+/** The form state the fields get (the form element itself takes `errorScope`). */
+export type PasteFormState = Omit<ReturnType<typeof usePasteForm>, 'errorScope'>;

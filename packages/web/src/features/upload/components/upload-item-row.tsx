@@ -70,7 +70,8 @@ function Progress({ item }: { item: UploadItem }) {
           style={{ width: `${item.percent}%` }}
         />
       </div>
-      <p className="flex flex-wrap gap-x-3 text-xs text-fg-muted" aria-live="polite">
+      {/* Announced in steps by the page's UploadAnnouncer: a live region here would read every tick. */}
+      <p className="flex flex-wrap gap-x-3 text-xs text-fg-muted">
         {facts.map((fact) => (
           <span key={fact}>{fact}</span>
         ))}

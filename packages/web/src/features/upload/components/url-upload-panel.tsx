@@ -11,6 +11,7 @@ import { Button } from '../../../components/button.tsx';
 import { TextField } from '../../../components/form-field.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { isApiError } from '../../../lib/api/index.ts';
+import { useErrorFocus } from '../../../lib/forms/use-error-focus.ts';
 import { getUrlInfo } from '../api/upload-api.ts';
 import type { UrlSource } from '../transfer/upload-from-url.ts';
 
@@ -41,6 +42,7 @@ export function UrlUploadPanel({ disabled, maxBytes, onUpload }: UrlUploadPanelP
   const [filename, setFilename] = useState('');
   const tooLarge = info?.size != null && maxBytes !== null && info.size > maxBytes;
 
+  const { errorScope, focusFirstError } = useErrorFocus();
   const analyse = async (event: FormEvent) => {
     event.preventDefault();
     setFailure(null);
@@ -48,6 +50,7 @@ export function UrlUploadPanel({ disabled, maxBytes, onUpload }: UrlUploadPanelP
     const parsed = parseHttpUrl(url);
     if (!parsed) {
       setUrlError(t('upload.url.invalid'));
+      focusFirstError();
       return;
     }
     setAnalysing(true);
@@ -75,6 +78,7 @@ export function UrlUploadPanel({ disabled, maxBytes, onUpload }: UrlUploadPanelP
   return (
     <div className="space-y-4" data-testid="url-panel">
       <form
+        ref={errorScope}
         onSubmit={(event) => void analyse(event)}
         noValidate
         className="flex flex-col gap-3 sm:flex-row sm:items-start"

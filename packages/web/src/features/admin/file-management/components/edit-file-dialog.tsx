@@ -20,7 +20,7 @@ import { settingsOf, validateFileUpdate } from '../file-form.ts';
 export function EditFileDialog({ file, onClose }: { file: FileItem; onClose(): void }) {
   const { t } = useTranslation();
   const scope = useManagementScope();
-  const form = usePasteForm(settingsOf(file));
+  const { errorScope, ...form } = usePasteForm(settingsOf(file));
   const [useProxy, setUseProxy] = useState(file.use_proxy === 1);
   const update = useUpdateFileShare();
 
@@ -57,7 +57,7 @@ export function EditFileDialog({ file, onClose }: { file: FileItem; onClose(): v
       description={t('admin.files.edit.description', { name: file.filename })}
       testId="edit-file-dialog"
     >
-      <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <form ref={errorScope} onSubmit={onSubmit} noValidate className="space-y-4">
         <PasteSettingsFields
           form={form}
           edit={{

@@ -26,7 +26,7 @@ export function CreateKeyDialog({
   onOpenChange(open: boolean): void;
 }) {
   const { t } = useTranslation();
-  const form = useKeyForm(EMPTY_KEY_FORM);
+  const { errorScope, ...form } = useKeyForm(EMPTY_KEY_FORM);
   const create = useCreateApiKey();
   const [created, setCreated] = useState<{ name: string; key: string; grants: KeyGrants } | null>(null);
 
@@ -84,7 +84,7 @@ export function CreateKeyDialog({
           onDone={() => close(false)}
         />
       ) : (
-        <form onSubmit={onSubmit} noValidate>
+        <form ref={errorScope} onSubmit={onSubmit} noValidate>
           <KeyFormFields
             values={values}
             errors={form.errors}

@@ -26,7 +26,7 @@ function valuesOf(key: ApiKeyView): KeyFormValues {
 /** Mounted only while open (with a `key` per record), so the form starts from the record. */
 export function EditKeyDialog({ apiKey, onClose }: { apiKey: ApiKeyView; onClose(): void }) {
   const { t } = useTranslation();
-  const form = useKeyForm(valuesOf(apiKey));
+  const { errorScope, ...form } = useKeyForm(valuesOf(apiKey));
   const update = useUpdateApiKey();
 
   const onSubmit = (event: FormEvent) => {
@@ -61,7 +61,7 @@ export function EditKeyDialog({ apiKey, onClose }: { apiKey: ApiKeyView; onClose
       description={t('keys.edit.description', { name: apiKey.name })}
       testId="edit-key-dialog"
     >
-      <form onSubmit={onSubmit} noValidate>
+      <form ref={errorScope} onSubmit={onSubmit} noValidate>
         <KeyFormFields
           values={form.values}
           errors={form.errors}

@@ -54,7 +54,7 @@ function MountForm({
 }) {
   const { t } = useTranslation();
   const defaultConfig = configs.find((config) => config.is_default === 1) ?? configs[0];
-  const form = useMountForm(mount ? valuesOf(mount) : emptyMountForm(defaultConfig?.id));
+  const { errorScope, ...form } = useMountForm(mount ? valuesOf(mount) : emptyMountForm(defaultConfig?.id));
   const create = useCreateMount();
   const update = useUpdateMount();
 
@@ -69,7 +69,7 @@ function MountForm({
     });
 
   return (
-    <form onSubmit={onSubmit} noValidate>
+    <form ref={errorScope} onSubmit={onSubmit} noValidate>
       <MountFormFields form={form} configs={configs} />
       {form.formError && (
         <Alert tone="error" className="mt-4" testId="mount-form-error">

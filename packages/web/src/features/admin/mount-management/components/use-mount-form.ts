@@ -13,4 +13,5 @@ export function useMountForm(initial: MountFormValues) {
   });
 }
 
-export type MountFormState = ReturnType<typeof useMountForm>;
+/** The form state the fields get (the form element itself takes `errorScope`). */
+export type MountFormState = Omit<ReturnType<typeof useMountForm>, 'errorScope'>;

@@ -11,6 +11,7 @@ import { Card } from '../../../../components/card.tsx';
 import { TextField } from '../../../../components/form-field.tsx';
 import { Spinner } from '../../../../components/spinner.tsx';
 import { isApiError } from '../../../../lib/api/index.ts';
+import { useErrorFocus } from '../../../../lib/forms/use-error-focus.ts';
 import { useAuthStore } from '../../../auth/index.ts';
 import { useChangePassword } from '../api/change-password.ts';
 import { validateAccountForm, type AccountFormErrors, type AccountFormValues } from '../account-form.ts';
@@ -34,12 +35,16 @@ export function AccountSection() {
     setErrors((current) => ({ ...current, [field]: undefined, form: undefined }));
   };
 
+  const { errorScope, focusFirstError } = useErrorFocus();
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setServerError(null);
     const found = validateAccountForm(values);
     setErrors(found);
-    if (Object.values(found).some(Boolean)) return;
+    if (Object.values(found).some(Boolean)) {
+      focusFirstError();
+      return;
+    }
     change.mutate(
       {
         currentPassword: values.currentPassword,
@@ -59,7 +64,7 @@ export function AccountSection() {
   const text = (field: keyof AccountFormErrors) => (errors[field] ? t(errors[field]) : null);
   return (
     <Card title={t('settings.account.title')} description={t('settings.account.description')}>
-      <form onSubmit={onSubmit} noValidate className="max-w-md space-y-4">
+      <form ref={errorScope} onSubmit={onSubmit} noValidate className="max-w-md space-y-4">
         <TextField
           label={t('settings.account.currentPassword')}
           type="password"

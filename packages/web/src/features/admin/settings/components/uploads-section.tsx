@@ -16,6 +16,7 @@ import { LoadError } from '../../../../components/list-states.tsx';
 import { PageLoading, Spinner } from '../../../../components/spinner.tsx';
 import { showToast } from '../../../../components/toast/toast-store.ts';
 import { isApiError } from '../../../../lib/api/index.ts';
+import { useErrorFocus } from '../../../../lib/forms/use-error-focus.ts';
 import {
   useSystemSettings,
   useUpdateSystemSettings,
@@ -63,12 +64,14 @@ function UploadsForm({ settings }: { settings: SystemSettings }) {
     return error ? t(error.key, { entry: error.entry ?? '' }) : null;
   };
 
+  const { errorScope, focusFirstError } = useErrorFocus();
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setServerError(null);
     const result = validateUploads(values, settings);
     if (!result.ok) {
       setErrors(result.errors);
+      focusFirstError();
       return;
     }
     if (Object.keys(result.input).length === 0) {
@@ -86,7 +89,13 @@ function UploadsForm({ settings }: { settings: SystemSettings }) {
 
   const allowlistError = errorText('urlAllowlist');
   return (
-    <form onSubmit={onSubmit} noValidate className="max-w-xl space-y-5" data-testid="uploads-settings">
+    <form
+      ref={errorScope}
+      onSubmit={onSubmit}
+      noValidate
+      className="max-w-xl space-y-5"
+      data-testid="uploads-settings"
+    >
       <SizeField
         label={t('admin.settings.uploads.maxSize')}
         name="maxUploadSize"

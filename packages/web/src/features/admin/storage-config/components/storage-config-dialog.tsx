@@ -16,7 +16,7 @@ import { useStorageForm } from './use-storage-form.ts';
 
 export function StorageConfigDialog({ config, onClose }: { config?: StorageConfig; onClose(): void }) {
   const { t } = useTranslation();
-  const form = useStorageForm(config ? valuesOf(config) : emptyStorageForm());
+  const { errorScope, ...form } = useStorageForm(config ? valuesOf(config) : emptyStorageForm());
   const create = useCreateStorageConfig();
   const update = useUpdateStorageConfig();
   const pending = create.isPending || update.isPending;
@@ -45,7 +45,7 @@ export function StorageConfigDialog({ config, onClose }: { config?: StorageConfi
       }
       testId="storage-config-dialog"
     >
-      <form onSubmit={onSubmit} noValidate>
+      <form ref={errorScope} onSubmit={onSubmit} noValidate>
         <StorageFormFields
           form={form}
           stored={config}

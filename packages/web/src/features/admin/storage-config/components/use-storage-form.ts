@@ -14,4 +14,5 @@ export function useStorageForm(initial: StorageFormValues) {
   });
 }
 
-export type StorageFormState = ReturnType<typeof useStorageForm>;
+/** The form state the fields get (the form element itself takes `errorScope`). */
+export type StorageFormState = Omit<ReturnType<typeof useStorageForm>, 'errorScope'>;
