@@ -14,6 +14,7 @@ import { Dialog, DialogActions, FormDialogActions } from '../../../components/di
 import { Checkbox, SelectField, TextField } from '../../../components/form-field.tsx';
 import { QrCode } from '../../../components/qr-code.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
+import { useErrorFocus } from '../../../lib/forms/use-error-focus.ts';
 import { formatDateTime } from '../../../lib/i18n/format-date.ts';
 import { fileLink, type FsTree } from '../api/fs-api.ts';
 import { nameProblem } from '../explorer-model.ts';
@@ -31,12 +32,14 @@ export function NewFolderDialog({
   const [name, setName] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const create = useMutation({ mutationFn: onCreate, onSuccess: onClose });
+  const { errorScope, focusFirstError } = useErrorFocus();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const found = nameProblem(name.trim(), taken);
     if (found) {
       setProblem(t(`explorer.nameProblems.${found}`));
+      focusFirstError();
       return;
     }
     create.mutate(name.trim());
@@ -49,7 +52,7 @@ export function NewFolderDialog({
       title={t('explorer.newFolder.title')}
       testId="new-folder-dialog"
     >
-      <form onSubmit={submit} noValidate>
+      <form ref={errorScope} onSubmit={submit} noValidate>
         <TextField
           label={t('explorer.newFolder.name')}
           value={name}
