@@ -271,11 +271,13 @@ export function EntryList(props: EntriesViewProps & { sort: SortOrder; onSort(ke
               <div role="gridcell" className="hidden truncate text-fg-muted sm:block">
                 {item.modified ? <Modified iso={item.modified} /> : '—'}
               </div>
-              <div role="gridcell" className="hidden truncate text-fg-muted uppercase sm:block">
+              <div role="gridcell" className="hidden truncate text-fg-muted sm:block">
                 {item.isDirectory ? (
                   t('explorer.kind.folder')
                 ) : (
-                  <span data-user-content="">{extensionOf(item.name) || '—'}</span>
+                  <span data-user-content="" className="uppercase">
+                    {extensionOf(item.name) || '—'}
+                  </span>
                 )}
               </div>
               <div role="gridcell" className="flex justify-end">
