@@ -517,6 +517,27 @@ export const SCREENS: Screen[] = [
     },
   },
   {
+    name: 'explorer-copy-dialog',
+    as: 'admin',
+    path: EXPLORER_DOCS,
+    prepare: seedExplorer,
+    action: async (page) => {
+      await selectEntry(page, 'greet.ts');
+      await page.getByTestId('selection-copy').click();
+      await expect(page.getByTestId('picker-folder').first()).toBeVisible();
+    },
+  },
+  {
+    name: 'explorer-tasks',
+    as: 'admin',
+    path: EXPLORER_DOCS,
+    prepare: seedExplorer,
+    action: async (page) => {
+      await page.getByTestId('explorer-tasks').click();
+      await expect(page.getByTestId('tasks-dialog').locator('[role=status] svg.animate-spin')).toHaveCount(0);
+    },
+  },
+  {
     name: 'explorer-delete-dialog',
     as: 'admin',
     path: EXPLORER_DOCS,

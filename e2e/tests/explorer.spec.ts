@@ -335,13 +335,73 @@ for (const kind of ['local', 's3'] as const) {
 
 test.describe('across mounts', () => {
   let mount: TestMount;
+  let bucket: TestMount;
   let token: string;
   test.beforeAll(async ({ request, api }) => {
     token = await api.adminToken();
     mount = await localMount(request, token);
+    bucket = await s3Mount(request, token);
   });
   test.afterAll(async ({ request }) => {
     await mount.cleanup(request);
+    await bucket.cleanup(request);
+  });
+
+  test('copy a folder to another mount and move a file, as server tasks shown with their progress', async ({
+    page,
+    seedAdmin,
+    request,
+  }) => {
+    const base = `${mount.path}/tasks`;
+    await putText(request, token, `${base}/album/a.txt`, 'a');
+    await putText(request, token, `${base}/album/deep/b.txt`, 'bb');
+    await putText(request, token, `${base}/moving.txt`, 'move me');
+    await makeFolder(request, token, `${base}/into/`);
+    await seedAdmin();
+    await page.goto(href(base));
+
+    // A folder cannot go into itself; then it is copied into the bucket's mount.
+    await rowNamed(page, 'album').getByTestId('entry-more').click();
+    await page.getByTestId('menu-copy').click();
+    const picker = page.getByTestId('copy-move-dialog');
+    await expect(picker.getByTestId('picker-problem')).toContainText('already in this folder');
+    await picker.getByTestId('picker-folder').filter({ hasText: 'album' }).click();
+    await expect(picker.getByTestId('picker-problem')).toContainText('cannot go into itself');
+    for (let i = 0; i < 3; i++) await picker.getByTestId('picker-up').click();
+    await expect(picker.getByTestId('picker-path')).toHaveText('All mounts');
+    await expect(picker.getByTestId('picker-confirm')).toBeDisabled();
+    await picker
+      .getByTestId('picker-folder')
+      .filter({ hasText: bucket.path.slice(1) })
+      .click();
+    await picker.getByTestId('picker-confirm').click();
+    const tasks = page.getByTestId('tasks-dialog');
+    await expect(tasks.getByTestId('task-card').first()).toHaveAttribute('data-status', 'done', {
+      timeout: 30_000,
+    });
+    await expect(tasks.getByTestId('task-counts').first()).toContainText('2 of 2 files');
+    expect(await listNames(request, token, `${bucket.path}/album/deep`)).toEqual(['b.txt']);
+    await page.keyboard.press('Escape');
+
+    // Move a file into a subfolder: it leaves this folder, which the page shows without a reload.
+    await rowNamed(page, 'moving.txt').click();
+    await page.getByTestId('selection-move').click();
+    await picker.getByTestId('picker-folder').filter({ hasText: 'into' }).click();
+    await picker.getByTestId('picker-confirm').click();
+    await expect(tasks.getByTestId('task-card').first()).toHaveAttribute('data-status', 'done', {
+      timeout: 30_000,
+    });
+    await page.keyboard.press('Escape');
+    await expect(rowNamed(page, 'moving.txt')).toHaveCount(0);
+    expect(await listNames(request, token, `${base}/into`)).toEqual(['moving.txt']);
+
+    // The task list is the server's: it is there after a reload, and a finished task can be removed.
+    await page.reload();
+    await page.getByTestId('explorer-tasks').click();
+    const before = await tasks.getByTestId('task-card').count();
+    expect(before).toBeGreaterThanOrEqual(2);
+    await tasks.getByTestId('task-remove').first().click();
+    await expect(tasks.getByTestId('task-card')).toHaveCount(before - 1);
   });
 
   test('a key user sees its base path and is sent back to it from elsewhere', async ({

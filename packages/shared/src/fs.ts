@@ -56,3 +56,36 @@ export interface FsFileLinkAnswer {
   mount_id: string;
   storage_type: 'S3' | 'Local';
 }
+
+export type FsTaskKind = 'copy' | 'move';
+export type FsTaskStatus = 'pending' | 'running' | 'done' | 'failed' | 'cancelled';
+
+/** A copy or move task (`…/fs/tasks`): its items and progress; errors in the caller's language. */
+export interface FsTaskAnswer {
+  id: string;
+  kind: FsTaskKind;
+  status: FsTaskStatus;
+  skipExisting: boolean;
+  items: {
+    sourcePath: string;
+    targetPath: string;
+    isDirectory: boolean;
+    status: 'pending' | 'running' | 'done' | 'skipped' | 'failed' | 'cancelled';
+    done: number;
+    skipped: number;
+    failed: number;
+    error?: string;
+  }[];
+  progress: {
+    filesTotal: number;
+    filesDone: number;
+    filesSkipped: number;
+    filesFailed: number;
+    bytesTotal: number;
+    bytesDone: number;
+  };
+  error: string | null;
+  createdAt: string;
+  updatedAt: string;
+  finishedAt: string | null;
+}

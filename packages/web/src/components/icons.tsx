@@ -247,3 +247,14 @@ export const ArchiveIcon = (p: IconProps) => (
     <path d="M5 9v9a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V9M10 13h4" />
   </Icon>
 );
+export const MoveIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M3 7a2 2 0 0 1 2-2h4l2 2.5h8a2 2 0 0 1 2 2V17a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2z" />
+    <path d="M9 13.5h6M13 11l2.5 2.5L13 16" />
+  </Icon>
+);
+export const TasksIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M9 6h11M9 12h11M9 18h11M4 6l1 1 2-2M4 12l1 1 2-2M4 18l1 1 2-2" />
+  </Icon>
+);

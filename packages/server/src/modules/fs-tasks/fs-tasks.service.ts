@@ -13,7 +13,7 @@
  *   marked failed (`failOrphans`, at start and periodically), never reported as done.
  */
 import { randomUUID } from 'node:crypto';
-import { creatorId, isNormalizedPathWithin, type Principal } from '@cubby/shared';
+import { creatorId, type FsTaskAnswer, isNormalizedPathWithin, type Principal } from '@cubby/shared';
 import type { Logger } from 'pino';
 import type { FsTasksTable } from '../../db/schema.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
@@ -85,14 +85,8 @@ interface Running {
   done: Promise<void>;
 }
 
-export interface Progress {
-  filesTotal: number;
-  filesDone: number;
-  filesSkipped: number;
-  filesFailed: number;
-  bytesTotal: number;
-  bytesDone: number;
-}
+/** Files and bytes of a task (its answer's `progress`, packages/shared). */
+export type Progress = FsTaskAnswer['progress'];
 
 /** A file to copy inside a folder item: driver paths on both sides. */
 interface FileJob {

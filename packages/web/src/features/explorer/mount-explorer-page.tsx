@@ -5,7 +5,7 @@
  * keys). `?preview=<name>` shows a file of the folder. The route guard keeps a key user inside its
  * base path.
  */
-import type { FsListItem } from '@cubby/shared';
+import type { FsListItem, FsTaskKind } from '@cubby/shared';
 import { useCallback, useDeferredValue, useId, useMemo, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
@@ -24,6 +24,9 @@ import {
   RefreshIcon,
   TrashIcon,
   EyeIcon,
+  CopyIcon,
+  MoveIcon,
+  TasksIcon,
 } from '../../components/icons.tsx';
 import { EmptyState, LoadError } from '../../components/list-states.tsx';
 import { SearchField } from '../../components/search-field.tsx';
@@ -32,6 +35,9 @@ import { paths } from '../../config/paths.ts';
 import { usePageTitle } from '../../lib/i18n/use-page-title.ts';
 import { useAuthStore } from '../auth/index.ts';
 import { useFsTree, useListing } from './api/fs-api.ts';
+import { CopyMoveDialog } from './components/copy-move-dialog.tsx';
+import { TasksDialog } from './components/tasks-dialog.tsx';
+import { useTaskWatch } from './use-task-watch.ts';
 import { ContextMenu, type MenuAction, type MenuAnchor } from './components/context-menu.tsx';
 import { EntryGrid, EntryList, type EntriesViewProps } from './components/entry-views.tsx';
 import { ExplorerBreadcrumb } from './components/explorer-breadcrumb.tsx';
@@ -56,7 +62,9 @@ type Modal =
   | { kind: 'newFolder' }
   | { kind: 'delete'; items: FsListItem[] }
   | { kind: 'link'; item: FsListItem }
-  | { kind: 'edit'; item: FsListItem };
+  | { kind: 'edit'; item: FsListItem }
+  | { kind: 'copyMove'; mode: FsTaskKind; items: FsListItem[] }
+  | { kind: 'tasks' };
 
 export default function MountExplorerPage() {
   const { t } = useTranslation();
@@ -127,6 +135,7 @@ function Explorer({ folder }: { folder: string }) {
   );
   const inStorage = listing.data ? !listing.data.isVirtual && listing.data.hasPermission : false;
   const actions = useExplorerActions({ tree, folder, names });
+  const runningTasks = useTaskWatch(tree);
 
   const go = useCallback((path: string) => navigate(paths.mountExplorer.getHref(path)), [navigate]);
   const showPreview = useCallback(
@@ -178,6 +187,20 @@ function Explorer({ folder }: { folder: string }) {
         label: t('explorer.actions.link'),
         icon: <LinkIcon className="size-4" />,
         run: () => setModal({ kind: 'link', item: one }),
+      });
+    if (targets.length > 0 && targets.every((item) => !item.isVirtual))
+      list.push({
+        id: 'copy',
+        label: t('explorer.actions.copy'),
+        icon: <CopyIcon className="size-4" />,
+        run: () => setModal({ kind: 'copyMove', mode: 'copy', items: targets }),
+      });
+    if (writable && targets.length > 0)
+      list.push({
+        id: 'move',
+        label: t('explorer.actions.move'),
+        icon: <MoveIcon className="size-4" />,
+        run: () => setModal({ kind: 'copyMove', mode: 'move', items: targets }),
       });
     if (one && writable)
       list.push({
@@ -329,6 +352,23 @@ function Explorer({ folder }: { folder: string }) {
           >
             <RefreshIcon className={`size-4 ${listing.isFetching ? 'animate-spin' : ''}`} />
           </Button>
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => setModal({ kind: 'tasks' })}
+            data-testid="explorer-tasks"
+          >
+            <TasksIcon className="size-4" />
+            {t('explorer.tasks.open')}
+            {runningTasks > 0 && (
+              <span
+                className="rounded-full bg-accent px-1.5 text-xs text-accent-fg"
+                data-testid="tasks-running"
+              >
+                {runningTasks}
+              </span>
+            )}
+          </Button>
           <div
             role="group"
             aria-label={t('explorer.view.label')}
@@ -462,6 +502,20 @@ function Explorer({ folder }: { folder: string }) {
       {modal?.kind === 'newFolder' && (
         <NewFolderDialog taken={names} onCreate={actions.makeFolder} onClose={() => setModal(null)} />
       )}
+      {modal?.kind === 'copyMove' && (
+        <CopyMoveDialog
+          tree={tree}
+          kind={modal.mode}
+          items={modal.items}
+          from={folder}
+          onStarted={() => {
+            setModal({ kind: 'tasks' });
+            setSelection(EMPTY_SELECTION);
+          }}
+          onClose={() => setModal(null)}
+        />
+      )}
+      {modal?.kind === 'tasks' && <TasksDialog tree={tree} onClose={() => setModal(null)} />}
       {modal?.kind === 'link' && <LinkDialog tree={tree} item={modal.item} onClose={() => setModal(null)} />}
       {modal?.kind === 'edit' && (
         <TextEditorDialog

@@ -4,7 +4,13 @@
  * a change refreshes only the folders it touched.
  */
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { FsFileLinkAnswer, FsInfoAnswer, FsListingAnswer } from '@cubby/shared';
+import type {
+  FsFileLinkAnswer,
+  FsInfoAnswer,
+  FsListingAnswer,
+  FsTaskAnswer,
+  FsTaskKind,
+} from '@cubby/shared';
 import { useCallback } from 'react';
 import { ApiError, api, fetchWithCredential } from '../../../lib/api/index.ts';
 import { i18n } from '../../../lib/i18n/index.ts';
@@ -27,6 +33,7 @@ export const fsKeys = {
   all: (tree: FsTree) => ['fs', tree] as const,
   list: (tree: FsTree, path: string) => [...fsKeys.all(tree), 'list', folderPath(path)] as const,
   info: (tree: FsTree, path: string) => [...fsKeys.all(tree), 'info', path] as const,
+  tasks: (tree: FsTree) => ['fs-tasks', tree] as const,
 };
 
 /** The credential of the session, or null when signed out (compared, never stored). */
@@ -147,3 +154,28 @@ export function useRefreshFolders(tree: FsTree) {
     [client, tree],
   );
 }
+
+/** Starts a copy or move of entries into a folder; the server runs it as a task. */
+export const startTask = (
+  tree: FsTree,
+  kind: FsTaskKind,
+  items: { sourcePath: string; targetPath: string }[],
+  skipExisting: boolean,
+) => api.post<FsTaskAnswer>(`${base(tree)}/tasks`, { kind, items, skipExisting });
+
+/** Cancels a running task, or forgets a finished one. */
+export const dropTask = (tree: FsTree, id: string) =>
+  api.delete<unknown>(`${base(tree)}/tasks/${encodeURIComponent(id)}`);
+
+const isActive = (task: FsTaskAnswer) => task.status === 'pending' || task.status === 'running';
+
+/** The caller's tasks, newest first; asked again every second while one is under way. */
+export function useTasks(tree: FsTree) {
+  return useQuery({
+    queryKey: fsKeys.tasks(tree),
+    queryFn: ({ signal }) => api.get<FsTaskAnswer[]>(`${base(tree)}/tasks`, { signal }),
+    refetchInterval: (query) => ((query.state.data ?? []).some(isActive) ? 1000 : false),
+  });
+}
+
+export { isActive as isTaskActive };

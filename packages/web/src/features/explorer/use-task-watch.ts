@@ -1,0 +1,34 @@
+/**
+ * Watches the caller's copy and move tasks: when one ends, every listing is refreshed (its targets
+ * and, for a move, its sources changed) and a toast says how it went. Answers how many still run.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { showToast } from '../../components/toast/toast-store.ts';
+import { fsKeys, isTaskActive, useTasks, type FsTree } from './api/fs-api.ts';
+
+export function useTaskWatch(tree: FsTree): number {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const tasks = useTasks(tree);
+  // Tasks seen so far, and whether each was still under way; null before the first answer.
+  const seen = useRef<Map<string, boolean> | null>(null);
+  useEffect(() => {
+    if (!tasks.data) return;
+    const before = seen.current;
+    seen.current = new Map(tasks.data.map((task) => [task.id, isTaskActive(task)]));
+    if (!before) return;
+    // Ended since the last look: was running then, or is new (a quick task may start and end between
+    // two looks) and is over now.
+    const ended = tasks.data.filter((task) => !isTaskActive(task) && (before.get(task.id) ?? true));
+    if (ended.length === 0) return;
+    void client.invalidateQueries({ queryKey: [...fsKeys.all(tree), 'list'] });
+    for (const task of ended) {
+      const tone = task.status === 'done' && task.progress.filesFailed === 0 ? 'success' : 'warning';
+      const outcome = task.status === 'failed' || task.status === 'cancelled' ? task.status : 'done';
+      showToast(t(`explorer.tasks.ended.${outcome}`, { count: task.progress.filesDone }), tone);
+    }
+  }, [tasks.data, client, tree, t]);
+  return tasks.data?.filter(isTaskActive).length ?? 0;
+}
