@@ -493,7 +493,7 @@ test.describe('offline', () => {
       // A folder never opened has no copy: the error says so.
       await fresh.getByTestId('explorer-up').click();
       await fresh.getByTestId('explorer-up').click();
-      await expect(fresh.getByRole('alert')).toContainText('Network error');
+      await expect(fresh.getByRole('main').getByRole('alert')).toContainText('Network error');
     } finally {
       await page.context().setOffline(false);
     }
