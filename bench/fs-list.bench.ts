@@ -22,7 +22,7 @@ import {
   timeMs,
   writeSection,
 } from './lib/harness.ts';
-import { s3Client, withBucket, withS3Server } from './lib/s3.ts';
+import { s3Client, s3ConfigBody, withBucket, withS3Server } from './lib/s3.ts';
 
 const FILES = 1000;
 const COLD_ROUNDS = 15;
@@ -123,16 +123,7 @@ export async function benchFsList(): Promise<void> {
             ),
           );
         }
-        const created = await api<{ id: string }>(server, token, '/api/s3-configs', {
-          name: 'bench s3',
-          provider_type: 'Other S3 Compatible',
-          endpoint_url: s3.endpoint,
-          bucket_name: bucket,
-          region: s3.region,
-          access_key_id: s3.accessKeyId,
-          secret_access_key: s3.secretAccessKey,
-          path_style: true,
-        });
+        const created = await api<{ id: string }>(server, token, '/api/s3-configs', s3ConfigBody(s3, bucket));
         const ownS3 = () =>
           client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'many/', Delimiter: '/' }));
         rows.push(await measure(server, token, 'S3 (radosgw)', created.id, ownS3));

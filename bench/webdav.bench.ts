@@ -14,11 +14,12 @@ import {
   adminApi as api,
   adminToken,
   machine,
+  ok,
   startServer,
   timeMs,
   writeSection,
 } from './lib/harness.ts';
-import { s3Client, withBucket, withS3Server } from './lib/s3.ts';
+import { s3Client, s3ConfigBody, withBucket, withS3Server } from './lib/s3.ts';
 import { drain, formBody, generated, measure, MiB, type Step } from './lib/streams.ts';
 
 const FILES = 1000;
@@ -35,11 +36,6 @@ interface Row {
   listCold: number;
   propfindCached: number;
   listCached: number;
-}
-
-async function ok(res: Response, what: string): Promise<Response> {
-  if (!res.ok) throw new Error(`${what}: ${res.status} ${await res.text()}`);
-  return res;
 }
 
 async function run(
@@ -156,16 +152,7 @@ export async function benchWebdav(sizeMiB = 1024): Promise<void> {
     await withS3Server((s3) =>
       withBucket(s3, async (bucket) => {
         const client = s3Client(s3);
-        const created = await api<{ id: string }>(server, token, '/api/s3-configs', {
-          name: 'bench s3',
-          provider_type: 'Other S3 Compatible',
-          endpoint_url: s3.endpoint,
-          bucket_name: bucket,
-          region: s3.region,
-          access_key_id: s3.accessKeyId,
-          secret_access_key: s3.secretAccessKey,
-          path_style: true,
-        });
+        const created = await api<{ id: string }>(server, token, '/api/s3-configs', s3ConfigBody(s3, bucket));
         // Straight into the bucket: seeding through WebDAV would record 1,000 shares for nothing.
         const seed = async (names: string[]) => {
           for (let i = 0; i < names.length; i += 50) {

@@ -11,10 +11,11 @@ import {
   adminToken,
   ADMIN_PASSWORD,
   machine,
+  ok,
   startServer,
   writeSection,
 } from './lib/harness.ts';
-import { withBucket, withS3Server } from './lib/s3.ts';
+import { s3ConfigBody, withBucket, withS3Server } from './lib/s3.ts';
 import { drain, generated, measure, MiB, type Step } from './lib/streams.ts';
 
 const BIG_FILES = 8;
@@ -28,11 +29,6 @@ interface Row {
   entries: number;
   firstByteMs: number;
   step: Step;
-}
-
-async function ok(res: Response, what: string): Promise<Response> {
-  if (!res.ok) throw new Error(`${what}: ${res.status} ${await res.text()}`);
-  return res;
 }
 
 async function run(
@@ -112,16 +108,7 @@ export async function benchZip(totalMiB = 1024): Promise<void> {
     rows.push(...(await run(server, token, 'Local disk', configs.find((c) => c.is_default)!.id, totalMiB)));
     await withS3Server((s3) =>
       withBucket(s3, async (bucket) => {
-        const created = await api<{ id: string }>(server, token, '/api/s3-configs', {
-          name: 'bench s3',
-          provider_type: 'Other S3 Compatible',
-          endpoint_url: s3.endpoint,
-          bucket_name: bucket,
-          region: s3.region,
-          access_key_id: s3.accessKeyId,
-          secret_access_key: s3.secretAccessKey,
-          path_style: true,
-        });
+        const created = await api<{ id: string }>(server, token, '/api/s3-configs', s3ConfigBody(s3, bucket));
         rows.push(...(await run(server, token, 'S3 (radosgw)', created.id, totalMiB)));
       }),
     );

@@ -174,3 +174,9 @@ export async function adminApi<T>(
   if (!res.ok) throw new Error(`${route}: ${res.status} ${json.message}`);
   return json.data;
 }
+
+/** `res` when it is a 2xx answer, else an error naming `what`, the status and the body. */
+export async function ok(res: Response, what: string): Promise<Response> {
+  if (!res.ok) throw new Error(`${what}: ${res.status} ${await res.text()}`);
+  return res;
+}

@@ -96,3 +96,17 @@ export async function withBucket<T>(server: S3Server, fn: (bucket: string) => Pr
     client.destroy();
   }
 }
+
+/** The body of `POST /api/s3-configs` for `bucket` on this S3 server. */
+export function s3ConfigBody(server: S3Server, bucket: string, name = 'bench s3') {
+  return {
+    name,
+    provider_type: 'Other S3 Compatible',
+    endpoint_url: server.endpoint,
+    bucket_name: bucket,
+    region: server.region,
+    access_key_id: server.accessKeyId,
+    secret_access_key: server.secretAccessKey,
+    path_style: true,
+  };
+}

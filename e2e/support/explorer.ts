@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, type APIRequestContext } from '@playwright/test';
 import { BASE_URL } from './env.ts';
-import { S3, allowBrowserAccess, freshBucket, removeBucket } from './s3.ts';
+import { allowBrowserAccess, freshBucket, removeBucket, s3ConfigFields } from './s3.ts';
 
 export interface TestMount {
   kind: 'local' | 's3';
@@ -76,16 +76,12 @@ export async function localMount(request: APIRequestContext, token: string): Pro
 export async function s3Mount(request: APIRequestContext, token: string): Promise<TestMount> {
   const { client, bucket } = await freshBucket('cubby-explorer');
   await allowBrowserAccess(client, bucket);
-  const config = await adminPost(request, token, '/s3-configs', {
-    name: `explorer-s3-${randomUUID().slice(0, 6)}`,
-    provider_type: 'Other S3 Compatible',
-    endpoint_url: S3.endpoint,
-    bucket_name: bucket,
-    region: S3.region,
-    access_key_id: S3.accessKeyId,
-    secret_access_key: S3.secretAccessKey,
-    path_style: true,
-  });
+  const config = await adminPost(
+    request,
+    token,
+    '/s3-configs',
+    s3ConfigFields(bucket, `explorer-s3-${randomUUID().slice(0, 6)}`),
+  );
   return mountOn(request, token, 's3', String(config.id), () => removeBucket(client, bucket));
 }
 

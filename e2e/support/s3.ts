@@ -68,3 +68,17 @@ export async function removeBucket(client: S3Client, bucket: string): Promise<vo
   await client.send(new DeleteBucketCommand({ Bucket: bucket }));
   client.destroy();
 }
+
+/** The fields of `POST /api/s3-configs` for `bucket` on the test S3 server. */
+export function s3ConfigFields(bucket: string, name: string) {
+  return {
+    name,
+    provider_type: 'Other S3 Compatible',
+    endpoint_url: S3.endpoint,
+    bucket_name: bucket,
+    region: S3.region,
+    access_key_id: S3.accessKeyId,
+    secret_access_key: S3.secretAccessKey,
+    path_style: true,
+  };
+}

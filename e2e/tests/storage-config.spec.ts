@@ -22,7 +22,7 @@ import {
 } from '../support/storage-configs.ts';
 import { BASE_URL } from '../support/env.ts';
 import { pdfOf, uploadShare } from '../support/files.ts';
-import { S3, allowBrowserAccess, freshBucket, removeBucket } from '../support/s3.ts';
+import { S3, allowBrowserAccess, freshBucket, removeBucket, s3ConfigFields } from '../support/s3.ts';
 
 const row = (page: Page, name: string) =>
   page.locator(`[data-testid=storage-config-row][data-config-name="${name}"]`);
@@ -268,16 +268,7 @@ test.describe('an S3 config on radosgw', () => {
     const token = await api.adminToken();
     const created = await request.post(`${BASE_URL}/api/s3-configs`, {
       headers: { Authorization: `Bearer ${token}` },
-      data: {
-        name: uniqueName('direct'),
-        provider_type: 'Other S3 Compatible',
-        endpoint_url: S3.endpoint,
-        bucket_name: bucket,
-        region: S3.region,
-        access_key_id: S3.accessKeyId,
-        secret_access_key: S3.secretAccessKey,
-        path_style: true,
-      },
+      data: s3ConfigFields(bucket, uniqueName('direct')),
     });
     expect(created.status(), await created.text()).toBe(201);
     const configId = ((await created.json()) as { data: { id: string } }).data.id;

@@ -11,7 +11,8 @@ import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
 import { Dialog, DialogActions } from '../../../components/dialog.tsx';
 import { Checkbox } from '../../../components/form-field.tsx';
-import { ArrowUpIcon, FolderIcon, ServerIcon } from '../../../components/icons.tsx';
+import { FolderButtons } from '../../../components/folder-buttons.tsx';
+import { ArrowUpIcon } from '../../../components/icons.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { fsKeys, startTask, useListing, type FsTree } from '../api/fs-api.ts';
 import { breadcrumb, childPath, folderPath, parentFolder } from '../explorer-model.ts';
@@ -107,27 +108,15 @@ export function CopyMoveDialog({
         ) : folders.length === 0 ? (
           <p className="px-3 py-6 text-center text-sm text-fg-muted">{t('explorer.copyMove.noFolders')}</p>
         ) : (
-          <ul>
-            {folders.map((folder) => (
-              <li key={folder.path}>
-                <button
-                  type="button"
-                  onClick={() => setAt(folder.path)}
-                  className="flex w-full items-center gap-2 px-3 py-2 text-left text-sm text-fg hover:bg-surface-sunken focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring"
-                  data-testid="picker-folder"
-                >
-                  {folder.isVirtual && folder.mount_id ? (
-                    <ServerIcon className="size-4 text-accent-text" />
-                  ) : (
-                    <FolderIcon className="size-4 text-warning-text" />
-                  )}
-                  <span className="truncate" data-user-content="">
-                    {folder.name}
-                  </span>
-                </button>
-              </li>
-            ))}
-          </ul>
+          <FolderButtons
+            folders={folders.map((folder) => ({
+              ...folder,
+              isVirtual: folder.isVirtual && Boolean(folder.mount_id),
+            }))}
+            label={t('explorer.copyMove.folders')}
+            enterLabel={(name) => t('explorer.copyMove.enter', { name })}
+            onOpen={setAt}
+          />
         )}
       </div>
       <Checkbox

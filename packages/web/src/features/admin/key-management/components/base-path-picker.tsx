@@ -10,7 +10,8 @@ import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../../components/alert.tsx';
 import { Button } from '../../../../components/button.tsx';
 import { Dialog, DialogActions } from '../../../../components/dialog.tsx';
-import { ArrowUpIcon, FolderIcon } from '../../../../components/icons.tsx';
+import { FolderButtons } from '../../../../components/folder-buttons.tsx';
+import { ArrowUpIcon } from '../../../../components/icons.tsx';
 import { PageLoading } from '../../../../components/spinner.tsx';
 import { api, isApiError } from '../../../../lib/api/index.ts';
 import { crumbsOf, foldersOf, listUrl, parentOf, startingPath } from '../path-picker.ts';
@@ -105,25 +106,12 @@ export function BasePathPicker({
             {t('keys.picker.empty')}
           </p>
         ) : (
-          <ul aria-label={t('keys.picker.foldersLabel')} className="max-h-72 overflow-y-auto">
-            {folders.map((folder) => (
-              <li key={folder.path}>
-                <button
-                  type="button"
-                  className="flex w-full min-w-0 items-center gap-2 px-3 py-2 text-left text-sm text-fg hover:bg-surface-sunken focus-visible:outline-2 focus-visible:outline-ring"
-                  onClick={() => setPath(folder.path)}
-                  aria-label={t('keys.picker.enter', { name: folder.name })}
-                  data-testid="picker-folder"
-                  data-path={folder.path}
-                >
-                  <FolderIcon className="size-4 shrink-0 text-accent-text" />
-                  <span className="min-w-0 break-all" data-user-content="">
-                    {folder.name}
-                  </span>
-                </button>
-              </li>
-            ))}
-          </ul>
+          <FolderButtons
+            folders={folders}
+            label={t('keys.picker.foldersLabel')}
+            enterLabel={(name) => t('keys.picker.enter', { name })}
+            onOpen={setPath}
+          />
         )}
       </div>
       <p className="mt-3 text-sm text-fg-muted">{t('keys.picker.current', { path })}</p>
