@@ -54,72 +54,82 @@ async function accessibilityProblems(page: Page, modal: string | undefined): Pro
   );
 }
 
+// Each language's walk in two halves, spread over the workers (one walk takes minutes on 2 cores).
+test.describe.configure({ mode: 'parallel' });
+const HALVES = [
+  screens.slice(0, Math.ceil(screens.length / 2)),
+  screens.slice(Math.ceil(screens.length / 2)),
+];
+
 for (const language of LANGUAGES) {
-  test(`screens in ${language}: 375 and 1280 px, light and dark, WCAG 2.1 A/AA under axe`, async ({
-    browser,
-    api,
-  }) => {
-    test.setTimeout(600_000);
-    const session = screenSession(browser, api, {
-      width: WIDTHS[0],
-      storage: { language, themeMode: 'auto' },
-    });
-    try {
-      for (const screen of screens) {
-        const page = await session.pageFor(screen.as);
-        await page.setViewportSize({ width: WIDTHS[0], height: 900 });
-        await page.emulateMedia({ colorScheme: 'light' });
-        await showScreen(page, screen, api);
-        await expect(page.locator('html')).toHaveAttribute('lang', language);
-        // A form with errors: each tied to its field, and the focus on the first (WCAG 3.3.1).
-        expect
-          .soft(await formErrorProblems(page), `${screen.name}: form errors described, focus on the first`)
-          .toEqual([]);
-        for (const width of WIDTHS) {
-          await page.setViewportSize({ width, height: width < 768 ? 800 : 900 });
-          for (const theme of THEMES) {
-            await page.emulateMedia({ colorScheme: theme });
-            if (theme === 'dark') await expect(page.locator('html')).toHaveClass(/\bdark\b/);
-            else await expect(page.locator('html')).not.toHaveClass(/\bdark\b/);
-            const where = `${screen.name} at ${width}px`;
+  for (const [half, part] of HALVES.entries()) {
+    if (part.length === 0) continue;
+    test(`screens in ${language} (part ${half + 1} of 2): 375 and 1280 px, light and dark, WCAG 2.1 A/AA under axe`, async ({
+      browser,
+      api,
+    }) => {
+      test.setTimeout(420_000);
+      const session = screenSession(browser, api, {
+        width: WIDTHS[0],
+        storage: { language, themeMode: 'auto' },
+      });
+      try {
+        for (const screen of part) {
+          const page = await session.pageFor(screen.as);
+          await page.setViewportSize({ width: WIDTHS[0], height: 900 });
+          await page.emulateMedia({ colorScheme: 'light' });
+          await showScreen(page, screen, api);
+          await expect(page.locator('html')).toHaveAttribute('lang', language);
+          // A form with errors: each tied to its field, and the focus on the first (WCAG 3.3.1).
+          expect
+            .soft(await formErrorProblems(page), `${screen.name}: form errors described, focus on the first`)
+            .toEqual([]);
+          for (const width of WIDTHS) {
+            await page.setViewportSize({ width, height: width < 768 ? 800 : 900 });
+            for (const theme of THEMES) {
+              await page.emulateMedia({ colorScheme: theme });
+              if (theme === 'dark') await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+              else await expect(page.locator('html')).not.toHaveClass(/\bdark\b/);
+              const where = `${screen.name} at ${width}px`;
+              const overflow = await page.evaluate(
+                () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+              );
+              expect.soft(overflow, `${where} overflows sideways by ${overflow}px`).toBeLessThanOrEqual(0);
+              // A dialog is fixed to the viewport: it must fit in it, and a viewport shot shows it best.
+              const dialog = page.getByRole('dialog').or(page.getByRole('alertdialog'));
+              const hasDialog = (await dialog.count()) > 0;
+              if (hasDialog) {
+                const box = await dialog.first().boundingBox();
+                expect
+                  .soft(box && box.x >= 0 && box.x + box.width <= width, `${where}: dialog fits`)
+                  .toBe(true);
+              }
+              if (width === WIDTHS[0] && theme === AXE_THEME[language]) {
+                const modal =
+                  (await page.getByRole('alertdialog').count()) > 0 ? '[role=alertdialog]' : '[role=dialog]';
+                const problems = await accessibilityProblems(page, hasDialog ? modal : undefined);
+                expect
+                  .soft(problems, `${screen.name} (${theme}, ${language}) under axe WCAG 2.1 A/AA`)
+                  .toEqual([]);
+              }
+              const folder = path.join(SCREENSHOT_DIR, `${width}-${theme}-${language}`);
+              await page.screenshot({ path: path.join(folder, `${screen.name}.png`), fullPage: !hasDialog });
+            }
+          }
+          // The narrowest phones, and 1280 px at 200 % zoom (640 CSS px): still no sideways scrolling.
+          for (const width of REFLOW_WIDTHS) {
+            await page.setViewportSize({ width, height: 800 });
             const overflow = await page.evaluate(
               () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
             );
-            expect.soft(overflow, `${where} overflows sideways by ${overflow}px`).toBeLessThanOrEqual(0);
-            // A dialog is fixed to the viewport: it must fit in it, and a viewport shot shows it best.
-            const dialog = page.getByRole('dialog').or(page.getByRole('alertdialog'));
-            const hasDialog = (await dialog.count()) > 0;
-            if (hasDialog) {
-              const box = await dialog.first().boundingBox();
-              expect
-                .soft(box && box.x >= 0 && box.x + box.width <= width, `${where}: dialog fits`)
-                .toBe(true);
-            }
-            if (width === WIDTHS[0] && theme === AXE_THEME[language]) {
-              const modal =
-                (await page.getByRole('alertdialog').count()) > 0 ? '[role=alertdialog]' : '[role=dialog]';
-              const problems = await accessibilityProblems(page, hasDialog ? modal : undefined);
-              expect
-                .soft(problems, `${screen.name} (${theme}, ${language}) under axe WCAG 2.1 A/AA`)
-                .toEqual([]);
-            }
-            const folder = path.join(SCREENSHOT_DIR, `${width}-${theme}-${language}`);
-            await page.screenshot({ path: path.join(folder, `${screen.name}.png`), fullPage: !hasDialog });
+            expect
+              .soft(overflow, `${screen.name} at ${width}px overflows sideways by ${overflow}px`)
+              .toBeLessThanOrEqual(0);
           }
         }
-        // The narrowest phones, and 1280 px at 200 % zoom (640 CSS px): still no sideways scrolling.
-        for (const width of REFLOW_WIDTHS) {
-          await page.setViewportSize({ width, height: 800 });
-          const overflow = await page.evaluate(
-            () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-          );
-          expect
-            .soft(overflow, `${screen.name} at ${width}px overflows sideways by ${overflow}px`)
-            .toBeLessThanOrEqual(0);
-        }
+      } finally {
+        await session.close();
       }
-    } finally {
-      await session.close();
-    }
-  });
+    });
+  }
 }

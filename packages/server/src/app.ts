@@ -201,7 +201,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', settingsRoutes(settings));
   api.route('/', storageConfigsRoutes(storageConfigs, { config, selfFetch: async (r) => app.fetch(r) }));
   api.route('/', mountsRoutes(mounts));
-  api.route('/', fsRoutes(fs, vfs, { config, internalBaseUrl: storageConfigs.internalBaseUrl }));
+  api.route('/', fsRoutes(fs, vfs, { config, internalBaseUrl: storageConfigs.internalBaseUrl, files }));
   api.route('/', fsZipRoutes(zips, { config, clock }));
   api.route('/', fsTasksRoutes(fsTasks, vfs));
   api.route('/', urlUploadRoutes(settings));

@@ -60,6 +60,7 @@ async function seedFile(t: TestApp, options: SeedOptions = {}) {
     max_views: options.max_views ?? 0,
     views: 0,
     use_proxy: options.use_proxy ?? 1,
+    keep_object: 0,
     created_by: options.created_by === undefined ? 'admin-id' : options.created_by,
     created_at: now,
     updated_at: now,

@@ -391,6 +391,68 @@ for (const dialect of DIALECTS) {
         assert.equal((await get('/api/admin/fs/file-link?path=/m/link/')).status, 400);
       });
 
+      it('share: a mount file gets its own link, password and view limit; the file outlives the share', async () => {
+        await post('/api/admin/fs/update', { path: '/m/shared/s.txt', content: 'shared text' });
+        const guarded = await post('/api/admin/fs/share', {
+          path: '/m/shared/s.txt',
+          password: 'pass word',
+          expires_in: 24,
+          remark: 'for the team',
+        });
+        assert.equal(guarded.status, 201, JSON.stringify(guarded.body));
+        assert.equal(guarded.body.data.filename, 's.txt');
+        assert.equal(guarded.body.data.has_password, true);
+        assert.ok(guarded.body.data.expires_at, 'an expiry was set');
+        assert.ok(!JSON.stringify(guarded.body).includes('pass word'), 'the password is never answered');
+        const locked = await t.json(`/api/public/files/${guarded.body.data.slug}`);
+        assert.equal(locked.status, 200);
+        assert.equal(locked.body.data.downloadUrl ?? null, null, 'no link before the password');
+        const verified = await t.json(`/api/public/files/${guarded.body.data.slug}/verify`, {
+          method: 'POST',
+          json: { password: 'pass word' },
+        });
+        assert.equal(verified.status, 200, JSON.stringify(verified.body));
+        const viaShare = await open(verified.body.data.downloadUrl);
+        assert.equal(await viaShare.text(), 'shared text');
+
+        const once = await post('/api/admin/fs/share', {
+          path: '/m/shared/s.txt',
+          max_views: 1,
+          slug: 'mount-once',
+        });
+        assert.equal(once.status, 201, JSON.stringify(once.body));
+        assert.equal(once.body.data.slug, 'mount-once');
+        assert.equal(
+          (await post('/api/admin/fs/share', { path: '/m/shared/s.txt', slug: 'mount-once' })).status,
+          409,
+        );
+        const first = await t.request('/api/file-download/mount-once');
+        assert.equal(first.status, 200);
+        assert.equal(await first.text(), 'shared text');
+        assert.equal((await t.request('/api/file-download/mount-once')).status, 410);
+        await t.services.files.purge();
+        // Used up and purged, then the other share deleted: the mount still has the file.
+        assert.equal((await t.json('/api/public/files/mount-once')).status, 404);
+        const removed = await t.json(`/api/admin/files/${guarded.body.data.id}`, {
+          method: 'DELETE',
+          headers: admin,
+        });
+        assert.equal(removed.status, 200, JSON.stringify(removed.body));
+        assert.equal(await (await download('/m/shared/s.txt')).text(), 'shared text');
+
+        assert.equal((await post('/api/admin/fs/share', { path: '/m/shared/' })).status, 400);
+        assert.equal((await post('/api/admin/fs/share', { path: '/m/shared/missing.txt' })).status, 404);
+        assert.equal(
+          (await post('/api/admin/fs/share', { path: '/m/shared/s.txt', max_views: -1 })).status,
+          400,
+        );
+        // A key shares inside its base path only.
+        await formUpload('/m/team', 'mine.txt', 'key file', true, key, 'user');
+        const mine = await post('/api/user/fs/share', { path: '/m/team/mine.txt' }, key);
+        assert.equal(mine.status, 201, JSON.stringify(mine.body));
+        assert.equal((await post('/api/user/fs/share', { path: '/m/shared/s.txt' }, key)).status, 403);
+      });
+
       it('a key works inside its base path and nowhere else', async () => {
         const up = await formUpload('/m/team', 'k.txt', 'key file', true, key, 'user');
         assert.equal(up.status, 200, JSON.stringify(up.body));

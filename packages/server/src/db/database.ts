@@ -17,6 +17,7 @@ import * as m0006 from './migrations/0006-mounts.ts';
 import * as m0007 from './migrations/0007-fs-tasks.ts';
 import * as m0008 from './migrations/0008-dashboard-indexes.ts';
 import * as m0009 from './migrations/0009-webdav.ts';
+import * as m0011 from './migrations/0011-mount-file-shares.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -91,6 +92,7 @@ const migrations = {
   '0007-fs-tasks': m0007,
   '0008-dashboard-indexes': m0008,
   '0009-webdav': m0009,
+  '0011-mount-file-shares': m0011,
 };
 
 /** Brings the schema up to date; throws with the failing migration's error. */

@@ -91,6 +91,8 @@ export interface FilesTable {
   max_views: number;
   views: number;
   use_proxy: number;
+  /** 1: the object belongs to a mount, not to the share; retiring or deleting the share leaves it. */
+  keep_object: number;
   created_by: string | null;
   created_at: string;
   updated_at: string;

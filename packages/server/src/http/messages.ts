@@ -413,6 +413,8 @@ const catalogue = {
   'fs.link_directory': ['无法为目录生成预签名URL', 'A folder has no direct link'],
   'fs.link_unsupported': ['当前路径不支持生成预签名URL', 'This storage cannot make direct links'],
   'fs.link_ready': ['获取文件直链成功', 'Direct link ready'],
+  'fs.shared': ['分享已创建', 'Share created'],
+  'fs.share_directory': ['只能分享文件，不能分享目录', 'Only a file can be shared, not a folder'],
   'fs.zip_too_many_paths': ['一次最多打包下载 1000 项', 'At most 1,000 items can be downloaded as one zip'],
   'fs.zip_one_folder': ['所选项目必须位于同一目录中', 'The selected items must all be in one folder'],
   'fs.zip_too_many_entries': [

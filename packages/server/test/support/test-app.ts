@@ -150,6 +150,7 @@ export function fileRow(fields: Partial<FilesTable> & Pick<FilesTable, 'storage_
     max_views: 0,
     views: 0,
     use_proxy: 1,
+    keep_object: 0,
     created_by: null,
     created_at: now,
     updated_at: now,

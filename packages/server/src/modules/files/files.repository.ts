@@ -31,6 +31,7 @@ export function newFileRow(
     max_views: 0,
     views: 0,
     use_proxy: 1,
+    keep_object: 0,
     created_by: creatorId(principal),
     created_at: now.toISOString(),
     updated_at: now.toISOString(),

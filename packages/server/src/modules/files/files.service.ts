@@ -54,7 +54,7 @@ import {
   shareState,
   type ShareState,
 } from '../shares/share-rules.ts';
-import { type FilesRepository, grantNonce } from './files.repository.ts';
+import { type FilesRepository, grantNonce, newFileRow } from './files.repository.ts';
 import { shareLinks, toFileItem, toFileShare } from './files.serializer.ts';
 import { FILE_TOKEN_TTL_SECONDS, signFileToken, type VerifiedToken, verifyFileToken } from './files.token.ts';
 
@@ -375,6 +375,32 @@ export class FilesService {
     return this.get(principal, row.id, origin);
   }
 
+  /**
+   * A new share of a file that lives in a mount (the explorer's "Share…"): the mount keeps the file,
+   * so expiring, using up or deleting the share never deletes it. `settings` as for an update.
+   */
+  async shareStored(
+    principal: Principal,
+    stored: Pick<FilesTable, 'filename' | 'storage_config_id' | 'storage_path' | 'size' | 'etag'>,
+    settings: FileUpdate,
+    origin: string,
+  ): Promise<FileDetail> {
+    const { slug: wanted, ...rest } = settings;
+    if (wanted && (await this.repo.slugExists(wanted))) throw conflict('files.slug_taken');
+    const slug = wanted || (await randomSlug((s) => this.repo.slugExists(s), 'files.slug_exhausted'));
+    const row = {
+      ...newFileRow(principal, { ...stored, slug, status: 'ready' }, this.clock.now()),
+      keep_object: 1,
+    };
+    try {
+      await this.repo.insert(row);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict('files.slug_taken');
+      throw error;
+    }
+    return this.update(principal, row.id, rest, origin);
+  }
+
   /** Deletes a share and its object; false when the object could not be deleted (logged; the record goes). */
   async delete(principal: Principal, id: string): Promise<{ objectDeleted: boolean }> {
     const row = await this.owned(principal, id);
@@ -449,6 +475,8 @@ export class FilesService {
 
   /** Deletes a share's object; false (logged) when the storage refused. A missing object is deleted. */
   private async deleteObject(row: FilesTable): Promise<boolean> {
+    // A mount's file shared from the explorer stays in the mount.
+    if (row.keep_object) return true;
     try {
       const driver = await this.storage.driver(row.storage_config_id);
       await driver.remove(row.storage_path);

@@ -17,6 +17,8 @@ import { cachedItemsJson, type Vfs } from '../../storage/vfs.ts';
 import { servingHeaders } from '../files/files.serving.ts';
 import { FS_TREES } from './fs-trees.ts';
 import type { FsService } from './fs.service.ts';
+import { fileUpdateSchema } from '../files/files.routes.ts';
+import type { FilesService } from '../files/files.service.ts';
 
 const PATH_MAX = 4096;
 const EMPTY_CACHE = { hits: 0, misses: 0, expired: 0, invalidations: 0, pruned: 0, cacheSize: 0, hitRate: 0 };
@@ -90,12 +92,17 @@ const updateBody = z.object({
   /** The ETag the editor opened; a different one now means someone else changed the file. */
   etag: z.string().max(200).optional(),
 });
+const shareBody = fileUpdateSchema.extend({ path: text });
 const cacheClearBody = z.object({
   mountId: z.string().max(100).optional(),
   s3ConfigId: z.string().max(100).optional(),
 });
 
-export function fsRoutes(fs: FsService, vfs: Vfs, options: { config: Config; internalBaseUrl: string }) {
+export function fsRoutes(
+  fs: FsService,
+  vfs: Vfs,
+  options: { config: Config; internalBaseUrl: string; files: FilesService },
+) {
   const app = new Hono<AppEnv>();
   const tag = 'File system';
   const principal = (c: Context<AppEnv>): Principal => c.get('principal')!;
@@ -434,6 +441,32 @@ export function fsRoutes(fs: FsService, vfs: Vfs, options: { config: Config; int
         async (c, { body }) => {
           const result = await fs.update(principal(c), body.path, body.content, body.etag);
           return ok(c, result.isNewFile ? 'fs.created_file' : 'fs.updated_file', result);
+        },
+      ),
+    );
+
+    app.post(
+      `${prefix}/share`,
+      route(
+        {
+          ...doc(
+            'Shares a file of a mount: a new file share with its own link, password, expiry and view limit',
+            'Fields as for updating a file share (`slug`, `password`, `expires_in` hours or `expires_at`, ' +
+              '`max_views`, `remark`, `use_proxy`). The file stays in the mount when the share expires, ' +
+              'is used up or is deleted. Answers the share as `GET …/files/:id` does.',
+          ),
+          body: shareBody,
+        },
+        async (c, { body }) => {
+          const { path, ...settings } = body;
+          const source = await fs.shareSource(principal(c), path);
+          const share = await options.files.shareStored(
+            principal(c),
+            source,
+            settings,
+            publicOrigin(c, options.config),
+          );
+          return ok(c, 'fs.shared', share, 201);
         },
       ),
     );

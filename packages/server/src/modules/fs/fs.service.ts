@@ -582,6 +582,21 @@ export class FsService {
   }
 
   /** A direct link to a file: presigned on S3, signed by this server for local disk. */
+  /** The file at `raw` as the source of a new share (the explorer's "Share…"); a folder has none. */
+  async shareSource(principal: Principal, raw: string | undefined) {
+    if (!raw) throw badRequest('fs.path_required');
+    if (raw.endsWith('/')) throw badRequest('fs.share_directory');
+    const { at, entry } = await this.vfs.stat(principal, raw);
+    if (entry.isDirectory) throw badRequest('fs.share_directory');
+    return {
+      filename: entry.name,
+      storage_config_id: at.config.id,
+      storage_path: at.subPath,
+      size: entry.size,
+      etag: entry.etag ?? null,
+    };
+  }
+
   async fileLink(
     principal: Principal,
     input: { path?: string | undefined; expires_in?: number | undefined; force_download?: boolean },
