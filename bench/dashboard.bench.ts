@@ -83,6 +83,7 @@ export async function seed(db: Db): Promise<void> {
         max_views: 0,
         views: 0,
         use_proxy: 1,
+        keep_object: 0,
         created_by: null,
         created_at: created,
         updated_at: created,

@@ -123,3 +123,23 @@ export async function listNames(
   const body = (await response.json()) as { data: { items: { name: string }[] } };
   return body.data.items.map((item) => item.name).sort();
 }
+
+/** A file's bytes through the fs API. */
+export async function readFile(request: APIRequestContext, token: string, filePath: string): Promise<Buffer> {
+  const response = await request.get(
+    `${BASE_URL}/api/admin/fs/download?path=${encodeURIComponent(filePath)}`,
+    {
+      headers: { Authorization: `Bearer ${token}` },
+    },
+  );
+  expect(response.status(), filePath).toBe(200);
+  return response.body();
+}
+
+/** The explorer's address of a folder. */
+export const explorerHref = (folder: string) =>
+  `/mount-explorer${folder
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => `/${encodeURIComponent(segment)}`)
+    .join('')}`;

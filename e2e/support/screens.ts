@@ -549,6 +549,68 @@ export const SCREENS: Screen[] = [
     },
   },
   {
+    name: 'explorer-share-dialog',
+    as: 'admin',
+    path: EXPLORER_DOCS,
+    prepare: seedExplorer,
+    action: async (page) => {
+      await selectEntry(page, 'meeting-notes.md');
+      await page.getByTestId('selection-share').click();
+      await expect(page.getByTestId('share-dialog')).toBeVisible();
+    },
+  },
+  {
+    name: 'explorer-share-errors',
+    as: 'admin',
+    path: EXPLORER_DOCS,
+    prepare: seedExplorer,
+    action: async (page) => {
+      await selectEntry(page, 'meeting-notes.md');
+      await page.getByTestId('selection-share').click();
+      const dialog = page.getByTestId('share-dialog');
+      await dialog.locator('input[name=slug]').fill('not a slug!');
+      await dialog.locator('input[name=maxViews]').fill('-2');
+      await dialog.getByTestId('share-create').click();
+      await expect(dialog.locator('[aria-invalid=true]')).toHaveCount(2);
+    },
+  },
+  {
+    name: 'explorer-uploads',
+    as: 'admin',
+    path: `${EXPLORER_DOCS}/2026%20planning`,
+    prepare: seedExplorer,
+    action: async (page) => {
+      await explorerList(page);
+      await page.getByTestId('explorer-upload-input').setInputFiles([
+        { name: 'budget-2026.csv', mimeType: 'text/csv', buffer: Buffer.from('item,amount\nrent,1200\n') },
+        { name: 'minutes.md', mimeType: 'text/markdown', buffer: Buffer.from('# Minutes\n') },
+      ]);
+      // An earlier walk left them there: replaced.
+      const conflict = page.getByTestId('fs-upload-conflict');
+      const done = page.getByTestId('fs-upload').and(page.locator('[data-status=done]'));
+      await expect(conflict.or(done.first())).toBeVisible();
+      if (await conflict.isVisible()) {
+        await conflict.getByTestId('conflict-for-all').check();
+        await conflict.getByTestId('conflict-replace').click();
+      }
+      await expect(done).toHaveCount(2);
+    },
+  },
+  {
+    name: 'explorer-upload-conflict',
+    as: 'admin',
+    path: EXPLORER_DOCS,
+    prepare: seedExplorer,
+    action: async (page) => {
+      await explorerList(page);
+      await page.getByTestId('explorer-upload-input').setInputFiles([
+        { name: 'greet.ts', mimeType: 'text/plain', buffer: Buffer.from('export {};\n') },
+        { name: 'meeting-notes.md', mimeType: 'text/markdown', buffer: Buffer.from('# Notes\n') },
+      ]);
+      await expect(page.getByTestId('fs-upload-conflict').getByTestId('conflict-for-all')).toBeVisible();
+    },
+  },
+  {
     name: 'explorer-empty-folder',
     as: 'admin',
     path: `${EXPLORER_DOCS}/empty%20folder`,

@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, seedApiKey, test } from '../support/fixtures.ts';
 import {
+  explorerHref,
   listNames,
   localMount,
   makeFolder,
@@ -22,12 +23,7 @@ import { BASE_URL } from '../support/env.ts';
 import { pngOf } from '../support/files.ts';
 import { waitForWorker } from '../support/offline.ts';
 
-const href = (folder: string) =>
-  `/mount-explorer${folder
-    .split('/')
-    .filter(Boolean)
-    .map((segment) => `/${encodeURIComponent(segment)}`)
-    .join('')}`;
+const href = explorerHref;
 
 const rowNamed = (page: Page, name: string) =>
   page

@@ -25,7 +25,7 @@ const FileViewPage = lazy(() =>
   withSections(import('../features/file-view/file-view-page.tsx'), ['fileView']),
 );
 const ExplorerScreen = lazy(() =>
-  withSections(import('./guards/explorer-screen.tsx'), ['explorer', 'fileView', 'home']),
+  withSections(import('./guards/explorer-screen.tsx'), ['explorer', 'fileView', 'home', 'upload', 'pastes']),
 );
 
 function AppRoutes() {

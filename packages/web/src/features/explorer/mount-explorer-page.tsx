@@ -6,7 +6,16 @@
  * base path.
  */
 import type { FsListItem, FsTaskKind } from '@cubby/shared';
-import { useCallback, useDeferredValue, useId, useMemo, useState, type KeyboardEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useId,
+  useMemo,
+  useState,
+  type KeyboardEvent,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { normalizePath } from '@cubby/shared';
@@ -27,6 +36,7 @@ import {
   CopyIcon,
   MoveIcon,
   TasksIcon,
+  ExternalLinkIcon,
 } from '../../components/icons.tsx';
 import { EmptyState, LoadError } from '../../components/list-states.tsx';
 import { SearchField } from '../../components/search-field.tsx';
@@ -34,14 +44,17 @@ import { PageLoading } from '../../components/spinner.tsx';
 import { paths } from '../../config/paths.ts';
 import { usePageTitle } from '../../lib/i18n/use-page-title.ts';
 import { useAuthStore } from '../auth/index.ts';
-import { useFsTree, useListing } from './api/fs-api.ts';
+import { fsKeys, listingQueryOptions, useFsTree, useListing } from './api/fs-api.ts';
+import { DropUploads, UploadButtons } from './components/upload-buttons.tsx';
+import { UploadPanel } from './components/upload-panel.tsx';
+import { onUploaded, useExplorerUploads, type UploadSource } from './uploads/upload-store.ts';
 import { CopyMoveDialog } from './components/copy-move-dialog.tsx';
 import { TasksDialog } from './components/tasks-dialog.tsx';
 import { useTaskWatch } from './use-task-watch.ts';
 import { ContextMenu, type MenuAction, type MenuAnchor } from './components/context-menu.tsx';
 import { EntryGrid, EntryList, type EntriesViewProps } from './components/entry-views.tsx';
 import { ExplorerBreadcrumb } from './components/explorer-breadcrumb.tsx';
-import { LinkDialog, NewFolderDialog } from './components/explorer-dialogs.tsx';
+import { LinkDialog, NewFolderDialog, ShareDialog } from './components/explorer-dialogs.tsx';
 import { PreviewDialog } from './components/preview-dialog.tsx';
 import { TextEditorDialog } from './components/text-editor-dialog.tsx';
 import { filterItems, folderPath, parentFolder, sortItems } from './explorer-model.ts';
@@ -62,6 +75,7 @@ type Modal =
   | { kind: 'newFolder' }
   | { kind: 'delete'; items: FsListItem[] }
   | { kind: 'link'; item: FsListItem }
+  | { kind: 'share'; item: FsListItem }
   | { kind: 'edit'; item: FsListItem }
   | { kind: 'copyMove'; mode: FsTaskKind; items: FsListItem[] }
   | { kind: 'tasks' };
@@ -136,6 +150,28 @@ function Explorer({ folder }: { folder: string }) {
   const inStorage = listing.data ? !listing.data.isVirtual && listing.data.hasPermission : false;
   const actions = useExplorerActions({ tree, folder, names });
   const runningTasks = useTaskWatch(tree);
+  const client = useQueryClient();
+  // A stored upload may have made folders too: every listing of the tree is asked again.
+  useEffect(
+    () =>
+      onUploaded((of) => {
+        if (of === tree) void client.invalidateQueries({ queryKey: [...fsKeys.all(tree), 'list'] });
+      }),
+    [client, tree],
+  );
+  const upload = useCallback(
+    (sources: UploadSource[]) => {
+      if (sources.length === 0) return;
+      void useExplorerUploads
+        .getState()
+        .add(tree, folder, sources, async (where) =>
+          where === folder
+            ? names
+            : new Set((await client.fetchQuery(listingQueryOptions(tree, where))).items.map((i) => i.name)),
+        );
+    },
+    [client, folder, names, tree],
+  );
 
   const go = useCallback((path: string) => navigate(paths.mountExplorer.getHref(path)), [navigate]);
   const showPreview = useCallback(
@@ -187,6 +223,13 @@ function Explorer({ folder }: { folder: string }) {
         label: t('explorer.actions.link'),
         icon: <LinkIcon className="size-4" />,
         run: () => setModal({ kind: 'link', item: one }),
+      });
+    if (one && !one.isDirectory && !one.isVirtual)
+      list.push({
+        id: 'share',
+        label: t('explorer.actions.share'),
+        icon: <ExternalLinkIcon className="size-4" />,
+        run: () => setModal({ kind: 'share', item: one }),
       });
     if (targets.length > 0 && targets.every((item) => !item.isVirtual))
       list.push({
@@ -332,9 +375,11 @@ function Explorer({ folder }: { folder: string }) {
           <ExplorerBreadcrumb path={folder} />
         </div>
         <div className="flex flex-wrap items-center gap-2">
+          {inStorage && <UploadButtons onFiles={upload} />}
           {inStorage && (
             <Button
               size="sm"
+              variant="secondary"
               onClick={() => setModal({ kind: 'newFolder' })}
               data-testid="explorer-new-folder"
             >
@@ -403,6 +448,9 @@ function Explorer({ folder }: { folder: string }) {
           </div>
         </div>
       </div>
+
+      <UploadPanel tree={tree} />
+      {inStorage && <DropUploads folder={folder} onFiles={upload} />}
 
       {listing.isPending ? (
         <PageLoading />
@@ -517,6 +565,9 @@ function Explorer({ folder }: { folder: string }) {
       )}
       {modal?.kind === 'tasks' && <TasksDialog tree={tree} onClose={() => setModal(null)} />}
       {modal?.kind === 'link' && <LinkDialog tree={tree} item={modal.item} onClose={() => setModal(null)} />}
+      {modal?.kind === 'share' && (
+        <ShareDialog tree={tree} item={modal.item} onClose={() => setModal(null)} />
+      )}
       {modal?.kind === 'edit' && (
         <TextEditorDialog
           tree={tree}

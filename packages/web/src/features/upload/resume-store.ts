@@ -51,45 +51,70 @@ function isRecord(value: unknown): value is ResumeRecord {
   );
 }
 
-export class ResumeStore {
+/** What a kind of kept upload record is: where it is stored, how it is recognised and named. */
+export interface KeptRecordsKind<R> {
+  storageKey: string;
+  isRecord(value: unknown): value is R;
+  idOf(record: R): string;
+}
+
+/** Upload records kept in localStorage for a day: a list per kind, at most {@link MAX_RECORDS}. */
+export class KeptRecords<R extends FileIdentity & { startedAt: number }> {
   constructor(
+    private readonly kind: KeptRecordsKind<R>,
     private readonly storage: StorageLike | undefined = globalThis.localStorage,
     private readonly now: () => number = Date.now,
   ) {}
 
   /** Every usable record (well-formed, not too old). */
-  list(): ResumeRecord[] {
+  list(): R[] {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(this.storage?.getItem(RESUME_STORAGE_KEY) ?? '[]');
+      parsed = JSON.parse(this.storage?.getItem(this.kind.storageKey) ?? '[]');
     } catch {
       return [];
     }
     const cutoff = this.now() - RESUME_MAX_AGE_MS;
-    return Array.isArray(parsed) ? parsed.filter(isRecord).filter((r) => r.startedAt > cutoff) : [];
+    return Array.isArray(parsed)
+      ? parsed.filter((r) => this.kind.isRecord(r)).filter((r) => r.startedAt > cutoff)
+      : [];
   }
 
   /** The record of an interrupted upload of this very file, if any. */
-  find(file: FileIdentity): ResumeRecord | null {
-    return this.list().find((record) => isSameFile(record, file)) ?? null;
+  find(file: FileIdentity, where: (record: R) => boolean = () => true): R | null {
+    return this.list().find((record) => isSameFile(record, file) && where(record)) ?? null;
   }
 
-  /** Remembers an upload (replacing an older record of the same file). */
-  save(record: ResumeRecord): void {
-    const others = this.list().filter((r) => r.file_id !== record.file_id && !isSameFile(r, record));
+  /** Remembers an upload (replacing an older record with the same id). */
+  save(record: R): void {
+    const id = this.kind.idOf(record);
+    const others = this.list().filter((r) => this.kind.idOf(r) !== id);
     this.write([...others, record].slice(-MAX_RECORDS));
   }
 
   /** Forgets an upload (finished, aborted, or gone on the server). */
-  forget(fileId: string): void {
-    this.write(this.list().filter((r) => r.file_id !== fileId));
+  forget(id: string): void {
+    this.write(this.list().filter((r) => this.kind.idOf(r) !== id));
   }
 
-  private write(records: ResumeRecord[]): void {
+  private write(records: R[]): void {
     try {
-      this.storage?.setItem(RESUME_STORAGE_KEY, JSON.stringify(records));
+      this.storage?.setItem(this.kind.storageKey, JSON.stringify(records));
     } catch {
       // Storage full or unavailable: the upload still works, it just cannot be resumed.
     }
+  }
+}
+
+/** The share upload page's multipart sessions (one record per file: a newer one replaces it). */
+export class ResumeStore extends KeptRecords<ResumeRecord> {
+  constructor(storage?: StorageLike, now?: () => number) {
+    super({ storageKey: RESUME_STORAGE_KEY, isRecord, idOf: (r) => r.file_id }, storage, now);
+  }
+
+  override save(record: ResumeRecord): void {
+    for (const old of this.list())
+      if (isSameFile(old, record) && old.file_id !== record.file_id) this.forget(old.file_id);
+    super.save(record);
   }
 }

@@ -170,6 +170,11 @@ function credentialHeaders(credential: Credential | null): Headers {
   return headers;
 }
 
+/** The signed-in credential and the UI language as headers, for requests the page sends itself (XHR). */
+export function requestHeaders(): Record<string, string> {
+  return Object.fromEntries(credentialHeaders(authBridge.getCredential()));
+}
+
 /**
  * `fetch` of `<base>/api<path>` with the signed-in credential and the UI language, for bodies that
  * are not JSON answers (a text file the editor opens). The caller reads and checks the response.

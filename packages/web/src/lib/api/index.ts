@@ -4,6 +4,7 @@ export {
   api,
   apiRequest,
   fetchWithCredential,
+  requestHeaders,
   sendRequest,
   registerAuthBridge,
   type AuthBridge,

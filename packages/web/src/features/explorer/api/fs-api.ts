@@ -5,6 +5,7 @@
  */
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
+  FileItem,
   FsFileLinkAnswer,
   FsInfoAnswer,
   FsListingAnswer,
@@ -12,7 +13,7 @@ import type {
   FsTaskKind,
 } from '@cubby/shared';
 import { useCallback } from 'react';
-import { ApiError, api, fetchWithCredential } from '../../../lib/api/index.ts';
+import { ApiError, api, fetchWithCredential, getApiBaseUrl } from '../../../lib/api/index.ts';
 import { i18n } from '../../../lib/i18n/index.ts';
 import { recallDirectory, rememberDirectory } from '../../../lib/offline/directory-records.ts';
 import { useAuthStore } from '../../auth/index.ts';
@@ -179,3 +180,50 @@ export function useTasks(tree: FsTree) {
 }
 
 export { isActive as isTaskActive };
+
+/** The URL of an fs route, for requests the page sends itself (uploads with progress). */
+export const fsUrl = (tree: FsTree, route: string, params?: Record<string, string | number>) =>
+  `${getApiBaseUrl()}${base(tree)}/${route}${params ? `?${query(params)}` : ''}`;
+
+export interface RelayUpload {
+  uploadId: string;
+  /** The file's path; every later call names the upload by it. */
+  key: string;
+  recommendedPartSize?: number;
+}
+
+/** Starts a relay upload of `filename` into `folder` (the parts go through this server). */
+export const startRelay = (tree: FsTree, folder: string, filename: string, fileSize: number) =>
+  api.post<RelayUpload>(`${base(tree)}/multipart/init`, { path: folder, filename, fileSize });
+
+/** The parts the storage holds for a relay upload (what a resumed upload need not send again). */
+export const relayParts = (tree: FsTree, key: string, uploadId: string) =>
+  api.get<{ parts: { partNumber: number; etag: string; size?: number }[] }>(
+    `${base(tree)}/multipart/parts?${query({ key, uploadId })}`,
+  );
+
+export const finishRelay = (
+  tree: FsTree,
+  key: string,
+  uploadId: string,
+  parts: { partNumber: number; etag: string }[],
+) => api.post<{ path: string }>(`${base(tree)}/multipart/complete`, { key, uploadId, parts });
+
+export const abortRelay = (tree: FsTree, key: string, uploadId: string) =>
+  api.post<unknown>(`${base(tree)}/multipart/abort`, { key, uploadId });
+
+export interface ShareSettings {
+  password?: string;
+  /** Hours; 0 = never. */
+  expires_in?: number;
+  max_views?: number;
+  slug?: string;
+  remark?: string;
+}
+
+/** A new file share of a mount file (the file stays in the mount when the share ends). */
+export const shareFile = (tree: FsTree, path: string, settings: ShareSettings) =>
+  api.post<FileItem & { urls: { previewUrl: string; downloadUrl: string } }>(`${base(tree)}/share`, {
+    path,
+    ...settings,
+  });

@@ -1,7 +1,7 @@
 /**
  * The explorer's small dialogs: a new folder (its name checked before the call: required, no `/`,
- * no `..`, not taken) and a direct link to a file (expiry choice, inline or as a download; the
- * link with a copy button and a QR code).
+ * no `..`, not taken), a direct link to a file (expiry choice, inline or as a download; the
+ * link with a copy button and a QR code), and a file share of a file.
  */
 import type { FsFileLinkAnswer, FsListItem } from '@cubby/shared';
 import { useMutation } from '@tanstack/react-query';
@@ -16,7 +16,16 @@ import { QrCode } from '../../../components/qr-code.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { useErrorFocus } from '../../../lib/forms/use-error-focus.ts';
 import { formatDateTime } from '../../../lib/i18n/format-date.ts';
-import { fileLink, type FsTree } from '../api/fs-api.ts';
+import { showToast } from '../../../components/toast/toast-store.ts';
+import { filePageUrl } from '../../file-view/file-urls.ts';
+import { ShareLinkFields } from '../../upload/components/share-settings-fields.tsx';
+import {
+  EMPTY_UPLOAD_SETTINGS,
+  validateUploadSettings,
+  type UploadErrors,
+  type UploadSettingsValues,
+} from '../../upload/upload-form.ts';
+import { fileLink, shareFile, type FsTree, type ShareSettings } from '../api/fs-api.ts';
 import { nameProblem } from '../explorer-model.ts';
 
 export function NewFolderDialog({
@@ -171,6 +180,90 @@ export function LinkDialog({ tree, item, onClose }: { tree: FsTree; item: FsList
             {link.isPending && <Spinner className="size-4 text-accent-fg" />}
             {url ? t('explorer.link.again') : t('explorer.link.create')}
           </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}
+
+/**
+ * A file share of a mount file: link suffix, remark, password, expiry and view limit checked as the
+ * upload page checks them, then the share's page link with a copy button and a QR code. The file
+ * stays in the mount when the share ends.
+ */
+export function ShareDialog({ tree, item, onClose }: { tree: FsTree; item: FsListItem; onClose(): void }) {
+  const { t } = useTranslation();
+  const [values, setValues] = useState<UploadSettingsValues>(EMPTY_UPLOAD_SETTINGS);
+  const [errors, setErrors] = useState<UploadErrors>({});
+  const { errorScope, focusFirstError } = useErrorFocus();
+  const share = useMutation({
+    mutationFn: (settings: ShareSettings) => shareFile(tree, item.path, settings),
+    onSuccess: () => showToast(t('explorer.share.done'), 'success'),
+  });
+  const change = (patch: Partial<UploadSettingsValues>) => {
+    setValues((current) => ({ ...current, ...patch }));
+    setErrors({});
+    share.reset();
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const checked = validateUploadSettings(values, 1);
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      focusFirstError();
+      return;
+    }
+    share.mutate(checked.input);
+  };
+  const link = share.data ? filePageUrl(share.data.slug) : null;
+
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={t('explorer.share.title', { name: item.name })}
+      description={t('explorer.share.description')}
+      testId="share-dialog"
+    >
+      <form ref={errorScope} onSubmit={submit} noValidate className="space-y-4">
+        <fieldset disabled={share.isPending || link !== null} className="grid gap-4 sm:grid-cols-2">
+          <ShareLinkFields values={values} errors={errors} onChange={change} />
+        </fieldset>
+        {share.error && <Alert tone="error">{share.error.message}</Alert>}
+        {link && (
+          <div className="space-y-3" data-testid="share-result">
+            <p
+              className="rounded-md bg-surface-sunken px-3 py-2 font-mono text-xs break-all text-fg"
+              data-testid="share-url"
+            >
+              {link}
+            </p>
+            <div className="flex flex-wrap items-center gap-2">
+              <CopyButton text={link} testId="share-copy">
+                {t('explorer.share.copy')}
+              </CopyButton>
+              <a
+                href={link}
+                target="_blank"
+                rel="noopener noreferrer"
+                className="text-sm text-accent-text underline"
+              >
+                {t('explorer.share.open')}
+              </a>
+            </div>
+            <QrCode value={link} size={160} />
+          </div>
+        )}
+        <DialogActions>
+          <Button variant="secondary" onClick={onClose}>
+            {t('common.close')}
+          </Button>
+          {!link && (
+            <Button type="submit" disabled={share.isPending} data-testid="share-create">
+              {share.isPending && <Spinner className="size-4 text-accent-fg" />}
+              {t('explorer.share.create')}
+            </Button>
+          )}
         </DialogActions>
       </form>
     </Dialog>

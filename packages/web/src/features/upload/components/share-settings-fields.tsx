@@ -2,6 +2,7 @@
  * The settings the next uploads get: storage, link suffix, sub-folder, remark, password, expiry
  * and max views, each with its inline error (spec §5).
  */
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SLUG_MAX, type StorageConfigView } from '@cubby/shared';
 import { SelectField, TextField } from '../../../components/form-field.tsx';
@@ -33,16 +34,19 @@ export interface ShareSettingsFieldsProps {
   disabled: boolean;
 }
 
-export function ShareSettingsFields({
+/**
+ * A share's own settings — link suffix, remark, password, expiry (a preset or hours) and view
+ * limit — with their inline errors; the upload page's settings and the explorer's "Share…" use them.
+ */
+export function ShareLinkFields({
   values,
   errors,
   onChange,
-  configs,
-  configId,
-  onConfigChange,
-  noStorage,
-  disabled,
-}: ShareSettingsFieldsProps) {
+  afterSlug,
+}: Pick<ShareSettingsFieldsProps, 'values' | 'errors' | 'onChange'> & {
+  /** Fields that go between the link suffix and the rest (the upload page's sub-folder). */
+  afterSlug?: ReactNode;
+}) {
   const { t } = useTranslation();
   const error = (field: keyof UploadErrors) => {
     const key = errors[field];
@@ -53,43 +57,15 @@ export function ShareSettingsFields({
     ...presetLabels,
     custom: t('upload.settings.customHoursChoice'),
   };
-
   return (
-    <fieldset disabled={disabled} className="grid gap-4 sm:grid-cols-2 lg:grid-cols-1">
-      <SelectField
-        label={t('upload.settings.storage')}
-        name="storage"
-        value={configId ?? ''}
-        hint={noStorage ? t('upload.settings.noStorage') : t('upload.settings.storageHint')}
-        onChange={(event) => onConfigChange(event.target.value)}
-        className="sm:col-span-2 lg:col-span-1"
-      >
-        {configs.map((config) => (
-          <option key={config.id} value={config.id} data-user-content="">
-            {config.is_default === 1
-              ? t('upload.settings.defaultStorage', { name: config.name })
-              : config.name}
-          </option>
-        ))}
-      </SelectField>
+    <>
       <SlugField
         value={values.slug}
         hint={t('upload.settings.slugHint', { max: SLUG_MAX })}
         error={error('slug')}
         onChange={(slug) => onChange({ slug })}
       />
-      <TextField
-        label={t('upload.settings.path')}
-        name="path"
-        value={values.path}
-        autoComplete="off"
-        spellCheck={false}
-        className="font-mono"
-        placeholder={t('upload.settings.pathPlaceholder')}
-        hint={t('upload.settings.pathHint')}
-        error={error('path')}
-        onChange={(event) => onChange({ path: event.target.value })}
-      />
+      {afterSlug}
       <RemarkField
         value={values.remark}
         error={error('remark')}
@@ -125,6 +101,60 @@ export function ShareSettingsFields({
         value={values.maxViews}
         error={error('maxViews')}
         onChange={(maxViews) => onChange({ maxViews })}
+      />
+    </>
+  );
+}
+
+export function ShareSettingsFields({
+  values,
+  errors,
+  onChange,
+  configs,
+  configId,
+  onConfigChange,
+  noStorage,
+  disabled,
+}: ShareSettingsFieldsProps) {
+  const { t } = useTranslation();
+  const pathError = errors.path ? t(errors.path) : null;
+
+  return (
+    <fieldset disabled={disabled} className="grid gap-4 sm:grid-cols-2 lg:grid-cols-1">
+      <SelectField
+        label={t('upload.settings.storage')}
+        name="storage"
+        value={configId ?? ''}
+        hint={noStorage ? t('upload.settings.noStorage') : t('upload.settings.storageHint')}
+        onChange={(event) => onConfigChange(event.target.value)}
+        className="sm:col-span-2 lg:col-span-1"
+      >
+        {configs.map((config) => (
+          <option key={config.id} value={config.id} data-user-content="">
+            {config.is_default === 1
+              ? t('upload.settings.defaultStorage', { name: config.name })
+              : config.name}
+          </option>
+        ))}
+      </SelectField>
+      <ShareLinkFields
+        values={values}
+        errors={errors}
+        onChange={onChange}
+        afterSlug={
+          <TextField
+            label={t('upload.settings.path')}
+            name="path"
+            value={values.path}
+            autoComplete="off"
+            spellCheck={false}
+            className="font-mono"
+            placeholder={t('upload.settings.pathPlaceholder')}
+            hint={t('upload.settings.pathHint')}
+            error={pathError}
+            onChange={(event) => onChange({ path: event.target.value })}
+          />
+        }
       />
     </fieldset>
   );

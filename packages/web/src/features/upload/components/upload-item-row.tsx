@@ -46,29 +46,39 @@ export function FailureMessage({ failure }: { failure: UploadFailure }) {
   );
 }
 
-function Progress({ item }: { item: UploadItem }) {
+/** A transfer's bar and its facts (stage, percent, speed, time left), for `name`. */
+export function TransferProgress({
+  name,
+  percent,
+  speed,
+  eta,
+  stage,
+}: {
+  name: string;
+  percent: number;
+  speed: number | null;
+  eta: number | null;
+  stage?: string;
+}) {
   const { t } = useTranslation();
   const facts = [
-    t(`upload.stages.${item.stage ?? 'starting'}`),
-    t('upload.item.percent', { percent: item.percent }),
-    item.speed !== null && t('upload.item.speed', { speed: formatBytes(Math.round(item.speed)) }),
-    item.eta !== null && t('upload.item.timeLeft', { time: formatDuration(item.eta) }),
+    stage,
+    t('upload.item.percent', { percent }),
+    speed !== null && t('upload.item.speed', { speed: formatBytes(Math.round(speed)) }),
+    eta !== null && t('upload.item.timeLeft', { time: formatDuration(eta) }),
   ].filter((fact): fact is string => Boolean(fact));
   return (
     <div className="space-y-1.5">
       <div
         role="progressbar"
-        aria-label={t('upload.item.progressLabel', { name: item.name })}
+        aria-label={t('upload.item.progressLabel', { name })}
         aria-valuemin={0}
         aria-valuemax={100}
-        aria-valuenow={item.percent}
+        aria-valuenow={percent}
         data-testid="item-progress"
         className="h-2 overflow-hidden rounded-full bg-surface-sunken"
       >
-        <div
-          className="h-full rounded-full bg-accent transition-[width]"
-          style={{ width: `${item.percent}%` }}
-        />
+        <div className="h-full rounded-full bg-accent transition-[width]" style={{ width: `${percent}%` }} />
       </div>
       {/* Announced in steps by the page's UploadAnnouncer: a live region here would read every tick. */}
       <p className="flex flex-wrap gap-x-3 text-xs text-fg-muted">
@@ -77,6 +87,19 @@ function Progress({ item }: { item: UploadItem }) {
         ))}
       </p>
     </div>
+  );
+}
+
+function Progress({ item }: { item: UploadItem }) {
+  const { t } = useTranslation();
+  return (
+    <TransferProgress
+      name={item.name}
+      percent={item.percent}
+      speed={item.speed}
+      eta={item.eta}
+      stage={t(`upload.stages.${item.stage ?? 'starting'}`)}
+    />
   );
 }
 

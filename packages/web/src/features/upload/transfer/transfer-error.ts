@@ -19,13 +19,15 @@ export class TransferError extends Error {
     readonly status = 0,
     /** The part, when the failure belongs to one part of a multipart upload. */
     readonly partNumber?: number,
+    /** The server's own message (already in the UI language), when it answered one. */
+    readonly detail?: string,
   ) {
     super(kind === 'http' ? `HTTP ${status}` : kind);
   }
 
   /** The same failure, attributed to a part. */
   forPart(partNumber: number): TransferError {
-    return new TransferError(this.kind, this.status, partNumber);
+    return new TransferError(this.kind, this.status, partNumber, this.detail);
   }
 }
 
@@ -95,6 +97,7 @@ const PART_KEYS: Partial<Record<TransferFailureKind, ParseKeys>> = {
 export function toUploadFailure(error: unknown): UploadFailure {
   if (isCancellation(error)) return { key: 'errors.cancelled', cancelled: true };
   if (error instanceof TransferError) {
+    if (error.detail) return { message: error.detail, cancelled: false };
     const partKey = error.partNumber === undefined ? undefined : PART_KEYS[error.kind];
     return partKey
       ? { key: partKey, params: { part: error.partNumber!, status: error.status }, cancelled: false }

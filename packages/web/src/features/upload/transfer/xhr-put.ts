@@ -1,11 +1,15 @@
 /**
  * One PUT of a Blob (a File or a slice of one) straight to storage with XMLHttpRequest, which —
  * unlike fetch — reports upload progress. The browser streams the Blob from disk; it is never read
- * into memory here. Resolves with the ETag (quotes stripped, spec §7) when the answer is 2xx.
+ * into memory here. Resolves with the ETag (quotes stripped, spec §7) and the answer's text when it
+ * is 2xx. Also used for POSTs to this server (the explorer's uploads), whose refusals carry a
+ * message that the failure keeps.
  */
 import { TransferError } from './transfer-error.ts';
 
 export interface PutOptions {
+  /** PUT unless told otherwise. */
+  method?: 'PUT' | 'POST';
   /** Exactly the headers the presign answer asked for. */
   headers?: Record<string, string>;
   signal?: AbortSignal;
@@ -21,7 +25,23 @@ export function stripEtagQuotes(etag: string): string {
   return etag.trim().replace(/^W\//, '').replace(/^"|"$/g, '');
 }
 
-export function putBlob(url: string, body: Blob, options: PutOptions = {}): Promise<{ etag: string | null }> {
+/** The `message` of a JSON error answer (this server's envelope), if any. */
+function answerMessage(text: string): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    const message =
+      parsed && typeof parsed === 'object' ? (parsed as { message?: unknown }).message : undefined;
+    return typeof message === 'string' && message ? message : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function putBlob(
+  url: string,
+  body: Blob | FormData,
+  options: PutOptions = {},
+): Promise<{ etag: string | null; text: string }> {
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) {
       reject(new TransferError('cancelled'));
@@ -30,7 +50,7 @@ export function putBlob(url: string, body: Blob, options: PutOptions = {}): Prom
     const xhr = new XMLHttpRequest();
     const onAbort = () => xhr.abort();
     const finish = () => options.signal?.removeEventListener('abort', onAbort);
-    xhr.open('PUT', url);
+    xhr.open(options.method ?? 'PUT', url);
     for (const [name, value] of Object.entries(options.headers ?? {})) {
       if (!BROWSER_CONTROLLED.has(name.toLowerCase())) xhr.setRequestHeader(name, value);
     }
@@ -40,9 +60,9 @@ export function putBlob(url: string, body: Blob, options: PutOptions = {}): Prom
       finish();
       if (xhr.status >= 200 && xhr.status < 300) {
         const etag = xhr.getResponseHeader('ETag');
-        resolve({ etag: etag ? stripEtagQuotes(etag) : null });
+        resolve({ etag: etag ? stripEtagQuotes(etag) : null, text: xhr.responseText });
       } else {
-        reject(new TransferError('http', xhr.status));
+        reject(new TransferError('http', xhr.status, undefined, answerMessage(xhr.responseText)));
       }
     };
     xhr.onerror = () => {

@@ -1,0 +1,233 @@
+/**
+ * Uploading in the mount explorer, on a mount over local disk and one over a radosgw bucket: files
+ * picked, a folder picked and files dropped on the page; a file above 5 MiB sent in 5 MiB parts
+ * through the server; name conflicts (keep both and skip for all, replace); cancel and retry; a reload
+ * in the middle of a multipart upload continued with only the missing parts; and a file share made
+ * from a mount file (password and view limit) that leaves the file in the mount.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page, Route } from '@playwright/test';
+import { expect, test } from '../support/fixtures.ts';
+import {
+  explorerHref,
+  listNames,
+  localMount,
+  putText,
+  readFile,
+  s3Mount,
+  type TestMount,
+} from '../support/explorer.ts';
+import { BASE_URL } from '../support/env.ts';
+import { sha256 } from '../support/files.ts';
+
+const MiB = 1024 * 1024;
+
+/** A file on disk for the pickers (its path, bytes and SHA-256). */
+function diskFile(dir: string, name: string, bytes: Buffer) {
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, bytes);
+  return { file, bytes, hash: sha256(bytes) };
+}
+
+const uploadRow = (page: Page, name: string) =>
+  page.getByTestId('fs-upload').and(page.locator(`[data-name="${name}"]`));
+
+/** Part requests of relay uploads, with their part numbers, as the page sends them. */
+function watchParts(page: Page): number[] {
+  const seen: number[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.endsWith('/fs/multipart/part')) seen.push(Number(url.searchParams.get('partNumber')));
+  });
+  return seen;
+}
+
+/** Holds back the parts numbered `from` and above (they never answer) until released. */
+async function holdParts(page: Page, from: number) {
+  const held: Route[] = [];
+  await page.route('**/api/admin/fs/multipart/part?**', (route) => {
+    const part = Number(new URL(route.request().url()).searchParams.get('partNumber'));
+    if (part >= from) held.push(route);
+    else void route.continue();
+  });
+  return held;
+}
+
+for (const kind of ['local', 's3'] as const) {
+  test.describe(`uploads on a ${kind} mount`, () => {
+    let mount: TestMount;
+    let token: string;
+    let dir: string;
+
+    test.beforeAll(async ({ request, api }, info) => {
+      token = await api.adminToken();
+      mount = kind === 'local' ? await localMount(request, token) : await s3Mount(request, token);
+      dir = info.outputPath('files');
+    });
+    test.afterAll(async ({ request }) => {
+      await mount.cleanup(request);
+    });
+
+    test('files, a folder and a drop; a large file in 5 MiB parts; conflicts kept both, skipped, replaced', async ({
+      page,
+      seedAdmin,
+      request,
+    }) => {
+      const base = `${mount.path}/up/`;
+      await putText(request, token, `${base}keep.txt`, 'was here first');
+      const small = diskFile(dir, 'keep.txt', Buffer.from('a new keep.txt'));
+      const other = diskFile(dir, '报告 #1.txt', Buffer.from('第一份'));
+      const large = diskFile(dir, 'large.bin', randomBytes(11 * MiB));
+      const tree = path.join(dir, 'trip');
+      diskFile(path.join(tree, 'day 1'), 'a.txt', Buffer.from('day one'));
+      diskFile(tree, 'b.txt', Buffer.from('bee'));
+      const parts = watchParts(page);
+      await seedAdmin();
+      await page.goto(explorerHref(base));
+
+      // keep.txt exists: the conflict is asked; "keep both" makes "keep (1).txt".
+      await page.getByTestId('explorer-upload-input').setInputFiles([small.file, other.file]);
+      const conflict = page.getByTestId('fs-upload-conflict');
+      await expect(conflict).toContainText('keep.txt');
+      await conflict.getByTestId('conflict-keep-both').click();
+      await expect(uploadRow(page, '报告 #1.txt')).toHaveAttribute('data-status', 'done');
+      await expect(uploadRow(page, 'keep (1).txt')).toHaveAttribute('data-status', 'done');
+      await expect(page.getByTestId('entry-name').getByText('keep (1).txt', { exact: true })).toBeVisible();
+      expect((await readFile(request, token, `${base}keep.txt`)).toString()).toBe('was here first');
+      expect((await readFile(request, token, `${base}keep (1).txt`)).toString()).toBe('a new keep.txt');
+
+      // Above 5 MiB: three parts through the server, the bytes intact.
+      await page.getByTestId('explorer-upload-input').setInputFiles(large.file);
+      await expect(uploadRow(page, 'large.bin')).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
+      expect(parts.sort()).toEqual([1, 2, 3]);
+      expect(sha256(await readFile(request, token, `${base}large.bin`))).toBe(large.hash);
+
+      // A folder keeps its folders.
+      await page.getByTestId('explorer-upload-folder-input').setInputFiles(tree);
+      await expect(uploadRow(page, 'a.txt')).toHaveAttribute('data-status', 'done');
+      await expect(uploadRow(page, 'b.txt')).toHaveAttribute('data-status', 'done');
+      expect((await readFile(request, token, `${base}trip/day 1/a.txt`)).toString()).toBe('day one');
+      await expect(page.getByTestId('entry-name').getByText('trip', { exact: true })).toBeVisible();
+
+      // Two conflicts at once, skipped for both: nothing changes.
+      await page.getByTestId('explorer-upload-input').setInputFiles([small.file, other.file]);
+      await expect(conflict).toBeVisible();
+      await conflict.getByTestId('conflict-for-all').check();
+      await conflict.getByTestId('conflict-skip').click();
+      await expect(conflict).toBeHidden();
+      expect((await readFile(request, token, `${base}keep.txt`)).toString()).toBe('was here first');
+
+      // Replace.
+      await page.getByTestId('fs-uploads-clear').click();
+      await page.getByTestId('explorer-upload-input').setInputFiles(small.file);
+      await conflict.getByTestId('conflict-replace').click();
+      await expect(uploadRow(page, 'keep.txt')).toHaveAttribute('data-status', 'done');
+      expect((await readFile(request, token, `${base}keep.txt`)).toString()).toBe('a new keep.txt');
+
+      // Dropped anywhere on the page.
+      await page.evaluate(() => {
+        const transfer = new DataTransfer();
+        transfer.items.add(new File(['dropped text'], 'dropped.txt', { type: 'text/plain' }));
+        const over = new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true });
+        document.querySelector('h1')!.dispatchEvent(over);
+        document
+          .querySelector('h1')!
+          .dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      });
+      await expect(uploadRow(page, 'dropped.txt')).toHaveAttribute('data-status', 'done');
+      expect((await readFile(request, token, `${base}dropped.txt`)).toString()).toBe('dropped text');
+      expect(await listNames(request, token, base)).toEqual(
+        ['dropped.txt', 'keep (1).txt', 'keep.txt', 'large.bin', 'trip', '报告 #1.txt'].sort(),
+      );
+    });
+
+    test('cancel and retry; a reload mid-upload continues with only the missing parts', async ({
+      page,
+      seedAdmin,
+      request,
+    }) => {
+      const base = `${mount.path}/resume/`;
+      await putText(request, token, `${base}.keep`, '');
+      const big = diskFile(dir, 'big.bin', randomBytes(16 * MiB + 1234));
+      await seedAdmin();
+      await page.goto(explorerHref(base));
+
+      // Cancelled while a part hangs: no file; retried: stored.
+      let held = await holdParts(page, 1);
+      await page.getByTestId('explorer-upload-input').setInputFiles(big.file);
+      await expect(uploadRow(page, 'big.bin')).toHaveAttribute('data-status', 'uploading');
+      await expect(uploadRow(page, 'big.bin').getByRole('progressbar')).toBeVisible();
+      await expect.poll(() => held.length).toBeGreaterThan(0);
+      await uploadRow(page, 'big.bin').getByTestId('fs-upload-cancel').click();
+      await expect(uploadRow(page, 'big.bin')).toHaveAttribute('data-status', 'failed');
+      await page.unrouteAll({ behavior: 'ignoreErrors' });
+      expect(await listNames(request, token, base)).not.toContain('big.bin');
+      await uploadRow(page, 'big.bin').getByTestId('fs-upload-retry').click();
+      await expect(uploadRow(page, 'big.bin')).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
+      expect(sha256(await readFile(request, token, `${base}big.bin`))).toBe(big.hash);
+
+      // Parts 1 and 2 stored, 3 held, then a reload: the same file picked again sends 3 and 4 only.
+      const again = diskFile(dir, 'again.bin', randomBytes(16 * MiB + 99));
+      held = await holdParts(page, 3);
+      const stored = page.waitForResponse(
+        (r) => r.url().includes('partNumber=2') && r.url().includes('/multipart/part') && r.ok(),
+      );
+      const first = page.waitForResponse(
+        (r) => r.url().includes('partNumber=1') && r.url().includes('/multipart/part') && r.ok(),
+      );
+      await page.getByTestId('explorer-upload-input').setInputFiles(again.file);
+      await Promise.all([stored, first]);
+      // The held parts die with the page; only then are parts let through again.
+      await page.reload();
+      await page.unrouteAll({ behavior: 'ignoreErrors' });
+      const parts = watchParts(page);
+      const interrupted = page.getByTestId('fs-upload-interrupted-item');
+      await expect(interrupted).toContainText('again.bin');
+      const chooser = page.waitForEvent('filechooser');
+      await interrupted.getByTestId('fs-upload-resume').click();
+      await (await chooser).setFiles(again.file);
+      await expect(uploadRow(page, 'again.bin')).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
+      expect(parts.sort()).toEqual([3, 4]);
+      expect(sha256(await readFile(request, token, `${base}again.bin`))).toBe(again.hash);
+      await expect(page.getByTestId('fs-upload-interrupted')).toHaveCount(0);
+    });
+
+    test('a mount file shared with a password and a view limit; the file stays when the share ends', async ({
+      page,
+      seedAdmin,
+      request,
+    }) => {
+      const base = `${mount.path}/share/`;
+      await putText(request, token, `${base}notes.txt`, 'shared notes');
+      await seedAdmin();
+      await page.goto(explorerHref(base));
+      await page.getByTestId('entry-row').first().getByTestId('entry-more').click();
+      await page.getByTestId('menu-share').click();
+      const dialog = page.getByTestId('share-dialog');
+      await dialog.getByLabel('Password', { exact: true }).fill('open sesame');
+      await dialog.getByRole('spinbutton', { name: 'Max views' }).fill('1');
+      await dialog.getByTestId('share-create').click();
+      const url = await dialog.getByTestId('share-url').textContent();
+      const slug = url!.split('/file/')[1]!;
+      const info = await request.get(`${BASE_URL}/api/public/files/${slug}`);
+      const share = ((await info.json()) as { data: { requires_password: boolean; max_views: number } }).data;
+      expect(share.requires_password).toBe(true);
+      expect(share.max_views).toBe(1);
+      // The share deleted from file management: the mount keeps the file.
+      const removed = await request.get(`${BASE_URL}/api/admin/files?search=notes.txt`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      const found = ((await removed.json()) as { data: { files: { id: string; slug: string }[] } }).data
+        .files;
+      const id = found.find((file) => file.slug === slug)!.id;
+      const deleted = await request.delete(`${BASE_URL}/api/admin/files/${id}`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      expect(deleted.status()).toBe(200);
+      expect((await readFile(request, token, `${base}notes.txt`)).toString()).toBe('shared notes');
+    });
+  });
+}
