@@ -310,27 +310,31 @@ async function soak(
     console.log(line);
     console.log(`server pid ${pid}, RSS at start ${mb(rss(pid))} MB`);
 
-    // RSS sampled every second; a report's figure is the median of its last 10 samples (GC noise).
-    const samples: number[] = [];
+    // RSS sampled every second; a report's figure is the median of its window's samples (GC swings
+    // it by tens of MB). The growth compares the first whole window after the warm-up with the last.
+    let samples: number[] = [];
     const sampler = setInterval(() => samples.push(rss(pid)), 1000);
-    const steady = () =>
-      [...samples.slice(-10)].sort((a, b) => a - b)[Math.min(samples.length, 10) >> 1] ?? rss(pid);
+    const steady = () => [...samples].sort((a, b) => a - b)[samples.length >> 1] ?? rss(pid);
     let warm: { rss: number; requests: number } | undefined;
     const rows: string[] = [];
     let windowStart = start;
+    let requestsAtWindowStart = 0;
+    let lastMemory = 0;
     const report = () => {
       const now = performance.now();
       const seconds = (now - windowStart) / 1000;
       const minute = ((now - start) / 60_000).toFixed(1);
-      const memory = steady();
+      const memory = (lastMemory = steady());
       const row = `| ${minute} | ${Math.round(load.window.requests / seconds).toLocaleString('en')} | ${kinds(load.window.errors)} | ${mb(memory)} |`;
       rows.push(row);
       console.log(
         `[${minute} min] ${Math.round(load.window.requests / seconds)} req/s, errors ${kinds(load.window.errors)}, RSS ${mb(memory)} MB`,
       );
+      if (!warm && windowStart - start >= WARMUP_MS) warm = { rss: memory, requests: requestsAtWindowStart };
       load.window = { requests: 0, errors: new Map() };
+      samples = [];
       windowStart = now;
-      if (!warm && now - start >= WARMUP_MS) warm = { rss: memory, requests: load.total.requests };
+      requestsAtWindowStart = load.total.requests;
     };
     const reporter = setInterval(report, REPORT_MS);
 
@@ -339,10 +343,10 @@ async function soak(
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
     clearInterval(reporter);
-    if (performance.now() - windowStart > 2000) report(); // the tail since the last report
+    // The tail since the last report, when long enough for a median of its own.
+    if (rows.length === 0 || performance.now() - windowStart >= REPORT_MS / 2) report();
     clearInterval(sampler);
-
-    const final = steady();
+    const final = lastMemory;
     const totalErrors = [...load.total.errors.values()].reduce((a, b) => a + b, 0);
     const after = warm ? load.total.requests - warm.requests : 0;
     const perMillion = warm && after > 0 ? ((final - warm.rss) / 1e6 / after) * 1e6 : NaN;
@@ -352,16 +356,16 @@ async function soak(
       `${load.total.requests.toLocaleString('en')} requests in ${(seconds / 60).toFixed(1)} min ` +
       `(${Math.round(load.total.requests / seconds)} req/s), errors ${kinds(load.total.errors)}; RSS ` +
       (warm
-        ? `${mb(warm.rss)} MB after the warm-up → ${mb(final)} MB at the end over ${after.toLocaleString('en')} requests: ` +
+        ? `${mb(warm.rss)} MB in the first window after the warm-up → ${mb(final)} MB at the end over ${after.toLocaleString('en')} requests: ` +
           `${perMillion.toFixed(2)} MB per million requests`
-        : `no figure (the run was not longer than the warm-up)`) +
+        : `no figure (no whole report window after the warm-up)`) +
       `. Goal (0 errors, < ${GOAL_MB_PER_MILLION} MB per million): ${met ? 'met' : 'NOT met'}.`;
     console.log(summary);
     if (args.record) {
       writeSection(
         `Soak: ${storageLabel}, ${DB === 'pg' ? 'PostgreSQL' : 'SQLite'}`,
         `Run ${new Date().toISOString().slice(0, 10)} on ${machine()}; \`npm run soak -- --minutes ${MINUTES} --concurrency ${CONCURRENCY} --storage ${STORAGE} --db ${DB}\`.\n\n` +
-          `${line}. RSS is the median of the last 10 one-second samples of the server's VmRSS; the warm-up is ${WARMUP_MS / 60_000} min.\n\n` +
+          `${line}. RSS is the median of the one-second samples of the server's VmRSS in each report window; the growth compares the first whole window after the ${WARMUP_MS / 60_000}-minute warm-up with the last.\n\n` +
           `| minute | req/s | errors | RSS MB |\n|---|---|---|---|\n${rows.join('\n')}\n\n${summary}`,
       );
     }
