@@ -213,7 +213,17 @@ export function createApp(deps: AppDeps) {
       resolveKey: (key) => apiKeys.resolveKey(key),
     }),
   );
-  if (config.testHooks && clock instanceof AdjustableClock) api.route('/', testHookRoutes(clock));
+  if (config.testHooks && clock instanceof AdjustableClock) {
+    api.route(
+      '/',
+      testHookRoutes(clock, {
+        freeOrphanedStreams: () => uploads.freeOrphanedStreams(),
+        removeLeftoverTemps: () => uploads.removeLeftoverTemps(),
+        removeLeftoverSpools: () => fs.removeLeftoverSpools(),
+        purgeAbandonedUploads: () => uploads.purgeAbandonedUploads(),
+      }),
+    );
+  }
   // Built from the routes above (and the presigned storage routes) when first asked for.
   api.route(
     '/',

@@ -139,6 +139,18 @@ export interface MultipartApi {
   complete(path: string, uploadId: string, parts: MultipartPart[]): Promise<WriteResult>;
   abort(path: string, uploadId: string): Promise<void>;
   listParts(path: string, uploadId: string): Promise<MultipartPartInfo[]>;
+  /**
+   * Every upload begun and neither completed nor aborted (at most `limit`), with when it began: what
+   * the orphan job checks against the ledger, since a crashed process leaves its uploads behind.
+   */
+  listUploads(limit: number): Promise<PendingUpload[]>;
+}
+
+/** An unfinished multipart upload, as `listUploads` reports it. */
+export interface PendingUpload {
+  path: string;
+  uploadId: string;
+  initiated: Date;
 }
 
 export interface PresignGetOptions {

@@ -664,6 +664,34 @@ export function runDriverContract(name: string, makeDriver: () => Promise<Driver
         await expectCode(driver.stat(path), 'NOT_FOUND');
       });
 
+      it('lists unfinished uploads with their path and start, and forgets finished and aborted ones', async () => {
+        const open = at('mp/listed-open.bin');
+        const done = at('mp/listed-done.txt');
+        const started = Date.now();
+        const a = await driver.multipart.init(open);
+        const b = await driver.multipart.init(done);
+        const { etag } = await driver.multipart.uploadPart(done, b.uploadId, 1, streamOf('done'), {
+          size: 4,
+        });
+        const mine = async () =>
+          (await driver.multipart.listUploads(1000)).filter(
+            (u) => u.uploadId === a.uploadId || u.uploadId === b.uploadId,
+          );
+        const listed = await mine();
+        assert.deepEqual(listed.map((u) => u.path).sort(), [done, open]);
+        for (const u of listed) {
+          // A storage server's clock may be a little off this one's.
+          assert.ok(Math.abs(u.initiated.getTime() - started) < 5 * 60_000, `${u.initiated.toISOString()}`);
+        }
+        await driver.multipart.complete(done, b.uploadId, [{ partNumber: 1, etag }]);
+        assert.deepEqual(
+          (await mine()).map((u) => u.path),
+          [open],
+        );
+        await driver.multipart.abort(open, a.uploadId);
+        assert.deepEqual(await mine(), []);
+      });
+
       it('answers NOT_FOUND for an unknown upload id or one used with another path', async () => {
         const path = at('mp/owned.txt');
         const { uploadId } = await driver.multipart.init(path);

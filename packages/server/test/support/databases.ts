@@ -15,6 +15,8 @@ export const DIALECTS: Dialect[] = ['sqlite', 'postgres'];
 export interface TestDatabase {
   db: Db;
   dataDir: string;
+  /** The PostgreSQL database's URL (for a server process on it); undefined on SQLite. */
+  url?: string;
   /** Removes the temp dir and, on PostgreSQL, the database. */
   destroy(): Promise<void>;
 }
@@ -25,11 +27,12 @@ const PG_MISSING =
 
 export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cubby-test-'));
-  const ready = async (db: Db, dropDatabase?: () => Promise<void>): Promise<TestDatabase> => {
+  const ready = async (db: Db, dropDatabase?: () => Promise<void>, url?: string): Promise<TestDatabase> => {
     await migrate(db);
     return {
       db,
       dataDir,
+      ...(url ? { url } : {}),
       destroy: async () => {
         await db.close();
         await dropDatabase?.();
@@ -47,20 +50,24 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  return ready(openDatabase({ dataDir, databaseUrl: url.toString() }), async () => {
-    const cleanup = new pg.Client({ connectionString: adminUrl });
-    await cleanup.connect();
-    // pg's pool.end() resolves before its sessions are gone; forcing them closed would make the
-    // closing clients throw. Wait for them instead (55006: database in use).
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await cleanup.query(`DROP DATABASE IF EXISTS ${name}`);
-        break;
-      } catch (error) {
-        if ((error as { code?: string }).code !== '55006' || attempt >= 100) throw error;
-        await new Promise((r) => setTimeout(r, 50));
+  return ready(
+    openDatabase({ dataDir, databaseUrl: url.toString() }),
+    async () => {
+      const cleanup = new pg.Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      // pg's pool.end() resolves before its sessions are gone; forcing them closed would make the
+      // closing clients throw. Wait for them instead (55006: database in use).
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await cleanup.query(`DROP DATABASE IF EXISTS ${name}`);
+          break;
+        } catch (error) {
+          if ((error as { code?: string }).code !== '55006' || attempt >= 100) throw error;
+          await new Promise((r) => setTimeout(r, 50));
+        }
       }
-    }
-    await cleanup.end();
-  });
+      await cleanup.end();
+    },
+    url.toString(),
+  );
 }

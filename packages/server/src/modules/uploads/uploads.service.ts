@@ -707,9 +707,11 @@ export class UploadsService {
   // ---- the orphan job -------------------------------------------------------------------------
 
   /**
-   * Aborts multipart uploads idle for 24 hours and deletes their pending files, and deletes pending
-   * presigned uploads older than 24 hours with whatever bytes reached storage. A storage that cannot
-   * be reached keeps its leftovers for the next run. Returns how many uploads were cleaned up.
+   * Aborts multipart uploads idle for 24 hours and deletes their pending files, deletes pending
+   * presigned uploads older than 24 hours with whatever bytes reached storage, and aborts the uploads
+   * a storage holds that no session knows once they are 24 hours old (`abortStrayUploads`). A storage
+   * that cannot be reached keeps its leftovers for the next run. Returns how many uploads were
+   * cleaned up.
    */
   async purgeAbandonedUploads(): Promise<number> {
     const now = this.now();
@@ -737,6 +739,35 @@ export class UploadsService {
         if (await this.ledger.deletePending(row.id)) count++;
       } catch (error) {
         this.deps.logger.warn({ err: error, file: row.id }, 'could not remove an abandoned upload');
+      }
+    }
+    return count + (await this.abortStrayUploads(before));
+  }
+
+  /**
+   * Aborts the multipart uploads in storage that began before `before` and that no ledger session
+   * knows: relay uploads (fs multipart) a client never finished, and the uploads of writes in parts
+   * (an S3 write of a stream) whose process died. Their parts would otherwise stay in the bucket,
+   * invisible and billed, for ever.
+   */
+  private async abortStrayUploads(before: string): Promise<number> {
+    const cutoff = Date.parse(before);
+    let count = 0;
+    for (const config of await this.deps.storageConfigs.repo.list()) {
+      try {
+        const driver = await this.deps.storageConfigs.driver(config.id);
+        const uploads = await driver.multipart.listUploads(PURGE_BATCH);
+        if (uploads.length === 0) continue;
+        const known = await this.ledger.uploadIdsOf(config.id);
+        for (const upload of uploads) {
+          if (known.has(upload.uploadId) || upload.initiated.getTime() >= cutoff) continue;
+          await driver.multipart.abort(upload.path, upload.uploadId).catch((error: unknown) => {
+            if (!isStorageError(error, 'NOT_FOUND')) throw error;
+          });
+          count++;
+        }
+      } catch (error) {
+        this.deps.logger.warn({ err: error, config: config.id }, 'could not abort stray uploads');
       }
     }
     return count;

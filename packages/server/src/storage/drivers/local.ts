@@ -37,6 +37,7 @@ import {
   type MultipartApi,
   type MultipartPart,
   type MultipartPartInfo,
+  type PendingUpload,
   type PresignGetOptions,
   type PresignPartOptions,
   type PresignPutOptions,
@@ -201,6 +202,7 @@ export class LocalDriver implements StorageDriver {
       complete: (path, uploadId, parts) => this.multipartComplete(path, uploadId, parts),
       abort: (path, uploadId) => this.multipartAbort(path, uploadId),
       listParts: (path, uploadId) => this.multipartListParts(path, uploadId),
+      listUploads: (limit) => this.multipartListUploads(limit),
     };
   }
 
@@ -604,6 +606,31 @@ export class LocalDriver implements StorageDriver {
     }
     if (meta.path !== path) throw new StorageError('NOT_FOUND', 'unknown upload');
     return { path, dir, meta };
+  }
+
+  /** The unfinished uploads: the folders below `.cubby-multipart` with their `meta.json`. */
+  private async multipartListUploads(limit: number): Promise<PendingUpload[]> {
+    let names: string[];
+    try {
+      names = await fs.readdir(nodePath.join(this.root, MULTIPART_DIR));
+    } catch (error) {
+      if (isErrno(error, 'ENOENT')) return [];
+      return mapFsError(error, 'list uploads', '/');
+    }
+    const found: PendingUpload[] = [];
+    for (const uploadId of names) {
+      if (found.length >= limit) break;
+      if (!/^[0-9a-f]{32}$/.test(uploadId)) continue;
+      try {
+        const meta = JSON.parse(
+          await fs.readFile(nodePath.join(this.uploadDir(uploadId), 'meta.json'), 'utf8'),
+        ) as UploadMeta;
+        found.push({ path: meta.path, uploadId, initiated: new Date(meta.created) });
+      } catch {
+        // Completed or aborted meanwhile, or its init never finished writing.
+      }
+    }
+    return found;
   }
 
   private async multipartInit(raw: string, contentType?: string): Promise<{ uploadId: string }> {

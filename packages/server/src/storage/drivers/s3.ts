@@ -27,6 +27,7 @@ import {
   HeadObjectCommand,
   ListObjectsV2Command,
   type ListObjectsV2CommandOutput,
+  ListMultipartUploadsCommand,
   ListPartsCommand,
   PutObjectCommand,
   S3Client,
@@ -49,6 +50,7 @@ import {
   type MultipartApi,
   type MultipartPart,
   type MultipartPartInfo,
+  type PendingUpload,
   type PresignGetOptions,
   type PresignPartOptions,
   type PresignPutOptions,
@@ -351,6 +353,7 @@ export class S3Driver implements StorageDriver {
       complete: (path, uploadId, parts) => this.multipartComplete(path, uploadId, parts),
       abort: (path, uploadId) => this.multipartAbort(path, uploadId),
       listParts: (path, uploadId) => this.multipartListParts(path, uploadId),
+      listUploads: (limit) => this.multipartListUploads(limit),
     };
   }
 
@@ -948,6 +951,33 @@ export class S3Driver implements StorageDriver {
   }
 
   // ---- multipart ------------------------------------------------------------------------------
+
+  /** The bucket's unfinished uploads below the root prefix (a page of ListMultipartUploads at a time). */
+  private async multipartListUploads(limit: number): Promise<PendingUpload[]> {
+    const found: PendingUpload[] = [];
+    let keyMarker: string | undefined;
+    let uploadIdMarker: string | undefined;
+    do {
+      const page = await this.run('list uploads', '/', () =>
+        this.client.send(
+          new ListMultipartUploadsCommand({
+            Bucket: this.bucket,
+            Prefix: this.prefix,
+            MaxUploads: Math.min(1000, limit - found.length),
+            ...(keyMarker ? { KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker } : {}),
+          }),
+        ),
+      );
+      for (const upload of page.Uploads ?? []) {
+        if (!upload.Key?.startsWith(this.prefix) || !upload.UploadId) continue;
+        const path = `/${upload.Key.slice(this.prefix.length)}`;
+        found.push({ path, uploadId: upload.UploadId, initiated: upload.Initiated ?? new Date(0) });
+      }
+      keyMarker = page.IsTruncated ? page.NextKeyMarker : undefined;
+      uploadIdMarker = page.NextUploadIdMarker;
+    } while (keyMarker && found.length < limit);
+    return found;
+  }
 
   private async multipartInit(raw: string, contentType?: string): Promise<{ uploadId: string }> {
     const path = driverPath(raw);
