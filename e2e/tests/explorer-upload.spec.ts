@@ -3,13 +3,14 @@
  * picked, a folder picked and files dropped on the page; a file above 5 MiB sent in 5 MiB parts
  * through the server; name conflicts (keep both and skip for all, replace); cancel and retry; a reload
  * in the middle of a multipart upload continued with only the missing parts; and a file share made
- * from a mount file (password and view limit) that leaves the file in the mount.
+ * from a mount file (password and view limit) that leaves the file in the mount. In Chinese: the
+ * conflict question and the server's refusal of a taken link suffix.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page, Route } from '@playwright/test';
-import { expect, test } from '../support/fixtures.ts';
+import { expect, seedStorage, test } from '../support/fixtures.ts';
 import {
   explorerHref,
   listNames,
@@ -231,3 +232,47 @@ for (const kind of ['local', 's3'] as const) {
     });
   });
 }
+
+test('in Chinese: the conflict question, and a taken link suffix refused with the server message', async ({
+  page,
+  seedAdmin,
+  request,
+  api,
+}, info) => {
+  const token = await api.adminToken();
+  const mount = await localMount(request, token);
+  try {
+    const base = `${mount.path}/zh/`;
+    await putText(request, token, `${base}笔记.txt`, '旧的');
+    const twin = diskFile(info.outputPath('files'), '笔记.txt', Buffer.from('新的'));
+    await seedStorage(page, { language: 'zh-CN' });
+    await seedAdmin();
+    await page.goto(explorerHref(base));
+    await page.getByTestId('explorer-upload-input').setInputFiles(twin.file);
+    const conflict = page.getByTestId('fs-upload-conflict');
+    await expect(conflict).toContainText('名称已存在');
+    await expect(conflict).toContainText('“笔记.txt”已存在于');
+    await conflict.getByRole('button', { name: '保留两者' }).click();
+    await expect(uploadRow(page, '笔记 (1).txt')).toContainText('已上传');
+    expect((await readFile(request, token, `${base}笔记 (1).txt`)).toString()).toBe('新的');
+
+    const shares = await request.post(`${BASE_URL}/api/admin/fs/share`, {
+      headers: { Authorization: `Bearer ${token}` },
+      data: { path: `${base}笔记.txt`, slug: `zh-${mount.mountId.slice(0, 8)}` },
+    });
+    expect(shares.status()).toBe(201);
+    await page
+      .getByTestId('entry-row')
+      .filter({ hasText: '笔记.txt' })
+      .first()
+      .getByTestId('entry-more')
+      .click();
+    await page.getByTestId('menu-share').click();
+    const dialog = page.getByTestId('share-dialog');
+    await dialog.locator('input[name=slug]').fill(`zh-${mount.mountId.slice(0, 8)}`);
+    await dialog.getByTestId('share-create').click();
+    await expect(dialog.getByRole('alert')).toHaveText('此链接后缀已被其他文件使用');
+  } finally {
+    await mount.cleanup(request);
+  }
+});
