@@ -3,7 +3,8 @@
  * picked, a folder picked and files dropped on the page; a file above 5 MiB sent in 5 MiB parts
  * through the server; name conflicts (keep both and skip for all, replace); cancel and retry; a reload
  * in the middle of a multipart upload continued with only the missing parts; and a file share made
- * from a mount file (password and view limit) that leaves the file in the mount. In Chinese: the
+ * from a mount file (password and view limit) that leaves the file in the mount; previews of video,
+ * audio, PDF and sandboxed HTML. In Chinese: the
  * conflict question and the server's refusal of a taken link suffix.
  */
 import { randomBytes } from 'node:crypto';
@@ -15,13 +16,14 @@ import {
   explorerHref,
   listNames,
   localMount,
+  putFile,
   putText,
   readFile,
   s3Mount,
   type TestMount,
 } from '../support/explorer.ts';
 import { BASE_URL } from '../support/env.ts';
-import { sha256 } from '../support/files.ts';
+import { pdfOf, recordWebm, sha256, wavOf } from '../support/files.ts';
 
 const MiB = 1024 * 1024;
 
@@ -194,6 +196,40 @@ for (const kind of ['local', 's3'] as const) {
       expect(parts.sort()).toEqual([3, 4]);
       expect(sha256(await readFile(request, token, `${base}again.bin`))).toBe(again.hash);
       await expect(page.getByTestId('fs-upload-interrupted')).toHaveCount(0);
+    });
+
+    test('previews of video, audio, PDF and HTML (sandboxed, its scripts never run)', async ({
+      page,
+      seedAdmin,
+      request,
+    }) => {
+      const base = `${mount.path}/media`;
+      await page.goto('/');
+      await putFile(request, token, base, 'a-clip.webm', await recordWebm(page), 'video/webm');
+      await putFile(request, token, base, 'b-tone.wav', wavOf(), 'audio/wav');
+      await putFile(request, token, base, 'c-paper.pdf', pdfOf('Hello PDF'), 'application/pdf');
+      await putText(
+        request,
+        token,
+        `${base}/d-page.html`,
+        '<!doctype html><title>before</title><h1>Hello HTML</h1><script>document.title="after";parent.document.title="pwned"</script>',
+      );
+      await seedAdmin();
+      await page.goto(`${explorerHref(base)}?preview=a-clip.webm`);
+      const preview = page.getByTestId('preview-dialog');
+      const player = preview.getByTestId('video-preview');
+      await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.videoWidth)).toBe(64);
+      await preview.getByTestId('preview-next').click();
+      const sound = preview.getByTestId('audio-preview');
+      await expect.poll(() => sound.evaluate((a: HTMLAudioElement) => a.duration)).toBeCloseTo(0.5, 1);
+      await preview.getByTestId('preview-next').click();
+      await expect(preview.getByTestId('pdf-preview')).toBeVisible();
+      await preview.getByTestId('preview-next').click();
+      await expect(page).toHaveURL(/\?preview=d-page\.html$/);
+      await expect(preview.getByTestId('html-preview')).toHaveAttribute('sandbox', '');
+      const frame = page.frameLocator('[data-testid=html-preview]');
+      await expect(frame.getByRole('heading', { name: 'Hello HTML' })).toBeVisible();
+      await expect(page).not.toHaveTitle('pwned');
     });
 
     test('a mount file shared with a password and a view limit; the file stays when the share ends', async ({
