@@ -15,7 +15,7 @@ import type { AppEnv } from './http/context.ts';
 import { handleError, handleNotFound } from './http/error-handler.ts';
 import { openApiRoutes } from './http/openapi.ts';
 import { badRequest } from './http/errors.ts';
-import { AttemptLimiter } from './http/rate-limiter.ts';
+import { createAttemptLimiter } from './http/rate-limiter.ts';
 import { requestBodies } from './http/request-body.ts';
 import { requestContext } from './http/request-context.ts';
 import { serveSpa } from './http/spa.ts';
@@ -90,7 +90,8 @@ export interface AppDeps {
 export function createApp(deps: AppDeps) {
   const { config, db, clock, logger } = deps;
   // Guesses at passwords; each service names its own limits (login, change-password, shares).
-  const limiter = new AttemptLimiter(clock, logger);
+  // Counted in the database on PostgreSQL, so every instance shares them.
+  const limiter = createAttemptLimiter(db, clock, logger);
   const auth = new AuthService(new AuthRepository(db.kysely), clock, limiter, config.sessionTtlMs);
   const apiKeys = new ApiKeysService(new ApiKeysRepository(db.kysely), clock, deps.secretKey);
   const settings = new SettingsService(new SettingsRepository(db.kysely), clock);
