@@ -17,7 +17,9 @@ import { createCacheBus, DEGRADED_TTL_MS, newInstanceId } from '../src/lib/cache
 import { hashPassword } from '../src/lib/crypto.ts';
 import { systemClock } from '../src/lib/clock.ts';
 import { createLogger } from '../src/logger.ts';
+import { createTestDatabase } from './support/databases.ts';
 import { createBucket, deleteBucket, s3AdminClient, s3Env, S3_SKIP } from './support/s3.ts';
+import { freePort, startServer, waitFor } from './support/server-process.ts';
 import {
   ADMIN,
   apiKey,
@@ -497,5 +499,41 @@ describe('one instance on SQLite', () => {
     assert.equal(row.runs, runs);
     assert.equal(row.instance, 'one');
     assert.ok(row.last_finished_at! >= row.last_started_at);
+  });
+});
+
+describe('two server processes on one PostgreSQL database', () => {
+  it('run each periodic job once per interval between them (JOB_INTERVAL_SECONDS=1)', async () => {
+    const database = await createTestDatabase('postgres');
+    const env = async () => ({
+      DATABASE_URL: database.db.connectionString!,
+      DATA_DIR: database.dataDir,
+      SECRET_KEY: 's'.repeat(40),
+      ADMIN_PASSWORD: 'long-enough',
+      LOG_LEVEL: 'warn',
+      JOB_INTERVAL_SECONDS: '1',
+      PORT: String(await freePort()),
+    });
+    // The first creates the schema and the admin; then the second joins it.
+    const first = startServer(await env());
+    await waitFor(first, (out) => out.includes('Cubby is serving'));
+    const second = startServer(await env());
+    const procs = [first, second];
+    try {
+      await waitFor(second, (out) => out.includes('Cubby is serving'));
+      const started = performance.now();
+      await sleep(4500);
+      const rows = await database.db.kysely.selectFrom('job_runs').selectAll().execute();
+      const seconds = (performance.now() - started) / 1000;
+      assert.equal(rows.length, 8, rows.map((r) => r.name).join(', '));
+      for (const row of rows) {
+        // Once a second between the two (the first process ran on its own a moment earlier); never twice.
+        assert.ok(row.runs >= 3 && row.runs <= Math.ceil(seconds) + 2, `${row.name}: ${row.runs} runs`);
+      }
+    } finally {
+      for (const proc of procs) proc.child.kill('SIGTERM');
+      await Promise.all(procs.map((p) => p.exited));
+      await database.destroy();
+    }
   });
 });
