@@ -15,10 +15,11 @@ import type { AppEnv } from './http/context.ts';
 import { handleError, handleNotFound } from './http/error-handler.ts';
 import { openApiRoutes } from './http/openapi.ts';
 import { badRequest } from './http/errors.ts';
-import { AttemptLimiter } from './http/rate-limiter.ts';
+import { createAttemptLimiter } from './http/rate-limiter.ts';
 import { requestBodies } from './http/request-body.ts';
 import { requestContext } from './http/request-context.ts';
 import { serveSpa } from './http/spa.ts';
+import { type CacheNote, type CacheBus, createCacheBus, newInstanceId } from './lib/cache-bus.ts';
 import { AdjustableClock, type Clock } from './lib/clock.ts';
 import { testHookRoutes } from './http/test-hooks.ts';
 import { ApiKeysRepository } from './modules/api-keys/api-keys.repository.ts';
@@ -85,12 +86,20 @@ export interface AppDeps {
   logger: Logger;
   secretKey: string;
   webDistDir?: string;
+  /** Names this instance (notes, job runs); a new id when unset. */
+  instanceId?: string;
+  /** How caches hear of other instances' changes; built from `db` when unset (tests pass their own). */
+  cacheBus?: CacheBus;
 }
 
 export function createApp(deps: AppDeps) {
   const { config, db, clock, logger } = deps;
+  const instanceId = deps.instanceId ?? deps.cacheBus?.instance ?? newInstanceId();
+  // On PostgreSQL other instances share the database: what one changes, the others forget.
+  const cacheBus = deps.cacheBus ?? createCacheBus(db, instanceId, logger);
   // Guesses at passwords; each service names its own limits (login, change-password, shares).
-  const limiter = new AttemptLimiter(clock, logger);
+  // Counted in the database on PostgreSQL, so every instance shares them.
+  const limiter = createAttemptLimiter(db, clock, logger);
   const auth = new AuthService(new AuthRepository(db.kysely), clock, limiter, config.sessionTtlMs);
   const apiKeys = new ApiKeysService(new ApiKeysRepository(db.kysely), clock, deps.secretKey);
   const settings = new SettingsService(new SettingsRepository(db.kysely), clock);
@@ -103,6 +112,7 @@ export function createApp(deps: AppDeps) {
     mounts: mountsRepository,
     // `vfs` is built below; a config only changes once a request arrives.
     onChanged: (id) => void vfs.clearCache({ storageConfigId: id }),
+    bus: cacheBus,
   });
   // One repository for file rows, shared by the share routes and the uploads that create them.
   const filesRepository = new FilesRepository(db.kysely);
@@ -116,7 +126,19 @@ export function createApp(deps: AppDeps) {
   });
 
   // One tree over every mount: the fs routes, WebDAV and the copy engine go through it.
-  const vfs = new Vfs({ mounts: mountsRepository, storageConfigs, clock });
+  const vfs = new Vfs({ mounts: mountsRepository, storageConfigs, clock, bus: cacheBus });
+  cacheBus.subscribe({
+    note: (note) => {
+      if (note.kind === 'storage-config') storageConfigs.dropDriver(note.id);
+      else applyNote(note);
+    },
+    lost: () => applyNote(null),
+  });
+  function applyNote(note: CacheNote | null): void {
+    vfs.applyNote(note).catch((error: unknown) => {
+      logger.warn({ err: error }, 'could not forget what another instance changed');
+    });
+  }
   function storageChanged(configId: string, path: string): void {
     vfs.storageChanged(configId, path).catch((error: unknown) => {
       logger.warn({ err: error }, 'could not forget a cached listing');
@@ -192,7 +214,7 @@ export function createApp(deps: AppDeps) {
   );
 
   const api = new Hono<AppEnv>();
-  api.route('/', systemRoutes(db, clock));
+  api.route('/', systemRoutes(db, clock, cacheBus));
   api.route('/', dashboardRoutes(new DashboardService(new DashboardRepository(db.kysely), clock)));
   api.route('/', authRoutes(auth));
   api.route('/', apiKeysRoutes(apiKeys));
@@ -239,6 +261,8 @@ export function createApp(deps: AppDeps) {
   return {
     app,
     services: {
+      instanceId,
+      cacheBus,
       auth,
       apiKeys,
       pastes,

@@ -65,10 +65,11 @@ await services.fs.removeLeftoverSpools();
 await services.fsTasks.failOrphans();
 
 // With browser-test hooks the tests move the clock and clear shares themselves; a purge at a moment
-// of its own choosing would race them, so the periodic jobs stay off.
+// of its own choosing would race them, so the periodic jobs stay off (unless JOB_INTERVAL_SECONDS
+// asks for them). Each job runs once per interval across every instance (jobs.ts).
 const jobs = startJobs(
-  logger,
-  config.testHooks
+  { db, clock, logger, instance: services.instanceId, everyMs: config.jobIntervalMs },
+  config.testHooks && config.jobIntervalMs === undefined
     ? []
     : [
         {
@@ -123,7 +124,7 @@ function shutdown(signal: string) {
   stopping = true;
   logger.info({ signal }, 'shutting down');
   logger.flush();
-  jobs.stop();
+  void jobs.stop();
   // Running copy tasks stop now (recorded as interrupted, their partial targets never kept).
   const tasksStopped = services.fsTasks.stopAll();
   const force = setTimeout(() => {

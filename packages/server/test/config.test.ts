@@ -17,6 +17,7 @@ describe('configuration', () => {
     assert.equal(result.config.trustProxyHops, 0);
     assert.equal(result.config.corsOrigins, '*');
     assert.deepEqual(result.config.body, { timeoutMs: 30_000, minBytes: 64 * 1024, windowMs: 60_000 });
+    assert.equal(result.config.jobIntervalMs, undefined, "each job's own interval");
   });
 
   it('reads every variable', () => {
@@ -36,6 +37,7 @@ describe('configuration', () => {
       BODY_TIMEOUT_SECONDS: '10',
       UPLOAD_MIN_KIB: '0.5',
       UPLOAD_RATE_WINDOW_SECONDS: '120',
+      JOB_INTERVAL_SECONDS: '2',
     });
     assert.ok(result.ok);
     const c = result.config;
@@ -55,6 +57,7 @@ describe('configuration', () => {
     assert.equal(c.sessionTtlMs, 2 * 3600_000);
     assert.deepEqual(c.corsOrigins, ['https://a.example', 'https://b.example']);
     assert.deepEqual(c.body, { timeoutMs: 10_000, minBytes: 512, windowMs: 120_000 });
+    assert.equal(c.jobIntervalMs, 2000);
   });
 
   it('names every bad variable on its own line and never echoes a secret', () => {
@@ -65,12 +68,21 @@ describe('configuration', () => {
       LOG_LEVEL: 'loud',
       ADMIN_PASSWORD: 'abc',
       TRUST_PROXY: 'maybe',
+      JOB_INTERVAL_SECONDS: '0.5',
     });
     assert.ok(!result.ok);
     const names = result.errors.map((line) => /^config error: (\w+)/.exec(line)?.[1]);
     assert.deepEqual(
       names.sort(),
-      ['ADMIN_PASSWORD', 'DATABASE_URL', 'LOG_LEVEL', 'PORT', 'SECRET_KEY', 'TRUST_PROXY'].sort(),
+      [
+        'ADMIN_PASSWORD',
+        'DATABASE_URL',
+        'JOB_INTERVAL_SECONDS',
+        'LOG_LEVEL',
+        'PORT',
+        'SECRET_KEY',
+        'TRUST_PROXY',
+      ].sort(),
     );
     const all = result.errors.join('\n');
     assert.ok(!all.includes('short-secret'));

@@ -21,6 +21,18 @@ for (const dialect of DIALECTS) {
       assert.ok(!Number.isNaN(Date.parse(body.timestamp)));
     });
 
+    it('GET /api/health says whether other instances reach its caches: local on SQLite, ok once listening on PostgreSQL', async () => {
+      const cache = async () => (await t.json('/api/health')).body.data.cache;
+      if (dialect === 'sqlite') return assert.equal(await cache(), 'local');
+      // Until its listener is connected (just after start) an instance says degraded.
+      const until = Date.now() + 5000;
+      while ((await cache()) !== 'ok') {
+        assert.equal(await cache(), 'degraded');
+        assert.ok(Date.now() < until, 'never listening');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    });
+
     it('GET /api/version names the version and the database', async () => {
       const { status, body } = await t.json('/api/version');
       assert.equal(status, 200);

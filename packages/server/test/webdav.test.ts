@@ -612,6 +612,7 @@ for (const dialect of DIALECTS) {
           headers: { ...ADMIN_BASIC, If: `(<${held.token}>)` },
         });
         assert.equal(ok.status, 204);
+        await second.services.cacheBus.close();
         await second.services.storageConfigs.close();
       });
     });

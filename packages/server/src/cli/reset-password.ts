@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { loadConfig } from '../config/config.ts';
 import { migrate, openDatabase } from '../db/database.ts';
-import { AttemptLimiter } from '../http/rate-limiter.ts';
+import { MemoryAttemptLimiter } from '../http/rate-limiter.ts';
 import { systemClock } from '../lib/clock.ts';
 import { AuthRepository } from '../modules/auth/auth.repository.ts';
 import { AuthService } from '../modules/auth/auth.service.ts';
@@ -23,7 +23,7 @@ await migrate(db);
 const auth = new AuthService(
   new AuthRepository(db.kysely),
   systemClock,
-  new AttemptLimiter(systemClock, console), // resetting needs no password: nothing to limit
+  new MemoryAttemptLimiter(systemClock, console), // resetting needs no password: nothing to limit
   config.sessionTtlMs,
 );
 const result = await auth.resetPassword(config.adminUsername, config.adminPassword);

@@ -59,6 +59,10 @@ const envSchema = z.object({
   ZIP_MAX_ENTRIES: z.coerce.number().int().min(1).max(1_000_000).default(100_000),
   ZIP_LINK_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
   WEB_DIST_DIR: optionalString,
+  JOB_INTERVAL_SECONDS: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.coerce.number().int().min(1).max(86_400).optional(),
+  ),
   CUBBY_TEST_HOOKS: z
     .string()
     .optional()
@@ -90,6 +94,11 @@ export interface Config {
   zip: { maxEntries: number; linkSeconds: number };
   /** The built web app to serve; unset: packages/web/dist next to the server. */
   webDistDir: string | undefined;
+  /**
+   * Replaces every periodic job's interval (ms; JOB_INTERVAL_SECONDS), for tests of several
+   * instances; unset: each job's own interval. Also runs the jobs when test hooks are on.
+   */
+  jobIntervalMs: number | undefined;
   /** Browser tests only: exposes POST /api/__test__/clock to move the server's clock forward. */
   testHooks: boolean;
 }
@@ -140,6 +149,7 @@ export function loadConfig(env: Record<string, string | undefined>): ConfigResul
       },
       zip: { maxEntries: e.ZIP_MAX_ENTRIES, linkSeconds: e.ZIP_LINK_SECONDS },
       webDistDir: e.WEB_DIST_DIR === undefined ? undefined : path.resolve(e.WEB_DIST_DIR),
+      jobIntervalMs: e.JOB_INTERVAL_SECONDS === undefined ? undefined : e.JOB_INTERVAL_SECONDS * 1000,
       testHooks: e.CUBBY_TEST_HOOKS,
     },
   };

@@ -17,6 +17,7 @@ import * as m0006 from './migrations/0006-mounts.ts';
 import * as m0007 from './migrations/0007-fs-tasks.ts';
 import * as m0008 from './migrations/0008-dashboard-indexes.ts';
 import * as m0009 from './migrations/0009-webdav.ts';
+import * as m0010 from './migrations/0010-shared-instances.ts';
 import * as m0011 from './migrations/0011-mount-file-shares.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -24,6 +25,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
+  /** PostgreSQL only: for the connections kept apart from the pool (LISTEN, job locks). */
+  connectionString?: string;
   /** SQLite only: group commit for the hottest single-statement writes (db/write-batch.ts). */
   writeBatch?: SqliteWriteBatch;
   close(): Promise<void>;
@@ -36,7 +39,12 @@ export function openDatabase(options: { databaseUrl?: string; dataDir: string })
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+    return {
+      kysely,
+      dialect: 'postgres',
+      connectionString: options.databaseUrl,
+      close: () => kysely.destroy(),
+    };
   }
   const filePath = path.join(options.dataDir, 'cubby.db');
   const file = new SQLite(filePath);
@@ -92,6 +100,7 @@ const migrations = {
   '0007-fs-tasks': m0007,
   '0008-dashboard-indexes': m0008,
   '0009-webdav': m0009,
+  '0010-shared-instances': m0010,
   '0011-mount-file-shares': m0011,
 };
 

@@ -206,6 +206,27 @@ export interface DavLocksTable {
   created_at: string;
 }
 
+/** Failed guesses under one limit rule and key in one fixed window (PostgreSQL; http/rate-limiter.ts). */
+export interface AttemptCountersTable {
+  rule: string;
+  key: string;
+  /** Window start, ms since the epoch. */
+  window_start: number;
+  count: number;
+  /** Window end, ms since the epoch: pruned after it. */
+  expires_at: number;
+}
+
+/** The last run of each periodic job, across every instance (jobs.ts). */
+export interface JobRunsTable {
+  name: string;
+  last_started_at: string;
+  last_finished_at: string | null;
+  runs: number;
+  /** The instance that ran it last. */
+  instance: string;
+}
+
 export interface Database {
   admins: AdminsTable;
   admin_sessions: AdminSessionsTable;
@@ -222,4 +243,6 @@ export interface Database {
   fs_tasks: FsTasksTable;
   dav_properties: DavPropertiesTable;
   dav_locks: DavLocksTable;
+  attempt_counters: AttemptCountersTable;
+  job_runs: JobRunsTable;
 }

@@ -11,7 +11,9 @@
  *   way) and read and write inside it.
  * - Listings are complete (every page of the driver) and sorted folders first, then by name. They
  *   are cached per mount for the mount's `cache_ttl` (0 = no cache); every write through the vfs,
- *   and every share upload into a mounted storage config, invalidates the folders it changed.
+ *   and every share upload into a mounted storage config, invalidates the folders it changed — on
+ *   this instance at once, on the others through the cache bus (lib/cache-bus.ts). While the bus
+ *   may miss notes (degraded), a listing is kept at most DEGRADED_TTL_MS.
  */
 import type { FsListItem, FsListingAnswer } from '@cubby/shared';
 import {
@@ -23,6 +25,7 @@ import {
 } from '@cubby/shared';
 import type { MountsTable } from '../db/schema.ts';
 import { AppError, badRequest, forbidden, notFound } from '../http/errors.ts';
+import { type CacheBus, type CacheNote, DEGRADED_TTL_MS } from '../lib/cache-bus.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { MountsRepository } from '../modules/mounts/mounts.repository.ts';
 import type {
@@ -96,6 +99,7 @@ const TOUCH_EVERY_MS = 60_000;
 
 interface CachedListing {
   items: FsItem[];
+  storedAt: number;
   expiresAt: number;
   usedAt: number;
   /** `items` as JSON bytes, made the first time a listing is answered whole from the cache. */
@@ -118,6 +122,8 @@ export interface VfsDeps {
   mounts: MountsRepository;
   storageConfigs: StorageConfigsService;
   clock: Clock;
+  /** Tells the other instances what this one forgot (and what they changed, through {@link applyNote}). */
+  bus?: CacheBus;
 }
 
 export class Vfs {
@@ -126,6 +132,11 @@ export class Vfs {
   /** Hits and misses per mount id, for the dashboard. */
   private readonly mountStats = new Map<string, { hits: number; misses: number }>();
   private readonly touched = new Map<string, number>();
+  /**
+   * Counts invalidations: a listing read from storage while something was forgotten is not kept
+   * (it may have been read before the change it missed).
+   */
+  private generation = 0;
 
   constructor(private readonly deps: VfsDeps) {}
 
@@ -312,7 +323,7 @@ export class Vfs {
     const now = this.deps.clock.now().getTime();
     const cached = fresh ? undefined : this.cache.get(key);
     if (cached) {
-      if (cached.expiresAt > now) {
+      if (cached.expiresAt > now && this.trusted(cached, now)) {
         this.stats.hits++;
         this.countLookup(at.mount.id, 'hits');
         cached.usedAt = now;
@@ -325,6 +336,7 @@ export class Vfs {
       this.stats.misses++;
       this.countLookup(at.mount.id, 'misses');
     }
+    const generation = this.generation;
     const entries: Entry[] = [];
     let cursor: string | undefined;
     try {
@@ -337,9 +349,14 @@ export class Vfs {
       if (!(missingIsEmpty && isStorageError(error, 'NOT_FOUND'))) throw fsStorageFailure(error);
     }
     const items = entries.map((e) => this.item(at.mount, e)).sort(byKindThenName);
-    if (at.mount.cache_ttl <= 0 || fresh) return { items };
+    if (at.mount.cache_ttl <= 0 || fresh || generation !== this.generation) return { items };
     if (this.cache.size >= CACHE_MAX_ENTRIES) this.prune(now);
-    const entry: CachedListing = { items, expiresAt: now + at.mount.cache_ttl * 1000, usedAt: now };
+    const entry: CachedListing = {
+      items,
+      storedAt: now,
+      expiresAt: now + at.mount.cache_ttl * 1000,
+      usedAt: now,
+    };
     this.cache.set(key, entry);
     return { items: [...items], entry };
   }
@@ -441,6 +458,20 @@ export class Vfs {
     if (options.recursive) this.forget(at.mount.id, at.subPath, true);
   }
 
+  /** Whether a cached listing may be used: any while notes arrive, only young ones while they may not. */
+  private trusted(entry: CachedListing, now: number): boolean {
+    return this.deps.bus?.state() !== 'degraded' || entry.storedAt > now - DEGRADED_TTL_MS;
+  }
+
+  /** Another instance's note, or (`null`) notes were missed: forgets what it names, here only. */
+  async applyNote(note: CacheNote | null): Promise<void> {
+    if (note === null) this.clearLocal(undefined);
+    else if (note.kind === 'listing') this.forgetLocal(note.mount, note.path, note.below);
+    else if (note.kind === 'listings') {
+      this.clearLocal(await this.mountIds({ mountId: note.mount, storageConfigId: note.config }));
+    }
+  }
+
   /**
    * A write straight to a storage config (a share upload): forgets the listings of every mount on
    * that config that show the written path's folder.
@@ -452,6 +483,12 @@ export class Vfs {
   }
 
   private forget(mountId: string, subPath: string, below: boolean): void {
+    this.forgetLocal(mountId, subPath, below);
+    this.deps.bus?.publish({ kind: 'listing', mount: mountId, path: subPath, below });
+  }
+
+  private forgetLocal(mountId: string, subPath: string, below: boolean): void {
+    this.generation++;
     const exact = cacheKey(mountId, subPath);
     const prefix = cacheKey(mountId, subPath === '/' ? '/' : `${subPath}/`);
     for (const key of this.cache.keys()) {
@@ -464,14 +501,22 @@ export class Vfs {
 
   /** Clears the cache of one mount, of the mounts on one storage config, or everything; returns how many listings went. */
   async clearCache(scope: { mountId?: string; storageConfigId?: string } = {}): Promise<number> {
-    let mountIds: Set<string> | undefined;
-    if (scope.mountId) mountIds = new Set([scope.mountId]);
-    else if (scope.storageConfigId) {
-      const mounts = await this.deps.mounts.list();
-      mountIds = new Set(
-        mounts.filter((m) => m.storage_config_id === scope.storageConfigId).map((m) => m.id),
-      );
-    }
+    const cleared = this.clearLocal(await this.mountIds(scope));
+    this.deps.bus?.publish({ kind: 'listings', mount: scope.mountId, config: scope.storageConfigId });
+    return cleared;
+  }
+
+  /** The mounts a scope names; undefined for all. */
+  private async mountIds(scope: { mountId?: string; storageConfigId?: string }) {
+    if (scope.mountId) return new Set([scope.mountId]);
+    if (!scope.storageConfigId) return undefined;
+    const mounts = await this.deps.mounts.list();
+    return new Set(mounts.filter((m) => m.storage_config_id === scope.storageConfigId).map((m) => m.id));
+  }
+
+  /** Forgets the listings of some mounts (undefined: all) here; returns how many went. */
+  private clearLocal(mountIds: Set<string> | undefined): number {
+    this.generation++;
     let cleared = 0;
     for (const key of [...this.cache.keys()]) {
       if (mountIds && !mountIds.has(key.slice(0, key.indexOf('\u0000')))) continue;

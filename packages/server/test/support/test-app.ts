@@ -6,7 +6,9 @@ import { Writable } from 'node:stream';
 import { createApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config/config.ts';
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Dialect } from '../../src/db/database.ts';
+import type { Logger } from 'pino';
+import { type Db, type Dialect, openDatabase } from '../../src/db/database.ts';
+import type { CacheBus } from '../../src/lib/cache-bus.ts';
 import type { FilesTable } from '../../src/db/schema.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createTestDatabase, type TestDatabase } from './databases.ts';
@@ -61,7 +63,34 @@ export async function createTestApp(
   env: Record<string, string> = {},
   webDistDir?: string,
 ): Promise<TestApp> {
-  const database = await createTestDatabase(dialect);
+  return buildTestApp(await createTestDatabase(dialect), { env, webDistDir, ownsDatabase: true });
+}
+
+/**
+ * Another instance on `first`'s PostgreSQL database (its own pool, clock, log and cache listener),
+ * as a second server process would be; close it before `first`.
+ */
+export async function createSecondInstance(
+  first: TestApp,
+  options: { env?: Record<string, string>; cacheBus?: (db: Db, logger: Logger) => CacheBus } = {},
+): Promise<TestApp> {
+  const { connectionString } = first.database.db;
+  if (!connectionString) throw new Error('a second instance needs PostgreSQL');
+  const db = openDatabase({ dataDir: first.database.dataDir, databaseUrl: connectionString });
+  const database: TestDatabase = { db, dataDir: first.database.dataDir, destroy: () => db.close() };
+  return buildTestApp(database, { ...options, ownsDatabase: false });
+}
+
+async function buildTestApp(
+  database: TestDatabase,
+  options: {
+    env?: Record<string, string>;
+    webDistDir?: string;
+    ownsDatabase: boolean;
+    cacheBus?: (db: Db, logger: Logger) => CacheBus;
+  },
+): Promise<TestApp> {
+  const { env = {}, webDistDir } = options;
   const loaded = loadConfig({ DATA_DIR: database.dataDir, LOG_LEVEL: 'debug', ...env });
   if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
   const clock = new TestClock();
@@ -72,16 +101,20 @@ export async function createTestApp(
       done();
     },
   });
+  const logger = createLogger('debug', sink);
   const { app, services } = createApp({
     config: loaded.config,
     db: database.db,
     clock,
-    logger: createLogger('debug', sink),
+    logger,
     secretKey: 'test-secret-key-0123456789abcdef0123456789',
     webDistDir,
+    cacheBus: options.cacheBus?.(database.db, logger),
   });
-  await services.auth.ensureInitialAdmin(ADMIN.username, ADMIN.password);
-  await services.storageConfigs.ensureDefault();
+  if (options.ownsDatabase) {
+    await services.auth.ensureInitialAdmin(ADMIN.username, ADMIN.password);
+    await services.storageConfigs.ensureDefault();
+  }
 
   const request = (path: string, init: RequestInit & { json?: unknown } = {}) => {
     const { json, ...rest } = init;
@@ -122,6 +155,7 @@ export async function createTestApp(
       return { id: body.data.id, key: body.data.key };
     },
     async close() {
+      await services.cacheBus.close();
       await services.storageConfigs.close();
       await database.destroy();
     },

@@ -110,12 +110,12 @@ export class AuthService {
       { rule: LOGIN_LIMITS.perAddress, key: clientIp },
       { rule: LOGIN_LIMITS.perUser, key: userKey, logFields: { username: user } },
     ];
-    const attempt = this.limiter.reserve(limits);
+    const attempt = await this.limiter.reserve(limits);
 
     const admin = await this.repo.findAdminByUsername(username.trim());
     const valid = await verifyPassword(admin?.password_hash ?? (await dummyPasswordHash()), password);
     if (!admin || !valid) throw unauthenticated('auth.invalid_login');
-    attempt.refund();
+    await attempt.refund();
     return admin;
   }
 
@@ -170,13 +170,13 @@ export class AuthService {
       typeof input.newPassword === 'string' && input.newPassword !== '' ? input.newPassword : undefined;
     if (!newUsername && !newPassword) throw badRequest('auth.nothing_to_change');
 
-    const attempt = this.limiter.reserve([{ rule: CHANGE_PASSWORD_LIMIT, key: adminId }]);
+    const attempt = await this.limiter.reserve([{ rule: CHANGE_PASSWORD_LIMIT, key: adminId }]);
     const admin = await this.repo.findAdminById(adminId);
     if (!admin) throw unauthenticated();
     if (!(await verifyPassword(admin.password_hash, input.currentPassword))) {
       throw unauthenticated('auth.current_password_wrong');
     }
-    attempt.refund();
+    await attempt.refund();
 
     const changes: { username?: string; password_hash?: string } = {};
     if (newPassword) {

@@ -196,9 +196,9 @@ export class FilesService {
       const keys = { share: `file:${row.id}`, clientIp: request.clientIp };
       if (check && !check.ok) {
         // A forged token counts as a wrong guess; an expired one is refused without counting.
-        const attempt = reserveShareGuess(this.passwordLimiter, keys);
+        const attempt = await reserveShareGuess(this.passwordLimiter, keys);
         if (check.reason === 'expired') {
-          attempt.refund();
+          await attempt.refund();
           throw forbidden('files.token_expired');
         }
         throw forbidden('files.invalid_token');

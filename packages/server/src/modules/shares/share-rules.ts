@@ -58,7 +58,7 @@ const SHARE_PASSWORD_LIMITS = {
 export function reserveShareGuess(
   limiter: AttemptLimiter,
   keys: { share: string; clientIp: string },
-): Attempt {
+): Promise<Attempt> {
   const { share, clientIp } = keys;
   return limiter.reserve([
     { rule: SHARE_PASSWORD_LIMITS.perShareAndAddress, key: `${share} ${clientIp}` },
@@ -78,9 +78,9 @@ export async function checkSharePassword(
   password: string,
   wrong: () => AppError,
 ): Promise<void> {
-  const attempt = reserveShareGuess(limiter, keys);
+  const attempt = await reserveShareGuess(limiter, keys);
   if (!(await verifyPassword(passwordHash, password))) throw wrong();
-  attempt.refund();
+  await attempt.refund();
 }
 
 /** The body of a batch delete: 1 to 1,000 ids; `message` names the field's error. */

@@ -19,6 +19,7 @@ import {
 import type { StorageConfigsTable } from '../../db/schema.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { validate } from '../../http/validate.ts';
+import type { CacheBus } from '../../lib/cache-bus.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { SecretBox } from '../../lib/secret-box.ts';
 import type { StorageDriver } from '../../storage/driver.ts';
@@ -70,6 +71,8 @@ export interface StorageServiceOptions {
   mounts: Pick<MountsRepository, 'usingConfig'>;
   /** Told when a config changed or went: the listings cached from it are stale (its root may have moved). */
   onChanged?: (id: string) => void;
+  /** Tells the other instances to drop their driver of a changed config. */
+  bus?: CacheBus;
 }
 
 /** 409: mounts use the config; the message names them and `data.mounts` lists them. */
@@ -429,12 +432,21 @@ export class StorageConfigsService {
     return JSON.parse(this.box.open(config.secrets, config.id)) as S3Secrets;
   }
 
-  /** Forgets (and closes) a config's driver, after it was changed or deleted. */
+  /** Forgets (and closes) a config's driver, after it was changed or deleted, here and on other instances. */
   forget(id: string): void {
+    this.dropDriver(id);
+    this.options.bus?.publish({ kind: 'storage-config', id });
+    this.options.onChanged?.(id);
+  }
+
+  /**
+   * Closes this instance's driver of a config (another instance changed it). A driver is also
+   * checked against the config's `updated_at` on each use, so none outlives a change even unheard.
+   */
+  dropDriver(id: string): void {
     const cached = this.drivers.get(id);
     this.drivers.delete(id);
     void cached?.driver.close?.();
-    this.options.onChanged?.(id);
   }
 
   /** On first start: a local-disk config in DATA_DIR/storage, made the default, so uploads work at once. */

@@ -8,16 +8,22 @@ import { AppError } from '../../http/errors.ts';
 import { translate } from '../../http/messages.ts';
 import { route } from '../../http/route-docs.ts';
 import { APP_NAME, APP_VERSION } from '../../version.ts';
+import type { CacheBus } from '../../lib/cache-bus.ts';
 import type { Clock } from '../../lib/clock.ts';
 
-export function systemRoutes(db: Db, clock: Clock) {
+export function systemRoutes(db: Db, clock: Clock, cacheBus: Pick<CacheBus, 'state'>) {
   const app = new Hono<AppEnv>();
   const startedAt = clock.now().getTime();
 
   app.get(
     '/health',
     route(
-      { tag: 'System', summary: 'Whether the server and its database answer (503 if not)', auth: 'none' },
+      {
+        tag: 'System',
+        summary:
+          'Whether the server and its database answer (503 if not); `cache`: whether changes made through other instances reach this one at once (`ok`), only after a few seconds (`degraded`), or there is one instance (`local`, SQLite)',
+        auth: 'none',
+      },
       async (c) => {
         const timestamp = clock.now().toISOString();
         if (!(await pingDatabase(db))) {
@@ -27,7 +33,7 @@ export function systemRoutes(db: Db, clock: Clock) {
         return json(c, {
           code: 200,
           message: translate('system.health_ok', c.get('lang')),
-          data: { status: 'ok', database: 'ok' },
+          data: { status: 'ok', database: 'ok', cache: cacheBus.state() },
           success: true,
           status: 'ok',
           timestamp,
