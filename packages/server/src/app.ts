@@ -85,6 +85,8 @@ export interface AppDeps {
   logger: Logger;
   secretKey: string;
   webDistDir?: string;
+  /** True once the process is shutting down: health then answers 503 `draining` (main.ts). */
+  draining?: () => boolean;
 }
 
 export function createApp(deps: AppDeps) {
@@ -192,7 +194,7 @@ export function createApp(deps: AppDeps) {
   );
 
   const api = new Hono<AppEnv>();
-  api.route('/', systemRoutes(db, clock));
+  api.route('/', systemRoutes(db, clock, deps.draining ?? (() => false)));
   api.route('/', dashboardRoutes(new DashboardService(new DashboardRepository(db.kysely), clock)));
   api.route('/', authRoutes(auth));
   api.route('/', apiKeysRoutes(apiKeys));

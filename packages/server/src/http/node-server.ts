@@ -14,9 +14,13 @@
  * - A request body may take as long as it needs here (Node would cut it at 5 minutes); the app
  *   bounds each body itself (request-body.ts). Idle keep-alive connections are kept longer than
  *   common proxies and clients keep theirs, so a reused connection is not closed under them.
+ * - `drainServer` (graceful shutdown): the listener closes, requests in flight finish, and every
+ *   answer from then on says `Connection: close`. A keep-alive connection open at that moment may
+ *   still bring one request (answered, health saying `draining`, then closed) while others are in
+ *   flight; once none is, the idle connections are closed.
  */
 import { type IncomingMessage, type Server, ServerResponse } from 'node:http';
-import { type AddressInfo, Socket } from 'node:net';
+import { type AddressInfo, Server as NetServer, Socket } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 
 /** Idle keep-alive connections are kept longer than common proxies and clients keep theirs. */
@@ -43,6 +47,9 @@ export interface ServeOptions {
   linger?: LingerLimits;
 }
 
+/** What `drainServer` needs of a server made by `serveApp`: mark it draining, learn when no answer is under way. */
+const drainHooks = new WeakMap<Server, (whenIdle: () => void) => void>();
+
 /** Requests that sent `Expect: 100-continue` and have not been told to go on yet. */
 const awaitingContinue = new WeakSet<IncomingMessage>();
 
@@ -53,13 +60,26 @@ export function sendContinue(req: IncomingMessage, res: ServerResponse): void {
 
 export function serveApp(options: ServeOptions, onListening?: (info: AddressInfo) => void): Server {
   const limits = options.linger ?? DEFAULT_LINGER;
+  let draining = false;
+  let inFlight = 0;
+  let onNoneInFlight: (() => void) | undefined;
   /**
    * An answer whose request body has not fully arrived closes the connection, lingering. The hook
    * sits on `writeHead`, which every answer passes through (explicitly or implicitly).
    */
   class Answer extends ServerResponse {
+    constructor(req: IncomingMessage) {
+      super(req);
+      inFlight++;
+      this.once('close', () => {
+        if (--inFlight === 0) onNoneInFlight?.();
+      });
+    }
+
     override writeHead(...args: unknown[]): this {
       const req = this.req;
+      // Draining: this answer is the connection's last (Node then ends it once the answer is sent).
+      if (draining) this.shouldKeepAlive = false;
       if (!req.complete && hasBody(req)) {
         this.shouldKeepAlive = false;
         const socket = req.socket;
@@ -88,7 +108,34 @@ export function serveApp(options: ServeOptions, onListening?: (info: AddressInfo
     server.emit('request', req, res);
   });
   server.listen(options.port, options.hostname, () => onListening?.(server.address() as AddressInfo));
+  drainHooks.set(server, (whenIdle) => {
+    draining = true;
+    onNoneInFlight = () => setImmediate(whenIdle);
+    if (inFlight === 0) onNoneInFlight();
+  });
   return server;
+}
+
+/**
+ * Graceful stop of a server made by `serveApp`: no new connections (the listener closes at once),
+ * requests in flight go on to their end, each connection closes after its current answer, and idle
+ * ones once no request is in flight. Resolves true once every connection is gone, or false after
+ * `timeoutMs`, having cut the connections still open.
+ */
+export function drainServer(server: Server, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      server.closeAllConnections();
+      resolve(false);
+    }, timeoutMs);
+    // net's close, not http's: that one would also close the idle keep-alive connections now, before
+    // a request already on its way over one of them arrives.
+    NetServer.prototype.close.call(server, () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+    drainHooks.get(server)?.(() => server.closeIdleConnections());
+  });
 }
 
 const hasBody = (req: IncomingMessage): boolean =>

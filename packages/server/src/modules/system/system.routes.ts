@@ -1,4 +1,7 @@
-/** /api/health (checks the database) and /api/version. */
+/**
+ * /api/health (checks the database; 503 `draining` once the process is shutting down, so a load
+ * balancer stops sending it requests) and /api/version.
+ */
 import { Hono } from 'hono';
 import type { Db } from '../../db/database.ts';
 import { pingDatabase } from '../../db/database.ts';
@@ -10,28 +13,39 @@ import { route } from '../../http/route-docs.ts';
 import { APP_NAME, APP_VERSION } from '../../version.ts';
 import type { Clock } from '../../lib/clock.ts';
 
-export function systemRoutes(db: Db, clock: Clock) {
+export function systemRoutes(db: Db, clock: Clock, draining: () => boolean) {
   const app = new Hono<AppEnv>();
   const startedAt = clock.now().getTime();
 
   app.get(
     '/health',
     route(
-      { tag: 'System', summary: 'Whether the server and its database answer (503 if not)', auth: 'none' },
+      {
+        tag: 'System',
+        summary: 'Whether the server and its database answer (503 if not, or while shutting down)',
+        auth: 'none',
+      },
       async (c) => {
         const timestamp = clock.now().toISOString();
         if (!(await pingDatabase(db))) {
           return renderError(c, new AppError(503, 'STORAGE_UNAVAILABLE', 'system.health_db_down'));
         }
         // `status` and `timestamp` at the top level too: the reference answer, which monitors read.
-        return json(c, {
-          code: 200,
-          message: translate('system.health_ok', c.get('lang')),
-          data: { status: 'ok', database: 'ok' },
-          success: true,
-          status: 'ok',
-          timestamp,
-        });
+        // While shutting down the same shape says `draining` with 503, so balancers look elsewhere.
+        const status = draining() ? 'draining' : 'ok';
+        const code = status === 'ok' ? 200 : 503;
+        return json(
+          c,
+          {
+            code,
+            message: translate(`system.health_${status}`, c.get('lang')),
+            data: { status, database: 'ok' },
+            success: status === 'ok',
+            status,
+            timestamp,
+          },
+          code,
+        );
       },
     ),
   );
