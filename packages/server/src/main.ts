@@ -136,7 +136,12 @@ async function shutdown(signal: string) {
   jobs.stop();
   // Running copy tasks stop now (recorded as interrupted, their partial targets never kept).
   const tasksStopped = services.fsTasks.stopAll();
-  const finished = await drainServer(server, config.shutdownTimeoutMs);
+  const finished = await drainServer(server, config.shutdownTimeoutMs, {
+    onListenerClosed: () => {
+      logger.info('no longer accepting connections');
+      logger.flush();
+    },
+  });
   if (!finished) {
     logger.warn(
       `requests in flight did not finish within SHUTDOWN_TIMEOUT_SECONDS (${config.shutdownTimeoutMs / 1000} s); cut`,

@@ -215,6 +215,11 @@ describe('server process', () => {
     assert.equal(draining.body.status, 'draining');
     assert.equal(draining.reused, true, 'asked over the connection opened before the signal');
     assert.equal(draining.connection, 'close', 'that connection ends after the answer');
+    // Reads on new connections are refused with 503 (a balancer retries them elsewhere) until no new
+    // connection came for a moment; then the listener closes.
+    const read = await fetch(`http://127.0.0.1:${port}/api/version`).catch(() => undefined);
+    if (read) assert.equal(read.status, 503);
+    await waitFor(proc, (out) => out.includes('no longer accepting connections'));
     await assert.rejects(
       new Promise((resolve, reject) => {
         const socket = net.connect(port, '127.0.0.1', () => resolve(socket.destroy()));

@@ -38,6 +38,15 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
     };
   };
   if (dialect === 'sqlite') return ready(openDatabase({ dataDir }));
+  const pgDatabase = await createPostgresDatabase();
+  return ready(openDatabase({ dataDir, databaseUrl: pgDatabase.url }), pgDatabase.drop);
+}
+
+/**
+ * A fresh, empty PostgreSQL database on the server DATABASE_URL names (for suites that run server
+ * processes on it); `drop` waits for its sessions to end, then drops it.
+ */
+export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) throw new Error(PG_MISSING);
   const name = `cubby_test_${randomBytes(6).toString('hex')}`;
@@ -47,7 +56,7 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  return ready(openDatabase({ dataDir, databaseUrl: url.toString() }), async () => {
+  const drop = async () => {
     const cleanup = new pg.Client({ connectionString: adminUrl });
     await cleanup.connect();
     // pg's pool.end() resolves before its sessions are gone; forcing them closed would make the
@@ -62,5 +71,6 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
       }
     }
     await cleanup.end();
-  });
+  };
+  return { url: url.toString(), drop };
 }
