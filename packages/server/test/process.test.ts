@@ -10,7 +10,16 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { RESET_PASSWORD, freePort, runScript, startServer, waitFor } from './support/server-process.ts';
+import {
+  COMPILED_MAIN,
+  COMPILED_RESET_PASSWORD,
+  RESET_PASSWORD,
+  ensureServerBuild,
+  freePort,
+  runScript,
+  startServer,
+  waitFor,
+} from './support/server-process.ts';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -303,5 +312,26 @@ describe('server process', () => {
     assert.equal(await nobody.exited, 1);
     server.child.kill('SIGTERM');
     await server.exited;
+  });
+
+  it('runs compiled with plain node: migrates, knows its version, and its reset-password works', async () => {
+    await ensureServerBuild();
+    const dataDir = tempDir();
+    const port = await freePort();
+    const proc = runScript(COMPILED_MAIN, {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      ADMIN_PASSWORD: 'compiled-1',
+    });
+    await waitFor(proc, (out) => out.includes('Cubby is serving'));
+    const root = JSON.parse(fs.readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'));
+    const version = await fetch(`http://127.0.0.1:${port}/api/version`);
+    assert.equal(((await version.json()) as { data: { version: string } }).data.version, root.version);
+    assert.equal(await login(port, 'admin', 'compiled-1'), 200, 'the schema is there');
+    const reset = runScript(COMPILED_RESET_PASSWORD, { DATA_DIR: dataDir, ADMIN_PASSWORD: 'compiled-2' });
+    assert.equal(await reset.exited, 0, reset.stderr());
+    assert.equal(await login(port, 'admin', 'compiled-2'), 200);
+    proc.child.kill('SIGTERM');
+    assert.equal(await proc.exited, 0);
   });
 });
