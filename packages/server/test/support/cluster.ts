@@ -45,6 +45,8 @@ export interface Cluster {
   storageConfigId: string;
   bucket: string;
   s3: S3Client;
+  /** How long nginx leaves out an instance that failed (the deploy file's `fail_timeout`). */
+  failTimeoutMs: number;
   /** nginx's error log so far (upstream failures and retries are logged there). */
   nginxLog(): string;
   /** Stops instance `i` with `signal` and resolves with its exit code. */
@@ -230,9 +232,12 @@ export async function startCluster(count = 3): Promise<Cluster> {
     if (setDefault.status !== 200)
       throw new Error(`set-default: ${setDefault.status} ${await setDefault.text()}`);
 
+    const failTimeout = /fail_timeout=(\d+)s/.exec(fs.readFileSync(NGINX_CONF, 'utf8'))?.[1];
+    if (!failTimeout) throw new Error(`${NGINX_CONF}: no fail_timeout=<n>s in the upstream`);
     return {
       origin,
       instances,
+      failTimeoutMs: Number(failTimeout) * 1000,
       admin,
       storageConfigId,
       bucket,
