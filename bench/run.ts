@@ -7,6 +7,7 @@ import { benchFsList } from './fs-list.bench.ts';
 import { benchDashboard } from './dashboard.bench.ts';
 import { benchWebdav } from './webdav.bench.ts';
 import { benchZip } from './zip.bench.ts';
+import { benchStartup } from './startup.bench.ts';
 
 await benchPastes();
 await benchFiles();
@@ -14,6 +15,7 @@ await benchFsList();
 await benchDashboard();
 await benchWebdav();
 await benchZip();
+await benchStartup();
 
 // The paste view's JavaScript before content: needs the built web app (npm start or npm run build).
 const server = await startServer();

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// `npm start`: builds the web app when its build is missing or older than its sources, then runs the
-// server (SQLite and local storage in ./data unless the environment says otherwise).
+// `npm start`: builds the web app and the server when their builds are missing or older than their
+// sources, then runs the compiled server with plain `node` (SQLite and local storage in ./data unless
+// the environment says otherwise).
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildServer, newestMtime, serverBuildIsStale } from './build-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const web = path.join(root, 'packages/web');
@@ -15,30 +17,19 @@ const builtAt = (() => {
     return 0;
   }
 })();
-const newestSource = Math.max(
-  ...[
-    path.join(web, 'src'),
-    path.join(web, 'index.html'),
-    path.join(web, 'public'),
-    path.join(root, 'packages/shared/src'),
-  ]
-    .filter((p) => fs.existsSync(p))
-    .flatMap((p) =>
-      fs.statSync(p).isDirectory()
-        ? fs
-            .readdirSync(p, { recursive: true, withFileTypes: true })
-            .filter((e) => e.isFile())
-            .map((e) => path.join(e.parentPath, e.name))
-        : [p],
-    )
-    .map((f) => fs.statSync(f).mtimeMs),
+const newestSource = newestMtime(
+  ['src', 'index.html', 'public', '../shared/src'].map((p) => path.join(web, p)),
 );
 if (newestSource > builtAt) {
   console.log('Building the web app…');
   const build = spawnSync('npm', ['run', 'build', '-w', '@cubby/web'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
-const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'packages/server/src/main.ts')], {
+if (serverBuildIsStale()) {
+  console.log('Building the server…');
+  if (!buildServer()) process.exit(1);
+}
+const server = spawn(process.execPath, [path.join(root, 'packages/server/dist/main.js')], {
   cwd: root,
   stdio: 'inherit',
 });

@@ -110,7 +110,10 @@ async function unitAndIntegration() {
     ...findTests(path.join(root, 'packages/web/src'), /\.test\.ts$/),
   ];
   const databaseUrl = await ensurePostgres();
-  const needsS3 = files.some((f) => f.includes(`${path.sep}storage${path.sep}s3`));
+  // The S3 driver suites, and the multi-instance suite (its instances share one bucket).
+  const needsS3 = files.some(
+    (f) => f.includes(`${path.sep}storage${path.sep}s3`) || f.endsWith('multi-instance.test.ts'),
+  );
   if (needsS3) s3Env ??= await ensureS3();
   const tap = path.join(reports, 'node.tap');
   const code = await run(

@@ -14,7 +14,7 @@ import { authenticate } from './http/auth.ts';
 import type { AppEnv } from './http/context.ts';
 import { handleError, handleNotFound } from './http/error-handler.ts';
 import { openApiRoutes } from './http/openapi.ts';
-import { badRequest } from './http/errors.ts';
+import { AppError, badRequest } from './http/errors.ts';
 import { createAttemptLimiter } from './http/rate-limiter.ts';
 import { requestBodies } from './http/request-body.ts';
 import { requestContext } from './http/request-context.ts';
@@ -90,6 +90,8 @@ export interface AppDeps {
   instanceId?: string;
   /** How caches hear of other instances' changes; built from `db` when unset (tests pass their own). */
   cacheBus?: CacheBus;
+  /** True once the process is shutting down: health then answers 503 `draining` (main.ts). */
+  draining?: () => boolean;
 }
 
 export function createApp(deps: AppDeps) {
@@ -176,6 +178,16 @@ export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   app.onError(handleError);
   app.use('*', requestContext(logger, config.trustProxyHops));
+  // Shutting down: a read that arrives now is refused with 503 (health says `draining` itself), so
+  // a load balancer retries it on another instance and stops sending here before the listener
+  // closes (deploy/cubby.nginx.conf counts a 503 as a failed attempt). Anything else is served.
+  const draining = deps.draining ?? (() => false);
+  app.use('*', (c, next) => {
+    if (draining() && (c.req.method === 'GET' || c.req.method === 'HEAD') && c.req.path !== '/api/health') {
+      throw new AppError(503, 'SHUTTING_DOWN', 'system.shutting_down', {}, undefined, { 'Retry-After': '1' });
+    }
+    return next();
+  });
   app.use('/api/*', apiHeaders(config.corsOrigins));
   // No route takes NUL in its path or query, and PostgreSQL cannot even compare text holding it.
   app.use('/api/*', (c, next) => {
@@ -214,7 +226,7 @@ export function createApp(deps: AppDeps) {
   );
 
   const api = new Hono<AppEnv>();
-  api.route('/', systemRoutes(db, clock, cacheBus));
+  api.route('/', systemRoutes(db, clock, cacheBus, draining));
   api.route('/', dashboardRoutes(new DashboardService(new DashboardRepository(db.kysely), clock)));
   api.route('/', authRoutes(auth));
   api.route('/', apiKeysRoutes(apiKeys));

@@ -1,6 +1,8 @@
 /**
  * Entry point: read config once, open the database and run migrations, create the first admin,
- * serve, and shut down cleanly on SIGTERM/SIGINT (stop accepting, finish in-flight requests, close DB).
+ * serve, and shut down cleanly on SIGTERM/SIGINT: health answers 503 `draining`, no new connections,
+ * requests in flight (uploads included) finish within SHUTDOWN_TIMEOUT_SECONDS, each connection closes
+ * after its answer, then the database closes and the process exits 0 (1 when the limit cut requests).
  */
 import fs from 'node:fs';
 import { createApp } from './app.ts';
@@ -10,7 +12,7 @@ import { resolveSecretKey } from './config/secret-key.ts';
 import { migrate, openDatabase } from './db/database.ts';
 import { AdjustableClock, systemClock } from './lib/clock.ts';
 import { createLogger } from './logger.ts';
-import { serveApp } from './http/node-server.ts';
+import { drainServer, serveApp } from './http/node-server.ts';
 
 const loaded = loadConfig(process.env);
 if (!loaded.ok) {
@@ -33,7 +35,16 @@ try {
 const clock = config.testHooks ? new AdjustableClock() : systemClock;
 if (config.testHooks)
   logger.warn('CUBBY_TEST_HOOKS is on: the clock can be moved through the API; never use this in production');
-const { app, services } = createApp({ config, db, clock, logger, secretKey, webDistDir: config.webDistDir });
+let stopping = false;
+const { app, services } = createApp({
+  config,
+  db,
+  clock,
+  logger,
+  secretKey,
+  webDistDir: config.webDistDir,
+  draining: () => stopping,
+});
 
 const initial = await services.auth.ensureInitialAdmin(config.adminUsername, config.adminPassword);
 if (initial?.generatedPassword) {
@@ -118,29 +129,35 @@ const server = serveApp({ fetch: app.fetch, port: config.port, hostname: config.
   );
 });
 
-let stopping = false;
-function shutdown(signal: string) {
+async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
-  logger.info({ signal }, 'shutting down');
+  logger.info({ signal, limitSeconds: config.shutdownTimeoutMs / 1000 }, 'shutting down');
   logger.flush();
   void jobs.stop();
   // Running copy tasks stop now (recorded as interrupted, their partial targets never kept).
   const tasksStopped = services.fsTasks.stopAll();
-  const force = setTimeout(() => {
-    logger.warn('in-flight requests did not finish in 10 s; closing anyway');
-    logger.flush(() => process.exit(1));
-  }, 10_000);
-  force.unref();
-  server.close(async () => {
+  const finished = await drainServer(server, config.shutdownTimeoutMs, {
+    onListenerClosed: () => {
+      logger.info('no longer accepting connections');
+      logger.flush();
+    },
+  });
+  if (!finished) {
+    logger.warn(
+      `requests in flight did not finish within SHUTDOWN_TIMEOUT_SECONDS (${config.shutdownTimeoutMs / 1000} s); cut`,
+    );
+  }
+  try {
     await tasksStopped;
+    await services.cacheBus.close();
     await services.storageConfigs.close();
     await db.close();
-    logger.info('stopped');
-    logger.flush(() => process.exit(0));
-  });
-  // Idle keep-alive sockets would hold close() open; in-flight requests still finish.
-  server.closeIdleConnections();
+  } catch (error) {
+    logger.warn({ err: error }, 'could not close cleanly');
+  }
+  logger.info('stopped');
+  logger.flush(() => process.exit(finished ? 0 : 1));
 }
-process.on('SIGTERM', () => shutdown('SIGTERM'));
-process.on('SIGINT', () => shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

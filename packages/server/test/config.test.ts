@@ -18,6 +18,7 @@ describe('configuration', () => {
     assert.equal(result.config.corsOrigins, '*');
     assert.deepEqual(result.config.body, { timeoutMs: 30_000, minBytes: 64 * 1024, windowMs: 60_000 });
     assert.equal(result.config.jobIntervalMs, undefined, "each job's own interval");
+    assert.equal(result.config.shutdownTimeoutMs, 30_000);
   });
 
   it('reads every variable', () => {
@@ -38,6 +39,7 @@ describe('configuration', () => {
       UPLOAD_MIN_KIB: '0.5',
       UPLOAD_RATE_WINDOW_SECONDS: '120',
       JOB_INTERVAL_SECONDS: '2',
+      SHUTDOWN_TIMEOUT_SECONDS: '90',
     });
     assert.ok(result.ok);
     const c = result.config;
@@ -58,6 +60,19 @@ describe('configuration', () => {
     assert.deepEqual(c.corsOrigins, ['https://a.example', 'https://b.example']);
     assert.deepEqual(c.body, { timeoutMs: 10_000, minBytes: 512, windowMs: 120_000 });
     assert.equal(c.jobIntervalMs, 2000);
+    assert.equal(c.shutdownTimeoutMs, 90_000);
+  });
+
+  it('takes a shutdown limit of 1 s to 1 hour and says so otherwise', () => {
+    for (const [value, message] of [
+      ['soon', 'SHUTDOWN_TIMEOUT_SECONDS must be a number of seconds (got "soon")'],
+      ['0', 'SHUTDOWN_TIMEOUT_SECONDS must be at least 1 second (got "0")'],
+      ['7200', 'SHUTDOWN_TIMEOUT_SECONDS must be at most 3600 seconds (1 hour) (got "7200")'],
+    ]) {
+      const result = loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: value });
+      assert.ok(!result.ok);
+      assert.deepEqual(result.errors, [`config error: ${message}`]);
+    }
   });
 
   it('names every bad variable on its own line and never echoes a secret', () => {

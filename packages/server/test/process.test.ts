@@ -10,7 +10,16 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { RESET_PASSWORD, freePort, runScript, startServer, waitFor } from './support/server-process.ts';
+import {
+  COMPILED_MAIN,
+  COMPILED_RESET_PASSWORD,
+  RESET_PASSWORD,
+  ensureServerBuild,
+  freePort,
+  runScript,
+  startServer,
+  waitFor,
+} from './support/server-process.ts';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -149,6 +158,102 @@ describe('server process', () => {
     await assert.rejects(fetch(`http://127.0.0.1:${port}/api/health`), 'no longer accepting');
   });
 
+  it('on SIGTERM drains: health says draining, no new connection, the upload in flight is stored', async () => {
+    const dataDir = tempDir();
+    const port = await freePort();
+    const env = { DATA_DIR: dataDir, PORT: String(port), ADMIN_PASSWORD: 'drain-password' };
+    const proc = startServer(env);
+    await waitFor(proc, (out) => out.includes('Cubby is serving'));
+    const res = await fetch(`http://127.0.0.1:${port}/api/admin/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: 'drain-password' }),
+    });
+    const token = ((await res.json()) as { data: { token: string } }).data.token;
+    // A keep-alive connection, idle when the signal comes.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const health = () =>
+      new Promise<{ status: number; body: { status: string }; connection?: string; reused: boolean }>(
+        (resolve, reject) => {
+          const req = http.get(`http://127.0.0.1:${port}/api/health`, { agent }, (r) => {
+            let text = '';
+            r.on('data', (d) => (text += d));
+            r.on('end', () =>
+              resolve({
+                status: r.statusCode ?? 0,
+                body: JSON.parse(text),
+                connection: r.headers.connection,
+                reused: req.reusedSocket,
+              }),
+            );
+          });
+          req.on('error', reject);
+        },
+      );
+    assert.equal((await health()).status, 200);
+
+    // An upload whose body is still coming when the signal arrives (the server has asked for it).
+    const chunk = Buffer.alloc(256 * 1024, 'cubby ');
+    const chunks = 16;
+    const upload = http.request({
+      host: '127.0.0.1',
+      port,
+      method: 'PUT',
+      path: '/api/upload-direct/drained.txt?slug=drained-upload',
+      headers: {
+        Authorization: `Bearer ${token}`,
+        'Content-Length': String(chunk.length * chunks),
+        Expect: '100-continue',
+      },
+    });
+    const uploaded = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      upload.on('response', (r) => {
+        let text = '';
+        r.on('data', (d) => (text += d));
+        r.on('end', () => resolve({ status: r.statusCode ?? 0, text }));
+      });
+      upload.on('error', reject);
+    });
+    await new Promise((resolve) => upload.once('continue', resolve));
+    upload.write(chunk);
+
+    proc.child.kill('SIGTERM');
+    await waitFor(proc, (out) => out.includes('shutting down'));
+    const draining = await health();
+    assert.equal(draining.status, 503);
+    assert.equal(draining.body.status, 'draining');
+    assert.equal(draining.reused, true, 'asked over the connection opened before the signal');
+    assert.equal(draining.connection, 'close', 'that connection ends after the answer');
+    // Reads on new connections are refused with 503 (a balancer retries them elsewhere) until no new
+    // connection came for a moment; then the listener closes.
+    const read = await fetch(`http://127.0.0.1:${port}/api/version`).catch(() => undefined);
+    if (read) assert.equal(read.status, 503);
+    await waitFor(proc, (out) => out.includes('no longer accepting connections'));
+    await assert.rejects(
+      new Promise((resolve, reject) => {
+        const socket = net.connect(port, '127.0.0.1', () => resolve(socket.destroy()));
+        socket.on('error', reject);
+      }),
+      /ECONNREFUSED|ECONNRESET/,
+      'a new connection is refused',
+    );
+    for (let i = 1; i < chunks; i++) upload.write(chunk);
+    upload.end();
+    const { status, text } = await uploaded;
+    assert.equal(status, 200, text);
+    assert.equal(await proc.exited, 0);
+    agent.destroy();
+
+    // Stored: the next start serves it, byte for byte.
+    const again = startServer(env);
+    await waitFor(again, (out) => out.includes('Cubby is serving'));
+    const file = await fetch(`http://127.0.0.1:${port}/api/file-download/drained-upload`);
+    assert.equal(file.status, 200);
+    assert.deepEqual(Buffer.from(await file.arrayBuffer()), Buffer.concat(Array(chunks).fill(chunk)));
+    again.child.kill('SIGTERM');
+    assert.equal(await again.exited, 0);
+  });
+
   it('on SIGTERM does not wait for a connection that is closing lingering', async () => {
     const port = await freePort();
     const proc = startServer({ DATA_DIR: tempDir(), PORT: String(port), ADMIN_PASSWORD: 'long-enough' });
@@ -207,5 +312,26 @@ describe('server process', () => {
     assert.equal(await nobody.exited, 1);
     server.child.kill('SIGTERM');
     await server.exited;
+  });
+
+  it('runs compiled with plain node: migrates, knows its version, and its reset-password works', async () => {
+    await ensureServerBuild();
+    const dataDir = tempDir();
+    const port = await freePort();
+    const proc = runScript(COMPILED_MAIN, {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      ADMIN_PASSWORD: 'compiled-1',
+    });
+    await waitFor(proc, (out) => out.includes('Cubby is serving'));
+    const root = JSON.parse(fs.readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'));
+    const version = await fetch(`http://127.0.0.1:${port}/api/version`);
+    assert.equal(((await version.json()) as { data: { version: string } }).data.version, root.version);
+    assert.equal(await login(port, 'admin', 'compiled-1'), 200, 'the schema is there');
+    const reset = runScript(COMPILED_RESET_PASSWORD, { DATA_DIR: dataDir, ADMIN_PASSWORD: 'compiled-2' });
+    assert.equal(await reset.exited, 0, reset.stderr());
+    assert.equal(await login(port, 'admin', 'compiled-2'), 200);
+    proc.child.kill('SIGTERM');
+    assert.equal(await proc.exited, 0);
   });
 });

@@ -28,6 +28,8 @@ export const ERROR_CODES = [
   /** A URL the user gave could not be fetched (502) or did not answer in time (504). */
   'UPSTREAM_UNAVAILABLE',
   'UPSTREAM_TIMEOUT',
+  /** The instance is shutting down (503): a load balancer retries the request on another one. */
+  'SHUTTING_DOWN',
   'INTERNAL',
 ] as const;
 

@@ -58,6 +58,11 @@ const envSchema = z.object({
   UPLOAD_RATE_WINDOW_SECONDS: z.coerce.number().positive().max(3600).default(60),
   ZIP_MAX_ENTRIES: z.coerce.number().int().min(1).max(1_000_000).default(100_000),
   ZIP_LINK_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce
+    .number({ message: 'must be a number of seconds' })
+    .min(1, { message: 'must be at least 1 second' })
+    .max(3600, { message: 'must be at most 3600 seconds (1 hour)' })
+    .default(30),
   WEB_DIST_DIR: optionalString,
   JOB_INTERVAL_SECONDS: z.preprocess(
     (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
@@ -92,6 +97,11 @@ export interface Config {
    * archive; a zip link works for `linkSeconds`.
    */
   zip: { maxEntries: number; linkSeconds: number };
+  /**
+   * On SIGTERM/SIGINT, how long requests in flight (uploads included) may take to finish before their
+   * connections are cut (main.ts). A service manager's stop timeout must be longer.
+   */
+  shutdownTimeoutMs: number;
   /** The built web app to serve; unset: packages/web/dist next to the server. */
   webDistDir: string | undefined;
   /**
@@ -148,6 +158,7 @@ export function loadConfig(env: Record<string, string | undefined>): ConfigResul
         windowMs: e.UPLOAD_RATE_WINDOW_SECONDS * 1000,
       },
       zip: { maxEntries: e.ZIP_MAX_ENTRIES, linkSeconds: e.ZIP_LINK_SECONDS },
+      shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_SECONDS * 1000,
       webDistDir: e.WEB_DIST_DIR === undefined ? undefined : path.resolve(e.WEB_DIST_DIR),
       jobIntervalMs: e.JOB_INTERVAL_SECONDS === undefined ? undefined : e.JOB_INTERVAL_SECONDS * 1000,
       testHooks: e.CUBBY_TEST_HOOKS,

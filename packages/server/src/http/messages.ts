@@ -708,6 +708,8 @@ const catalogue = {
   'validation.parts_invalid': ['无效的分片信息', 'Invalid part list'],
   'system.health_ok': ['服务正常', 'Healthy'],
   'system.health_db_down': ['数据库不可用', 'The database is unavailable'],
+  'system.health_draining': ['服务正在停止，请改用其他实例', 'Shutting down; use another instance'],
+  'system.shutting_down': ['服务正在停止，请稍后重试', 'The server is shutting down; try again shortly'],
   'system.version': ['获取版本信息成功', 'Version information'],
   'dashboard.stats': ['获取仪表盘统计数据成功', 'Dashboard figures loaded'],
   'webdav.xml_invalid': ['请求体不是有效的 WebDAV XML', 'The request body is not valid WebDAV XML'],

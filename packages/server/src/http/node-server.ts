@@ -14,9 +14,15 @@
  * - A request body may take as long as it needs here (Node would cut it at 5 minutes); the app
  *   bounds each body itself (request-body.ts). Idle keep-alive connections are kept longer than
  *   common proxies and clients keep theirs, so a reused connection is not closed under them.
+ * - `drainServer` (graceful shutdown): every answer from then on says `Connection: close`; the
+ *   listener closes once no new connection came for a moment (the app refuses reads meanwhile, so a
+ *   load balancer stops sending here: closing a listener resets the connections still waiting to be
+ *   accepted, and a request whose body was on its way could not be retried elsewhere). Requests in
+ *   flight finish. A keep-alive connection may still bring one request while others are in flight;
+ *   once none is, the idle connections are closed.
  */
 import { type IncomingMessage, type Server, ServerResponse } from 'node:http';
-import { type AddressInfo, Socket } from 'node:net';
+import { type AddressInfo, Server as NetServer, Socket } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 
 /** Idle keep-alive connections are kept longer than common proxies and clients keep theirs. */
@@ -43,6 +49,20 @@ export interface ServeOptions {
   linger?: LingerLimits;
 }
 
+/** What `drainServer` needs of a server made by `serveApp`. */
+interface DrainHooks {
+  /** Marks the server draining: each answer from now on ends its connection. */
+  start(): void;
+  /** From now on `whenIdle` runs each time no answer is under way (at once if none is). */
+  whenIdle(whenIdle: () => void): void;
+  /** When the last connection was accepted (ms since the epoch). */
+  lastConnectionAt(): number;
+}
+const drainHooks = new WeakMap<Server, DrainHooks>();
+
+/** How long no new connection must come before a draining server closes its listener, and the most it waits for that. */
+export const LISTENER_QUIET = { quietMs: 250, maxMs: 3000 };
+
 /** Requests that sent `Expect: 100-continue` and have not been told to go on yet. */
 const awaitingContinue = new WeakSet<IncomingMessage>();
 
@@ -53,13 +73,26 @@ export function sendContinue(req: IncomingMessage, res: ServerResponse): void {
 
 export function serveApp(options: ServeOptions, onListening?: (info: AddressInfo) => void): Server {
   const limits = options.linger ?? DEFAULT_LINGER;
+  let draining = false;
+  let inFlight = 0;
+  let onNoneInFlight: (() => void) | undefined;
   /**
    * An answer whose request body has not fully arrived closes the connection, lingering. The hook
    * sits on `writeHead`, which every answer passes through (explicitly or implicitly).
    */
   class Answer extends ServerResponse {
+    constructor(req: IncomingMessage) {
+      super(req);
+      inFlight++;
+      this.once('close', () => {
+        if (--inFlight === 0) onNoneInFlight?.();
+      });
+    }
+
     override writeHead(...args: unknown[]): this {
       const req = this.req;
+      // Draining: this answer is the connection's last (Node then ends it once the answer is sent).
+      if (draining) this.shouldKeepAlive = false;
       if (!req.complete && hasBody(req)) {
         this.shouldKeepAlive = false;
         const socket = req.socket;
@@ -88,7 +121,62 @@ export function serveApp(options: ServeOptions, onListening?: (info: AddressInfo
     server.emit('request', req, res);
   });
   server.listen(options.port, options.hostname, () => onListening?.(server.address() as AddressInfo));
+  let lastConnectionAt = 0;
+  server.on('connection', () => (lastConnectionAt = Date.now()));
+  drainHooks.set(server, {
+    start() {
+      draining = true;
+    },
+    whenIdle(whenIdle) {
+      onNoneInFlight = () => setImmediate(whenIdle);
+      if (inFlight === 0) onNoneInFlight();
+    },
+    lastConnectionAt: () => lastConnectionAt,
+  });
   return server;
+}
+
+/**
+ * Graceful stop of a server made by `serveApp`: the listener closes once no new connection came for
+ * `quiet.quietMs` (at most `quiet.maxMs` after the start; `onListenerClosed` then runs), requests in
+ * flight go on to their end, each connection closes after its current answer, and idle ones once no
+ * request is in flight. Resolves true once every connection is gone, or false after `timeoutMs`,
+ * having cut the connections still open.
+ */
+export function drainServer(
+  server: Server,
+  timeoutMs: number,
+  options: { quiet?: typeof LISTENER_QUIET; onListenerClosed?: () => void } = {},
+): Promise<boolean> {
+  const quiet = options.quiet ?? LISTENER_QUIET;
+  const hooks = drainHooks.get(server);
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      clearInterval(look);
+      server.closeAllConnections();
+      resolve(false);
+    }, timeoutMs);
+    const closeListener = () => {
+      clearInterval(look);
+      // net's close, not http's: that one would also close the idle keep-alive connections now,
+      // before a request already on its way over one of them arrives.
+      NetServer.prototype.close.call(server, () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+      options.onListenerClosed?.();
+      // Not before: a connection just accepted is idle until its request has arrived.
+      hooks?.whenIdle(() => server.closeIdleConnections());
+    };
+    const look = setInterval(() => {
+      const now = Date.now();
+      const lastConnection = hooks?.lastConnectionAt() ?? 0;
+      if (now - Math.max(lastConnection, started) >= quiet.quietMs || now - started >= quiet.maxMs)
+        closeListener();
+    }, 25);
+    hooks?.start();
+  });
 }
 
 const hasBody = (req: IncomingMessage): boolean =>

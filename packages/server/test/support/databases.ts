@@ -41,6 +41,15 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
     };
   };
   if (dialect === 'sqlite') return ready(openDatabase({ dataDir }));
+  const pgDatabase = await createPostgresDatabase();
+  return ready(openDatabase({ dataDir, databaseUrl: pgDatabase.url }), pgDatabase.drop, pgDatabase.url);
+}
+
+/**
+ * A fresh, empty PostgreSQL database on the server DATABASE_URL names (for suites that run server
+ * processes on it); `drop` waits for its sessions to end, then drops it.
+ */
+export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) throw new Error(PG_MISSING);
   const name = `cubby_test_${randomBytes(6).toString('hex')}`;
@@ -50,24 +59,21 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  return ready(
-    openDatabase({ dataDir, databaseUrl: url.toString() }),
-    async () => {
-      const cleanup = new pg.Client({ connectionString: adminUrl });
-      await cleanup.connect();
-      // pg's pool.end() resolves before its sessions are gone; forcing them closed would make the
-      // closing clients throw. Wait for them instead (55006: database in use).
-      for (let attempt = 0; ; attempt++) {
-        try {
-          await cleanup.query(`DROP DATABASE IF EXISTS ${name}`);
-          break;
-        } catch (error) {
-          if ((error as { code?: string }).code !== '55006' || attempt >= 100) throw error;
-          await new Promise((r) => setTimeout(r, 50));
-        }
+  const drop = async () => {
+    const cleanup = new pg.Client({ connectionString: adminUrl });
+    await cleanup.connect();
+    // pg's pool.end() resolves before its sessions are gone; forcing them closed would make the
+    // closing clients throw. Wait for them instead (55006: database in use).
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await cleanup.query(`DROP DATABASE IF EXISTS ${name}`);
+        break;
+      } catch (error) {
+        if ((error as { code?: string }).code !== '55006' || attempt >= 100) throw error;
+        await new Promise((r) => setTimeout(r, 50));
       }
-      await cleanup.end();
-    },
-    url.toString(),
-  );
+    }
+    await cleanup.end();
+  };
+  return { url: url.toString(), drop };
 }

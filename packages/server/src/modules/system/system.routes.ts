@@ -1,4 +1,7 @@
-/** /api/health (checks the database) and /api/version. */
+/**
+ * /api/health (checks the database; 503 `draining` once the process is shutting down, so a load
+ * balancer stops sending it requests) and /api/version.
+ */
 import { Hono } from 'hono';
 import type { Db } from '../../db/database.ts';
 import { pingDatabase } from '../../db/database.ts';
@@ -11,7 +14,12 @@ import { APP_NAME, APP_VERSION } from '../../version.ts';
 import type { CacheBus } from '../../lib/cache-bus.ts';
 import type { Clock } from '../../lib/clock.ts';
 
-export function systemRoutes(db: Db, clock: Clock, cacheBus: Pick<CacheBus, 'state'>) {
+export function systemRoutes(
+  db: Db,
+  clock: Clock,
+  cacheBus: Pick<CacheBus, 'state'>,
+  draining: () => boolean,
+) {
   const app = new Hono<AppEnv>();
   const startedAt = clock.now().getTime();
 
@@ -21,7 +29,7 @@ export function systemRoutes(db: Db, clock: Clock, cacheBus: Pick<CacheBus, 'sta
       {
         tag: 'System',
         summary:
-          'Whether the server and its database answer (503 if not); `cache`: whether changes made through other instances reach this one at once (`ok`), only after a few seconds (`degraded`), or there is one instance (`local`, SQLite)',
+          'Whether the server and its database answer (503 if not, or `draining` while shutting down); `cache`: whether changes made through other instances reach this one at once (`ok`), only after a few seconds (`degraded`), or there is one instance (`local`, SQLite)',
         auth: 'none',
       },
       async (c) => {
@@ -30,14 +38,21 @@ export function systemRoutes(db: Db, clock: Clock, cacheBus: Pick<CacheBus, 'sta
           return renderError(c, new AppError(503, 'STORAGE_UNAVAILABLE', 'system.health_db_down'));
         }
         // `status` and `timestamp` at the top level too: the reference answer, which monitors read.
-        return json(c, {
-          code: 200,
-          message: translate('system.health_ok', c.get('lang')),
-          data: { status: 'ok', database: 'ok', cache: cacheBus.state() },
-          success: true,
-          status: 'ok',
-          timestamp,
-        });
+        // While shutting down the same shape says `draining` with 503, so balancers look elsewhere.
+        const status = draining() ? 'draining' : 'ok';
+        const code = status === 'ok' ? 200 : 503;
+        return json(
+          c,
+          {
+            code,
+            message: translate(`system.health_${status}`, c.get('lang')),
+            data: { status, database: 'ok', cache: cacheBus.state() },
+            success: status === 'ok',
+            status,
+            timestamp,
+          },
+          code,
+        );
       },
     ),
   );
