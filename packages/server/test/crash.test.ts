@@ -20,7 +20,7 @@ import { ListMultipartUploadsCommand, type S3Client } from '@aws-sdk/client-s3';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../src/db/schema.ts';
 import { createTestDatabase, DIALECTS, type TestDatabase } from './support/databases.ts';
-import { createBucket, deleteBucket, s3AdminClient, s3Env } from './support/s3.ts';
+import { createBucket, deleteBucket, s3AdminClient, s3ConfigBody, s3Env } from './support/s3.ts';
 import { freePort, type RunningProcess, startServer, waitFor } from './support/server-process.ts';
 import { ADMIN } from './support/test-app.ts';
 
@@ -170,18 +170,7 @@ for (const dialect of DIALECTS) {
       });
       let s3Id: string | undefined;
       if (s3) {
-        s3Id = (
-          await api<{ id: string }>('POST', '/api/s3-configs', {
-            name: 'radosgw',
-            provider_type: 'Other S3 Compatible',
-            endpoint_url: s3Env.endpoint,
-            bucket_name: bucket,
-            region: s3Env.region,
-            access_key_id: s3Env.accessKeyId,
-            secret_access_key: s3Env.secretAccessKey,
-            path_style: true,
-          })
-        ).id;
+        s3Id = (await api<{ id: string }>('POST', '/api/s3-configs', s3ConfigBody('radosgw', bucket!))).id;
         await api('POST', '/api/admin/mounts', {
           name: 'bucket',
           storage_config_id: s3Id,

@@ -18,7 +18,7 @@ import { hashPassword } from '../src/lib/crypto.ts';
 import { systemClock } from '../src/lib/clock.ts';
 import { createLogger } from '../src/logger.ts';
 import { createTestDatabase } from './support/databases.ts';
-import { createBucket, deleteBucket, s3AdminClient, s3Env, S3_SKIP } from './support/s3.ts';
+import { createBucket, deleteBucket, s3AdminClient, s3ConfigBody, S3_SKIP } from './support/s3.ts';
 import { freePort, startServer, waitFor } from './support/server-process.ts';
 import {
   ADMIN,
@@ -58,16 +58,7 @@ async function mountBucket(t: TestApp, headers: Record<string, string>, bucket: 
   const config = await t.json('/api/s3-configs', {
     method: 'POST',
     headers,
-    json: {
-      name: `Bucket ${bucket}`,
-      provider_type: 'Other S3 Compatible',
-      endpoint_url: s3Env.endpoint,
-      bucket_name: bucket,
-      region: s3Env.region,
-      access_key_id: s3Env.accessKeyId,
-      secret_access_key: s3Env.secretAccessKey,
-      path_style: true,
-    },
+    json: s3ConfigBody(`Bucket ${bucket}`, bucket),
   });
   assert.equal(config.status, 201, JSON.stringify(config.body));
   const mount = await t.json('/api/admin/mounts', {

@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
 import { type Cluster, startCluster } from './support/cluster.ts';
 
 const MiB = 1024 * 1024;
@@ -138,6 +139,124 @@ describe('several instances behind nginx (PostgreSQL, S3)', { timeout: 180_000 }
       assert.equal(read.status, 200, `${instance.name}: ${read.body.toString().slice(0, 200)}`);
       assert.equal(sha256(read.body), sha256(whole), `read back through ${instance.name}`);
     }
+  });
+
+  describe('every instance is equal', () => {
+    it('10 failed logins spread over the three: the 11th is refused on any of them', async () => {
+      const login = (origin: string) =>
+        json(`${origin}/api/admin/login`, {
+          method: 'POST',
+          json: { username: 'nobody-here', password: 'wrong password' },
+        });
+      const origins = cluster.instances.map((instance) => instance.origin);
+      for (let i = 0; i < 10; i++) {
+        const res = await login(origins[i % origins.length]!);
+        assert.equal(res.status, 401, `attempt ${i + 1}: ${res.text}`);
+      }
+      for (const origin of origins) {
+        const refused = await login(origin);
+        assert.equal(refused.status, 429, `${origin}: ${refused.text}`);
+      }
+    });
+
+    it('a setting, a storage config, a mount and a file changed through A are seen through B and C at once', async () => {
+      const [a, ...others] = cluster.instances;
+      const admin = { headers: cluster.admin };
+      // A mount whose listings are cached for 5 minutes: only the notes can make B see a new file.
+      const mount = await json(`${a!.origin}/api/admin/mounts`, {
+        method: 'POST',
+        ...admin,
+        json: {
+          name: 'shared',
+          mount_path: '/shared',
+          storage_config_id: cluster.storageConfigId,
+          cache_ttl: 300,
+        },
+      });
+      assert.equal(mount.status, 201, mount.text);
+      const names = async (origin: string) => {
+        const res = await json(`${origin}/api/admin/fs/list?path=/shared/`, admin);
+        assert.equal(res.status, 200, res.text);
+        return (res.body.data.items as { name: string }[]).map((item) => item.name);
+      };
+      // B and C list (and so cache) the folder before the file is written.
+      for (const other of others)
+        assert.ok(!(await names(other.origin)).includes('from-a.txt'), `${other.name} lists it without`);
+
+      const setting = await json(`${a!.origin}/api/admin/system-settings`, {
+        method: 'PUT',
+        ...admin,
+        json: { max_upload_size: 321 },
+      });
+      assert.equal(setting.status, 200, setting.text);
+      const renamed = await json(`${a!.origin}/api/s3-configs/${cluster.storageConfigId}`, {
+        method: 'PUT',
+        ...admin,
+        json: { name: 'renamed through A' },
+      });
+      assert.equal(renamed.status, 200, renamed.text);
+      const remounted = await json(`${a!.origin}/api/admin/mounts/${mount.body.data.id}`, {
+        method: 'PUT',
+        ...admin,
+        json: { remark: 'changed through A' },
+      });
+      assert.equal(remounted.status, 200, remounted.text);
+      const written = await json(`${a!.origin}/api/admin/fs/update`, {
+        method: 'POST',
+        ...admin,
+        json: { path: '/shared/from-a.txt', content: 'written through A' },
+      });
+      assert.equal(written.status, 200, written.text);
+      const writtenAt = Date.now();
+
+      for (const other of others) {
+        const limit = await json(`${other.origin}/api/system/max-upload-size`);
+        assert.equal(limit.body.data.max_upload_size, 321, `${other.name}: the setting`);
+        const config = await json(`${other.origin}/api/s3-configs/${cluster.storageConfigId}`, admin);
+        assert.equal(config.body.data.name, 'renamed through A', `${other.name}: the storage config`);
+        const seen = await json(`${other.origin}/api/admin/mounts/${mount.body.data.id}`, admin);
+        assert.equal(seen.body.data.remark, 'changed through A', `${other.name}: the mount`);
+        // The listing B and C cached must be forgotten within 1 s of the write.
+        for (;;) {
+          if ((await names(other.origin)).includes('from-a.txt')) break;
+          assert.ok(
+            Date.now() - writtenAt < 1000,
+            `${other.name} still lists the folder without the file after 1 s`,
+          );
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      }
+    });
+
+    it('each periodic job runs once per interval across the three (job_runs)', async () => {
+      const db = new pg.Client({ connectionString: cluster.databaseUrl });
+      await db.connect();
+      try {
+        const runs = async () => {
+          const { rows } = await db.query<{ runs: number }>(
+            "SELECT runs FROM job_runs WHERE name = 'purge expired and used-up pastes'",
+          );
+          return Number(rows[0]?.runs ?? 0);
+        };
+        // Started once the first run is in (5 s after an instance starts).
+        for (let t = 0; (await runs()) === 0; t++) {
+          assert.ok(t < 200, 'the job never ran');
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        const first = await runs();
+        const started = Date.now();
+        while ((await runs()) < first + 3) await new Promise((resolve) => setTimeout(resolve, 100));
+        const elapsed = Date.now() - started;
+        // Once per interval: 3 more runs take at least 2 intervals. Three instances each running it
+        // on their own would make 3 runs in about one interval.
+        assert.ok(
+          elapsed >= 2 * cluster.jobIntervalMs - 250,
+          `3 runs in ${elapsed} ms with a ${cluster.jobIntervalMs} ms interval`,
+        );
+      } finally {
+        await db.end();
+      }
+    });
   });
 
   describe('under load', () => {

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { createPostgresDatabase } from './databases.ts';
-import { createBucket, deleteBucket, s3AdminClient, s3Env } from './s3.ts';
+import { createBucket, deleteBucket, s3AdminClient, s3ConfigBody, s3Env } from './s3.ts';
 import {
   COMPILED_MAIN,
   REPO_ROOT,
@@ -26,6 +26,8 @@ import {
 } from './server-process.ts';
 
 export const ADMIN_PASSWORD = 'cluster-admin-password';
+/** Every periodic job runs this often (the jobs-once-per-interval scenario counts their runs). */
+const JOB_INTERVAL_SECONDS = 2;
 const NGINX_CONF = path.join(REPO_ROOT, 'deploy/cubby.nginx.conf');
 
 export interface Instance {
@@ -43,6 +45,10 @@ export interface Cluster {
   admin: Record<string, string>;
   /** The S3 storage config every upload goes to (the default). */
   storageConfigId: string;
+  /** The instances' PostgreSQL database (to read what they recorded, e.g. `job_runs`). */
+  databaseUrl: string;
+  /** Every periodic job's interval (JOB_INTERVAL_SECONDS), short so runs can be counted. */
+  jobIntervalMs: number;
   bucket: string;
   s3: S3Client;
   /** How long nginx leaves out an instance that failed (the deploy file's `fail_timeout`). */
@@ -120,6 +126,7 @@ export async function startCluster(count = 3): Promise<Cluster> {
     ADMIN_PASSWORD,
     LOG_LEVEL: 'warn',
     SHUTDOWN_TIMEOUT_SECONDS: '20',
+    JOB_INTERVAL_SECONDS: String(JOB_INTERVAL_SECONDS),
   };
   const ports = await Promise.all(Array.from({ length: count }, () => freePort()));
   const envOf = (i: number) => ({
@@ -213,16 +220,7 @@ export async function startCluster(count = 3): Promise<Cluster> {
     const made = await fetch(`${origin}/api/s3-configs`, {
       method: 'POST',
       headers: { ...admin, 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        name: 'cluster s3',
-        provider_type: 'Other S3 Compatible',
-        endpoint_url: s3Env.endpoint,
-        bucket_name: bucket,
-        region: s3Env.region,
-        access_key_id: s3Env.accessKeyId,
-        secret_access_key: s3Env.secretAccessKey,
-        path_style: true,
-      }),
+      body: JSON.stringify(s3ConfigBody('cluster s3', bucket)),
     });
     const storageConfigId = ((await made.json()) as { data: { id: string } }).data.id;
     const setDefault = await fetch(`${origin}/api/s3-configs/${storageConfigId}/set-default`, {
@@ -240,6 +238,8 @@ export async function startCluster(count = 3): Promise<Cluster> {
       failTimeoutMs: Number(failTimeout) * 1000,
       admin,
       storageConfigId,
+      databaseUrl: database.url,
+      jobIntervalMs: JOB_INTERVAL_SECONDS * 1000,
       bucket,
       s3,
       nginxLog: () => fs.readFileSync(path.join(nginxDir, 'logs/error.log'), 'utf8'),

@@ -89,6 +89,20 @@ export async function deleteBucket(client: S3Client, bucket: string): Promise<vo
 }
 
 /** Inserts a storage config for `bucket` straight into the app's database; returns its id. */
+/** The body of POST /api/s3-configs for `bucket` on the test's S3 server. */
+export function s3ConfigBody(name: string, bucket: string) {
+  return {
+    name,
+    provider_type: 'Other S3 Compatible',
+    endpoint_url: s3Env.endpoint,
+    bucket_name: bucket,
+    region: s3Env.region,
+    access_key_id: s3Env.accessKeyId,
+    secret_access_key: s3Env.secretAccessKey,
+    path_style: true,
+  };
+}
+
 export async function insertS3Config(
   t: TestApp,
   bucket: string,
