@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { ListMultipartUploadsCommand } from '@aws-sdk/client-s3';
 import pg from 'pg';
 import { type Cluster, startCluster } from './support/cluster.ts';
 
@@ -428,5 +429,44 @@ describe('several instances behind nginx (PostgreSQL, S3)', { timeout: 180_000 }
       );
       await checkUploads(outcomes);
     });
+  });
+  // Last: it moves instance A's clock a day on, which ends the admin's session there.
+  it("a killed instance's unfinished multipart upload is aborted by the job on another", async () => {
+    const [a, b] = cluster.instances;
+    const init = await json(`${b!.origin}/api/admin/fs/multipart/init`, {
+      method: 'POST',
+      headers: cluster.admin,
+      json: { path: '/cluster/', filename: 'stray.bin', fileSize: 6 * MiB },
+    });
+    assert.equal(init.status, 200, init.text);
+    const { uploadId, key } = init.body.data;
+    const query = new URLSearchParams({ uploadId, key, partNumber: '1' });
+    const part = await json(`${b!.origin}/api/admin/fs/multipart/part?${query}`, {
+      method: 'POST',
+      headers: { ...cluster.admin, 'Content-Type': 'application/octet-stream' },
+      body: randomBytes(5 * MiB),
+    });
+    assert.equal(part.status, 200, part.text);
+    const pending = async () =>
+      (
+        (await cluster.s3.send(new ListMultipartUploadsCommand({ Bucket: cluster.bucket }))).Uploads ?? []
+      ).map((upload) => upload.UploadId);
+    assert.ok((await pending()).includes(uploadId), 'the upload is open in the bucket');
+    assert.equal(await cluster.stop(1, 'SIGKILL'), null, 'killed');
+    try {
+      // A day later for A: the upload is a stray (no session knows it), and the job aborts it.
+      const moved = await json(`${a!.origin}/api/__test__/clock`, {
+        method: 'POST',
+        json: { advanceMs: 25 * 3600_000 },
+      });
+      assert.equal(moved.status, 200, moved.text);
+      const started = Date.now();
+      while ((await pending()).includes(uploadId)) {
+        assert.ok(Date.now() - started < 10 * cluster.jobIntervalMs, 'the job never aborted it');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    } finally {
+      await cluster.restart(1);
+    }
   });
 });

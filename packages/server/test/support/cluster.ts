@@ -127,6 +127,8 @@ export async function startCluster(count = 3): Promise<Cluster> {
     LOG_LEVEL: 'warn',
     SHUTDOWN_TIMEOUT_SECONDS: '20',
     JOB_INTERVAL_SECONDS: String(JOB_INTERVAL_SECONDS),
+    // The last scenario moves one instance's clock a day on (POST /api/__test__/clock).
+    CUBBY_TEST_HOOKS: '1',
   };
   const ports = await Promise.all(Array.from({ length: count }, () => freePort()));
   const envOf = (i: number) => ({
