@@ -50,7 +50,7 @@ function UploadRow({ item }: { item: ExplorerUpload }) {
             <span className="truncate font-mono" data-user-content="">
               {item.folder}
             </span>
-            <span>{formatBytes(item.file.size)}</span>
+            <span data-user-content="">{formatBytes(item.file.size)}</span>
             <Badge tone={TONE[item.status]} testId="fs-upload-status">
               {t(`explorer.upload.status.${item.status}`)}
             </Badge>
