@@ -17,6 +17,7 @@ import { ApiError, api, fetchWithCredential, getApiBaseUrl } from '../../../lib/
 import { i18n } from '../../../lib/i18n/index.ts';
 import { recallDirectory, rememberDirectory } from '../../../lib/offline/directory-records.ts';
 import { useAuthStore } from '../../auth/index.ts';
+import type { ShareInput } from '../../upload/upload-form.ts';
 import { folderPath } from '../explorer-model.ts';
 
 export type FsTree = 'admin' | 'user';
@@ -212,17 +213,8 @@ export const finishRelay = (
 export const abortRelay = (tree: FsTree, key: string, uploadId: string) =>
   api.post<unknown>(`${base(tree)}/multipart/abort`, { key, uploadId });
 
-export interface ShareSettings {
-  password?: string;
-  /** Hours; 0 = never. */
-  expires_in?: number;
-  max_views?: number;
-  slug?: string;
-  remark?: string;
-}
-
 /** A new file share of a mount file (the file stays in the mount when the share ends). */
-export const shareFile = (tree: FsTree, path: string, settings: ShareSettings) =>
+export const shareFile = (tree: FsTree, path: string, settings: ShareInput) =>
   api.post<FileItem & { urls: { previewUrl: string; downloadUrl: string } }>(`${base(tree)}/share`, {
     path,
     ...settings,

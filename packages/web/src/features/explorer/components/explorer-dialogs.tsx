@@ -22,10 +22,11 @@ import { ShareLinkFields } from '../../upload/components/share-settings-fields.t
 import {
   EMPTY_UPLOAD_SETTINGS,
   validateUploadSettings,
+  type ShareInput,
   type UploadErrors,
   type UploadSettingsValues,
 } from '../../upload/upload-form.ts';
-import { fileLink, shareFile, type FsTree, type ShareSettings } from '../api/fs-api.ts';
+import { fileLink, shareFile, type FsTree } from '../api/fs-api.ts';
 import { nameProblem } from '../explorer-model.ts';
 
 export function NewFolderDialog({
@@ -197,7 +198,7 @@ export function ShareDialog({ tree, item, onClose }: { tree: FsTree; item: FsLis
   const [errors, setErrors] = useState<UploadErrors>({});
   const { errorScope, focusFirstError } = useErrorFocus();
   const share = useMutation({
-    mutationFn: (settings: ShareSettings) => shareFile(tree, item.path, settings),
+    mutationFn: (settings: ShareInput) => shareFile(tree, item.path, settings),
     onSuccess: () => showToast(t('explorer.share.done'), 'success'),
   });
   const change = (patch: Partial<UploadSettingsValues>) => {

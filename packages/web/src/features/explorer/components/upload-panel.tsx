@@ -5,7 +5,7 @@
  * skip, for this file or for all.
  */
 import { formatBytes } from '@cubby/shared';
-import { useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Badge, type BadgeTone } from '../../../components/badge.tsx';
 import { Button, buttonClasses } from '../../../components/button.tsx';
@@ -103,10 +103,13 @@ function interruptedUploads(tree: FsTree, items: readonly ExplorerUpload[]): Rel
 
 function InterruptedUploads({ tree, items }: { tree: FsTree; items: readonly ExplorerUpload[] }) {
   const { t } = useTranslation();
-  const records = interruptedUploads(tree, items);
   const picker = useRef<HTMLInputElement>(null);
   const [picking, setPicking] = useState<RelayRecord | null>(null);
-  const [, redraw] = useState(0);
+  const [discarded, redraw] = useState(0);
+  // Read again when the list of uploads changes or one was discarded, not at every progress tick.
+  const busy = items.map((item) => `${item.folder}\n${item.name}`).join('\0');
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- `busy` and `discarded` stand for `items` and localStorage
+  const records = useMemo(() => interruptedUploads(tree, items), [tree, busy, discarded]);
   if (records.length === 0) return null;
   return (
     <div className="space-y-2" data-testid="fs-upload-interrupted">
