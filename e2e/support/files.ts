@@ -83,13 +83,30 @@ export async function publicFile(request: APIRequestContext, slug: string): Prom
 }
 
 /**
+ * Creates a record with a fixed link suffix unless it `exists`. Walk parts run side by side and
+ * seed the same records: when another worker made it in the meantime (the creation fails on the
+ * taken suffix), the record exists afterwards and that is fine.
+ */
+export async function createOnce(exists: () => Promise<boolean>, create: () => Promise<unknown>) {
+  if (await exists()) return;
+  try {
+    await create();
+  } catch (error) {
+    if (!(await exists())) throw error;
+  }
+}
+
+/**
  * A share with a fixed link suffix, made once per server (later calls find it); for screens that
  * only get the `Api` fixture. Returns the page path.
  */
 export async function ensureShare(api: Api, options: ShareOptions & { slug: string }): Promise<string> {
   const request = await requestFactory.newContext();
   try {
-    if ((await publicFile(request, options.slug)) === 404) await uploadShare(request, api, options);
+    await createOnce(
+      async () => (await publicFile(request, options.slug)) !== 404,
+      () => uploadShare(request, api, options),
+    );
   } finally {
     await request.dispose();
   }

@@ -4,7 +4,7 @@
  * visible text. Used by the screenshot run and by the "every text is a translation key" test.
  */
 import { expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { ensureShare, pdfOf, pngOf, usedUpShare } from './files.ts';
+import { createOnce, ensureShare, pdfOf, pngOf, usedUpShare } from './files.ts';
 import { makeFolder, putFile, putText } from './explorer.ts';
 import { uniqueName, type Api } from './fixtures.ts';
 
@@ -60,8 +60,10 @@ graph LR
 
 /** Creates a paste with a fixed slug once per server (a second call finds it taken). */
 async function ensurePaste(api: Api, input: Parameters<Api['createPaste']>[0] & { slug: string }) {
-  const status = await api.pasteStatus(input.slug);
-  if (status === 404) await api.createPaste(input);
+  await createOnce(
+    async () => (await api.pasteStatus(input.slug)) !== 404,
+    () => api.createPaste(input),
+  );
 }
 
 async function seedPasteList(api: Api) {
@@ -136,7 +138,6 @@ async function openFileRowDialog(page: Page, testId: string, dialogTestId: strin
 
 /** Mounts for the mount management screens, made once per server (one inactive, one uncached). */
 async function seedMounts(api: Api) {
-  const existing = new Set((await api.listMounts()).map((mount) => mount.mount_path));
   const mounts = [
     { name: 'Team photos', mount_path: '/screens/photos', remark: 'Offsite and events', sort_order: 1 },
     { name: 'Project documents', mount_path: '/screens/team/docs', cache_ttl: 0, sort_order: 2 },
@@ -149,11 +150,11 @@ async function seedMounts(api: Api) {
     },
   ];
   for (const mount of mounts) {
-    // Both language walks seed at once: a mount the other made meanwhile is fine, checked below.
-    if (!existing.has(mount.mount_path)) await api.createMount(mount).catch(() => undefined);
+    await createOnce(
+      async () => (await api.listMounts()).some((made) => made.mount_path === mount.mount_path),
+      () => api.createMount(mount),
+    );
   }
-  const made = new Set((await api.listMounts()).map((mount) => mount.mount_path));
-  expect(mounts.filter((mount) => !made.has(mount.mount_path))).toEqual([]);
 }
 
 async function openMountRowDialog(page: Page, testId: string, dialogTestId: string) {
@@ -1025,6 +1026,30 @@ export function screenSession(
       for (const entry of contexts.values()) await (await entry).context.close();
     },
   };
+}
+
+/**
+ * A walk over many screens cut into parts of at most `size` screens, each a test of its own: the
+ * parts spread over the workers, a slow machine runs into no single long timeout, and a failure
+ * names a small group. `timeout` is the part's time limit: `perScreen` for each of its screens (the
+ * walks take 4–10 s a screen on a busy 2-core machine) and a minute for the browser contexts.
+ */
+export function walkParts(
+  screens: Screen[],
+  size: number,
+  perScreen: number,
+): { screens: Screen[]; label: string; timeout: number }[] {
+  const count = Math.ceil(screens.length / size);
+  // The same number in each part (give or take one), so no worker is left with a short tail.
+  const bounds = (index: number) => Math.round((index * screens.length) / count);
+  return Array.from({ length: count }, (_, index) => {
+    const part = screens.slice(bounds(index), bounds(index + 1));
+    return {
+      screens: part,
+      label: `part ${index + 1} of ${count}`,
+      timeout: 60_000 + part.length * perScreen,
+    };
+  });
 }
 
 /**

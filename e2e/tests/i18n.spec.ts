@@ -9,7 +9,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.ts';
 import { compareLocales, knownKeys, loadLocale } from '../support/locales.ts';
-import { SCREENS, screenSession, showScreen } from '../support/screens.ts';
+import { SCREENS, screenSession, showScreen, walkParts } from '../support/screens.ts';
 
 test('both locales have the same keys and placeholders', () => {
   expect(compareLocales(loadLocale('zh-CN'), loadLocale('en-US'), ['zh-CN', 'en-US'])).toEqual([]);
@@ -71,22 +71,15 @@ function withKeysMode(path: string): string {
 
 test.describe.configure({ mode: 'parallel' });
 
-// Every screen, in two halves that run side by side (each takes minutes on a busy 2-core machine).
-const HALVES = [
-  SCREENS.slice(0, Math.ceil(SCREENS.length / 2)),
-  SCREENS.slice(Math.ceil(SCREENS.length / 2)),
-];
-for (const [half, screens] of HALVES.entries()) {
-  test(`every screen renders only translation keys in key mode (part ${half + 1} of 2)`, async ({
-    browser,
-    api,
-  }) => {
-    test.setTimeout(420_000);
+// Every screen, in parts of a few screens that run side by side (the whole walk takes minutes).
+for (const part of walkParts(SCREENS, 15, 20_000)) {
+  test(`every screen renders only translation keys in key mode (${part.label})`, async ({ browser, api }) => {
+    test.setTimeout(part.timeout);
     const keys = knownKeys();
     const session = screenSession(browser, api, { width: 1280, storage: { language: 'cimode' } });
     const problems: string[] = [];
     try {
-      for (const screen of screens) {
+      for (const screen of part.screens) {
         const page = await session.pageFor(screen.as);
         const opened = await showScreen(page, screen, api, withKeysMode);
         // User data on the screen: the URL's own segments and every key record.

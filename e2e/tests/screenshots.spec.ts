@@ -19,7 +19,7 @@ import type { Page } from '@playwright/test';
 import { formErrorProblems } from '../support/a11y.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { SCREENSHOT_DIR } from '../support/env.ts';
-import { SCREENS, screenSession, showScreen } from '../support/screens.ts';
+import { SCREENS, screenSession, showScreen, walkParts } from '../support/screens.ts';
 
 const WIDTHS = [1280, 375] as const;
 /** Widths checked for reflow only (no screenshots): WCAG 1.4.10 asks for 320 CSS px. */
@@ -54,27 +54,22 @@ async function accessibilityProblems(page: Page, modal: string | undefined): Pro
   );
 }
 
-// Each language's walk in two halves, spread over the workers (one walk takes minutes on 2 cores).
+// Each language's walk in parts of a few screens, spread over the workers (a walk takes minutes).
 test.describe.configure({ mode: 'parallel' });
-const HALVES = [
-  screens.slice(0, Math.ceil(screens.length / 2)),
-  screens.slice(Math.ceil(screens.length / 2)),
-];
 
 for (const language of LANGUAGES) {
-  for (const [half, part] of HALVES.entries()) {
-    if (part.length === 0) continue;
-    test(`screens in ${language} (part ${half + 1} of 2): 375 and 1280 px, light and dark, WCAG 2.1 A/AA under axe`, async ({
+  for (const part of walkParts(screens, 12, 30_000)) {
+    test(`screens in ${language} (${part.label}): 375 and 1280 px, light and dark, WCAG 2.1 A/AA under axe`, async ({
       browser,
       api,
     }) => {
-      test.setTimeout(420_000);
+      test.setTimeout(part.timeout);
       const session = screenSession(browser, api, {
         width: WIDTHS[0],
         storage: { language, themeMode: 'auto' },
       });
       try {
-        for (const screen of part) {
+        for (const screen of part.screens) {
           const page = await session.pageFor(screen.as);
           await page.setViewportSize({ width: WIDTHS[0], height: 900 });
           await page.emulateMedia({ colorScheme: 'light' });
