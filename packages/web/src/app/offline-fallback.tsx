@@ -11,6 +11,7 @@ import { showToast } from '../components/toast/toast-store.ts';
 import { Toaster } from '../components/toast/toaster.tsx';
 import { paths } from '../config/paths.ts';
 import { usePageTitle } from '../lib/i18n/use-page-title.ts';
+import { isOffline } from '../lib/offline/network-status.ts';
 
 const OFFLINE_TOAST_MS = 3000;
 
@@ -19,7 +20,7 @@ export default function OfflineFallback() {
   const navigate = useNavigate();
   usePageTitle(t('offline.fallbackTitle'));
   useEffect(() => {
-    showToast(t(navigator.onLine ? 'offline.toastDefault' : 'offline.toast'), 'warning', OFFLINE_TOAST_MS);
+    showToast(t(isOffline() ? 'offline.toast' : 'offline.toastDefault'), 'warning', OFFLINE_TOAST_MS);
   }, [t]);
   return (
     <div className="mx-auto max-w-lg px-4 py-16" data-testid="offline-fallback">

@@ -11,6 +11,7 @@ import { Button, buttonClasses } from '../components/button.tsx';
 import { Card } from '../components/card.tsx';
 import { paths } from '../config/paths.ts';
 import { usePageTitle } from '../lib/i18n/use-page-title.ts';
+import { isOffline, serverReachable } from '../lib/offline/network-status.ts';
 
 // Precached by the service worker (vite.config.ts), so it loads offline.
 const OfflineFallback = lazy(() => import('./offline-fallback.tsx'));
@@ -49,8 +50,11 @@ interface BoundaryProps {
 
 interface BoundaryState {
   failed: boolean;
-  /** The screen's code could not be loaded while offline: the offline fallback page is shown. */
-  offline?: boolean;
+  /**
+   * The screen's code could not be loaded while offline: the offline fallback page is shown.
+   * Undefined while the server is being asked (a chunk failed although the browser says online).
+   */
+  offline?: boolean | undefined;
   locationKey: string;
 }
 
@@ -58,7 +62,8 @@ class ErrorBoundary extends Component<BoundaryProps, BoundaryState> {
   override state: BoundaryState = { failed: false, locationKey: this.props.locationKey };
 
   static getDerivedStateFromError(error: unknown): Partial<BoundaryState> {
-    return { failed: true, offline: !navigator.onLine && isChunkLoadError(error) };
+    const offline = isChunkLoadError(error) ? (isOffline() ? true : undefined) : false;
+    return { failed: true, offline };
   }
 
   static getDerivedStateFromProps(props: BoundaryProps, state: BoundaryState): Partial<BoundaryState> | null {
@@ -67,8 +72,19 @@ class ErrorBoundary extends Component<BoundaryProps, BoundaryState> {
       : { failed: false, offline: false, locationKey: props.locationKey };
   }
 
+  override componentDidCatch(): void {
+    if (this.state.offline !== undefined) return;
+    // A chunk that failed while the browser says online: offline after all, or a new version's
+    // files replaced this one's. The server's answer (or silence) tells which page to show.
+    const at = this.state.locationKey;
+    void serverReachable().then((reachable) => {
+      if (this.state.locationKey === at) this.setState({ offline: !reachable });
+    });
+  }
+
   override render() {
     if (!this.state.failed) return this.props.children;
+    if (this.state.offline === undefined) return null;
     return this.state.offline ? (
       <Suspense fallback={null}>
         <OfflineFallback />

@@ -18,7 +18,7 @@ import type { ParseKeys } from 'i18next';
 import { LANG_HEADER, type SuccessEnvelope } from '@cubby/shared';
 import { getLanguage, i18n } from '../i18n/index.ts';
 import { CACHED_AT_HEADER, OFFLINE_HEADER } from '../offline/offline-headers.ts';
-import { noteOfflineCopy } from '../offline/network-status.ts';
+import { noteOfflineCopy, noteServerAnswer } from '../offline/network-status.ts';
 import { ApiError } from './api-error.ts';
 import { getApiBaseUrl } from './base-url.ts';
 
@@ -217,6 +217,7 @@ export async function sendRequest(path: string, options: RequestOptions = {}): P
     // An answer the service worker replayed from its cache while offline (lib/offline).
     if (response.headers.get(OFFLINE_HEADER) === '1')
       noteOfflineCopy(Number(response.headers.get(CACHED_AT_HEADER)));
+    else noteServerAnswer();
     const contentType = response.headers.get('content-type') ?? '';
     try {
       parsed = contentType.includes('json') ? await response.json() : await response.text();
