@@ -17,6 +17,7 @@ import {
   adminApi as api,
   adminToken,
   load,
+  localFolderOfFiles,
   machine,
   startServer,
   timeMs,
@@ -87,25 +88,13 @@ export async function benchFsList(): Promise<void> {
   const server = await startServer();
   try {
     const token = await adminToken(server.base);
-    const configs = await api<Array<{ id: string; is_default: number; root_path?: string }>>(
-      server,
-      token,
-      '/api/s3-configs',
-    );
-    const local = configs.find((c) => c.is_default)!;
-    const dir = path.join(local.root_path ?? path.join(server.dataDir, 'storage'), 'many');
-    await fs.mkdir(dir, { recursive: true });
-    await Promise.all(
-      Array.from({ length: FILES }, (_, i) =>
-        fs.writeFile(path.join(dir, `file-${String(i).padStart(4, '0')}.txt`), `file ${i}\n`),
-      ),
-    );
+    const { configId: localId, dir } = await localFolderOfFiles(server, token, 'many', FILES);
     // What the storage itself does for a listing: the names, then a stat of each.
     const ownLocal = async () => {
       const names = await fs.readdir(dir);
       await Promise.all(names.map((n) => fs.stat(path.join(dir, n))));
     };
-    rows.push(await measure(server, token, 'Local disk', local.id, ownLocal));
+    rows.push(await measure(server, token, 'Local disk', localId, ownLocal));
 
     await withS3Server((s3) =>
       withBucket(s3, async (bucket) => {

@@ -8,6 +8,7 @@ import { benchDashboard } from './dashboard.bench.ts';
 import { benchWebdav } from './webdav.bench.ts';
 import { benchZip } from './zip.bench.ts';
 import { benchStartup } from './startup.bench.ts';
+import { benchExplorerList } from './explorer-list.bench.ts';
 
 await benchPastes();
 await benchFiles();
@@ -16,6 +17,8 @@ await benchDashboard();
 await benchWebdav();
 await benchZip();
 await benchStartup();
+// Needs the built web app, as the paste view's figures below do.
+await benchExplorerList();
 
 // The paste view's JavaScript before content: needs the built web app (npm start or npm run build).
 const server = await startServer();

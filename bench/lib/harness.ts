@@ -180,3 +180,35 @@ export async function ok(res: Response, what: string): Promise<Response> {
   if (!res.ok) throw new Error(`${what}: ${res.status} ${await res.text()}`);
   return res;
 }
+
+/**
+ * The default storage config (local disk on a fresh server) and a folder `name` in it holding
+ * `count` small files `file-<n>.txt`, numbered with as many digits as `count` has.
+ */
+export async function localFolderOfFiles(
+  server: BenchServer,
+  token: string,
+  name: string,
+  count: number,
+): Promise<{ configId: string; dir: string }> {
+  const configs = await adminApi<Array<{ id: string; is_default: number; root_path?: string }>>(
+    server,
+    token,
+    '/api/s3-configs',
+  );
+  const local = configs.find((c) => c.is_default)!;
+  const dir = path.join(local.root_path ?? path.join(server.dataDir, 'storage'), name);
+  await fs.promises.mkdir(dir, { recursive: true });
+  const digits = String(count).length;
+  for (let i = 0; i < count; i += 500) {
+    await Promise.all(
+      Array.from({ length: Math.min(500, count - i) }, (_, j) =>
+        fs.promises.writeFile(
+          path.join(dir, `file-${String(i + j).padStart(digits, '0')}.txt`),
+          `file ${i + j}\n`,
+        ),
+      ),
+    );
+  }
+  return { configId: local.id, dir };
+}
