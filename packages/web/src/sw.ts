@@ -66,10 +66,23 @@ registerRoute(
  * was sent before such a deletion is not kept: it would outlive the session it belonged to.
  */
 let privateEpoch = 0;
+let privateWork: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs `work` on the cache `name`. Work on the signed-in answers' cache runs one job at a time, in
+ * order with its deletion: `caches.open` re-creates a deleted cache, so a job that had checked the
+ * epoch (or that the cache exists) before a logout must not open it after the logout deleted it.
+ */
+function onCache<T>(name: string, work: () => Promise<T>): Promise<T> {
+  if (name !== PRIVATE_API_CACHE) return work();
+  const run = privateWork.then(work);
+  privateWork = run.catch(() => undefined);
+  return run;
+}
 
 function clearPrivate(): Promise<boolean> {
   privateEpoch++;
-  return caches.delete(PRIVATE_API_CACHE);
+  return onCache(PRIVATE_API_CACHE, () => caches.delete(PRIVATE_API_CACHE));
 }
 
 async function storeApiAnswer(request: Request, response: Response, sentInEpoch: number): Promise<void> {
@@ -89,10 +102,13 @@ async function storeApiAnswer(request: Request, response: Response, sentInEpoch:
   });
   const language = request.headers.get('X-Cubby-Lang');
   if (language) headers.set('Content-Language', language);
-  if (credentialed && sentInEpoch !== privateEpoch) return;
-  const cache = await caches.open(credentialed ? PRIVATE_API_CACHE : PUBLIC_API_CACHE);
-  // Stored under the bare URL: the request's headers (its Authorization) are never kept.
-  await cache.put(new Request(request.url), new Response(text, { status: 200, headers }));
+  const name = credentialed ? PRIVATE_API_CACHE : PUBLIC_API_CACHE;
+  await onCache(name, async () => {
+    if (credentialed && sentInEpoch !== privateEpoch) return;
+    const cache = await caches.open(name);
+    // Stored under the bare URL: the request's headers (its Authorization) are never kept.
+    await cache.put(new Request(request.url), new Response(text, { status: 200, headers }));
+  });
 }
 
 async function replayApiAnswer(request: Request): Promise<Response | undefined> {
@@ -100,17 +116,20 @@ async function replayApiAnswer(request: Request): Promise<Response | undefined> 
     ? [PRIVATE_API_CACHE, PUBLIC_API_CACHE]
     : [PUBLIC_API_CACHE];
   for (const name of names) {
-    const cache = await caches.open(name);
-    const hit = await cache.match(request.url);
-    if (!hit) continue;
-    const cachedAt = Number(hit.headers.get(CACHED_AT_HEADER));
-    if (!isFresh(cachedAt, Date.now())) {
-      await cache.delete(request.url);
-      continue;
-    }
-    const headers = new Headers(hit.headers);
-    headers.set(OFFLINE_HEADER, '1');
-    return new Response(await hit.text(), { status: 200, headers });
+    const copy = await onCache(name, async () => {
+      if (!(await caches.has(name))) return undefined;
+      const cache = await caches.open(name);
+      const hit = await cache.match(request.url);
+      if (!hit) return undefined;
+      if (!isFresh(Number(hit.headers.get(CACHED_AT_HEADER)), Date.now())) {
+        await cache.delete(request.url);
+        return undefined;
+      }
+      const headers = new Headers(hit.headers);
+      headers.set(OFFLINE_HEADER, '1');
+      return new Response(await hit.text(), { status: 200, headers });
+    });
+    if (copy) return copy;
   }
   return undefined;
 }
@@ -178,13 +197,15 @@ registerRoute(
 /** Drops stored API answers older than 7 days. */
 async function purgeExpired(): Promise<void> {
   for (const name of [PUBLIC_API_CACHE, PRIVATE_API_CACHE]) {
-    if (!(await caches.has(name))) continue;
-    const cache = await caches.open(name);
-    for (const request of await cache.keys()) {
-      const hit = await cache.match(request);
-      if (!hit || !isFresh(Number(hit.headers.get(CACHED_AT_HEADER)), Date.now()))
-        await cache.delete(request);
-    }
+    await onCache(name, async () => {
+      if (!(await caches.has(name))) return;
+      const cache = await caches.open(name);
+      for (const request of await cache.keys()) {
+        const hit = await cache.match(request);
+        if (!hit || !isFresh(Number(hit.headers.get(CACHED_AT_HEADER)), Date.now()))
+          await cache.delete(request);
+      }
+    });
   }
 }
 
