@@ -2,7 +2,8 @@
  * What the installable app keeps on the device, for the offline tests (pwa*.spec.ts): waiting for
  * the service worker, and everything in Cache Storage and IndexedDB read back from the page.
  */
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { PRIVATE_API_CACHE } from '../../packages/web/src/lib/offline/api-cache-rules.ts';
 
 /** Waits until the service worker controls the page. */
 export async function waitForWorker(page: Page): Promise<void> {
@@ -20,7 +21,18 @@ export interface OfflineStorageDump {
   text: string;
 }
 
-/** Everything in Cache Storage and IndexedDB. */
+export { PRIVATE_API_CACHE };
+
+/**
+ * Waits until a logout has deleted the signed-in answers' cache. Asked with `caches.has` only:
+ * `dumpOfflineStorage` opens every cache it lists, and opening one that is being deleted at that
+ * moment makes it again (empty), so dump only after this.
+ */
+export async function waitForPrivateCacheGone(page: Page): Promise<void> {
+  await expect.poll(() => page.evaluate((name) => caches.has(name), PRIVATE_API_CACHE)).toBe(false);
+}
+
+/** Everything in Cache Storage and IndexedDB (see `waitForPrivateCacheGone` after a logout). */
 export async function dumpOfflineStorage(page: Page): Promise<OfflineStorageDump> {
   return page.evaluate(async () => {
     const urls: string[] = [];

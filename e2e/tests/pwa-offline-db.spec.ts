@@ -9,7 +9,13 @@
 import { ADMIN_PASSWORD } from '../support/env.ts';
 import { uploadShare } from '../support/files.ts';
 import { expect, test, uniqueName } from '../support/fixtures.ts';
-import { dumpOfflineStorage, putOfflineRecords, waitForWorker } from '../support/offline.ts';
+import {
+  PRIVATE_API_CACHE,
+  dumpOfflineStorage,
+  putOfflineRecords,
+  waitForPrivateCacheGone,
+  waitForWorker,
+} from '../support/offline.ts';
 
 test.use({ serviceWorkers: 'allow' });
 test.describe.configure({ mode: 'serial' });
@@ -266,6 +272,7 @@ test('after browsing as the admin no store holds a token, key, password or signe
 
   await page.goto('/admin');
   await page.getByRole('button', { name: 'Log out' }).first().click();
+  await waitForPrivateCacheGone(page);
   await expect
     .poll(async () => {
       const { urls, records } = await dumpOfflineStorage(page);
@@ -275,7 +282,7 @@ test('after browsing as the admin no store holds a token, key, password or signe
       };
     })
     .toEqual({ credentialedAnswers: [], directories: [] });
-  expect(await page.evaluate(() => caches.has('cubby-api-private-v1'))).toBe(false);
+  expect(await page.evaluate((name) => caches.has(name), PRIVATE_API_CACHE)).toBe(false);
   const after = await dumpOfflineStorage(page);
   for (const secret of [token, key.key, ADMIN_PASSWORD]) expect(after.text).not.toContain(secret);
 });

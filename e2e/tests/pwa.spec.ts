@@ -11,7 +11,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ADMIN_PASSWORD } from '../support/env.ts';
 import { expect, test, uniqueName } from '../support/fixtures.ts';
-import { dumpOfflineStorage, waitForWorker } from '../support/offline.ts';
+import {
+  PRIVATE_API_CACHE,
+  dumpOfflineStorage,
+  waitForPrivateCacheGone,
+  waitForWorker,
+} from '../support/offline.ts';
 
 test.use({ serviceWorkers: 'allow' });
 test.describe.configure({ mode: 'serial' });
@@ -130,11 +135,12 @@ test('Cache Storage and IndexedDB hold no credential or excluded answer; logout 
 
   await page.goto('/admin');
   await page.getByRole('button', { name: 'Log out' }).first().click();
+  await waitForPrivateCacheGone(page);
   await expect
     .poll(async () => (await dumpOfflineStorage(page)).urls.filter((url) => url.includes('/api/admin/')))
     .toEqual([]);
   const after = await dumpOfflineStorage(page);
-  expect(await page.evaluate(() => caches.has('cubby-api-private-v1'))).toBe(false);
+  expect(await page.evaluate((name) => caches.has(name), PRIVATE_API_CACHE)).toBe(false);
   expect(after.text).not.toContain(token);
 });
 
