@@ -30,7 +30,7 @@ export function Header() {
         <div className="flex-1 md:flex-none">
           <DesktopNav />
         </div>
-        <div className="flex items-center gap-0.5 md:ms-auto">
+        <div className="group/actions flex items-center gap-0.5 md:ms-auto">
           <OfflineBadgeSlot />
           <LanguageSwitcher />
           <ThemeToggle />

@@ -37,8 +37,15 @@ export function LanguageSwitcher() {
     >
       <GlobeIcon className="size-4.5 shrink-0" />
       <span className="sr-only">{t('header.languageCurrent', { language: LANGUAGE_NAMES[current] })}</span>
-      {/* Under 360 px only the globe shows, so the header fits a 320 px phone. */}
-      <span aria-hidden="true" lang={current} className="max-[359px]:hidden">
+      {/*
+        Under 360 px only the globe shows, so the header fits a 320 px phone; on a phone the
+        offline badge takes the name's room too (header.tsx marks the group).
+      */}
+      <span
+        aria-hidden="true"
+        lang={current}
+        className="whitespace-nowrap max-[359px]:hidden max-sm:group-has-[[data-testid=offline-badge]]/actions:hidden"
+      >
         {LANGUAGE_NAMES[current]}
       </span>
       <ChevronDownIcon className="size-3.5 shrink-0 text-fg-muted" />
