@@ -56,8 +56,11 @@ export function newestMtime(paths) {
 
 export const serverBuildIsStale = () => newestMtime(sources) > mtime(stamp);
 
-/** Builds the server into packages/server/dist; returns false (having printed why) when tsc failed. */
-export function buildServer() {
+/**
+ * Builds the server into packages/server/dist. Answers `{ status, stdout, stderr }` (status 0 when
+ * built); tsc's output goes to the console, or with `quiet` into the answer.
+ */
+export function buildServer({ quiet = false } = {}) {
   const tmp = `${dist}.tmp-${process.pid}`;
   fs.rmSync(tmp, { recursive: true, force: true });
   const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
@@ -66,10 +69,13 @@ export function buildServer() {
     ['-p', 'packages/shared/tsconfig.build.json', '--outDir', path.join(tmp, 'node_modules/@cubby/shared')],
   ];
   for (const args of steps) {
-    const run = spawnSync(process.execPath, [tsc, ...args], { cwd: root, stdio: 'inherit' });
+    const run = spawnSync(process.execPath, [tsc, ...args], {
+      cwd: root,
+      ...(quiet ? { encoding: 'utf8' } : { stdio: 'inherit' }),
+    });
     if (run.status !== 0) {
       fs.rmSync(tmp, { recursive: true, force: true });
-      return false;
+      return { status: run.status ?? 1, stdout: run.stdout, stderr: run.stderr };
     }
   }
   const shared = JSON.parse(fs.readFileSync(path.join(root, 'packages/shared/package.json'), 'utf8'));
@@ -80,13 +86,13 @@ export function buildServer() {
   fs.writeFileSync(path.join(tmp, '.built'), `${new Date().toISOString()}\n`);
   fs.rmSync(dist, { recursive: true, force: true });
   fs.renameSync(tmp, dist);
-  return true;
+  return { status: 0 };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const force = process.argv.includes('--force');
   if (force || serverBuildIsStale()) {
     console.log('Building the server…');
-    if (!buildServer()) process.exit(1);
+    if (buildServer().status !== 0) process.exit(1);
   }
 }

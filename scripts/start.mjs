@@ -20,15 +20,26 @@ const builtAt = (() => {
 const newestSource = newestMtime(
   ['src', 'index.html', 'public', '../shared/src'].map((p) => path.join(web, p)),
 );
+// The builds' own output (a line per file, the bundler's notes) is kept out of the console unless a
+// build fails, so what the server prints next — the first administrator's password — is not lost
+// above a page of it.
+const step = (what, build) => {
+  const started = Date.now();
+  process.stdout.write(`Building ${what}… `);
+  const output = build();
+  if (output.status !== 0) {
+    process.stdout.write('failed:\n');
+    process.stderr.write(`${output.stdout ?? ''}${output.stderr ?? ''}`);
+    process.exit(output.status ?? 1);
+  }
+  console.log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+};
 if (newestSource > builtAt) {
-  console.log('Building the web app…');
-  const build = spawnSync('npm', ['run', 'build', '-w', '@cubby/web'], { cwd: root, stdio: 'inherit' });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+  step('the web app', () =>
+    spawnSync('npm', ['run', 'build', '-w', '@cubby/web'], { cwd: root, encoding: 'utf8' }),
+  );
 }
-if (serverBuildIsStale()) {
-  console.log('Building the server…');
-  if (!buildServer()) process.exit(1);
-}
+if (serverBuildIsStale()) step('the server', () => buildServer({ quiet: true }));
 const server = spawn(process.execPath, [path.join(root, 'packages/server/dist/main.js')], {
   cwd: root,
   stdio: 'inherit',

@@ -13,6 +13,7 @@ import { migrate, openDatabase } from './db/database.ts';
 import { AdjustableClock, systemClock } from './lib/clock.ts';
 import { createLogger } from './logger.ts';
 import { drainServer, serveApp } from './http/node-server.ts';
+import { firstAdminNotice } from './cli/first-admin-notice.ts';
 
 const loaded = loadConfig(process.env);
 if (!loaded.ok) {
@@ -47,19 +48,7 @@ const { app, services } = createApp({
 });
 
 const initial = await services.auth.ensureInitialAdmin(config.adminUsername, config.adminPassword);
-if (initial?.generatedPassword) {
-  // Printed once, on purpose, to the console only; it is stored as an argon2id hash.
-  console.log(
-    [
-      '',
-      '  Cubby created the first administrator account:',
-      `    username: ${initial.username}`,
-      `    password: ${initial.generatedPassword}`,
-      '  Log in and change it under Admin → Settings. This is shown only once.',
-      '',
-    ].join('\n'),
-  );
-} else if (initial) {
+if (initial && !initial.generatedPassword) {
   logger.info(
     { username: initial.username },
     'created the first administrator from ADMIN_USERNAME/ADMIN_PASSWORD',
@@ -124,9 +113,13 @@ const jobs = startJobs(
 
 const server = serveApp({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
   logger.info({ address: info.address, port: info.port, database: db.dialect }, 'listening');
-  console.log(
-    `Cubby is serving http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${info.port}`,
-  );
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${info.port}`;
+  // The first administrator's random password is printed once, on purpose, to the console only (it
+  // is stored as an argon2id hash), and last, so it is the first thing a newcomer sees.
+  const notice = initial?.generatedPassword
+    ? firstAdminNotice(initial.username, initial.generatedPassword, url)
+    : '';
+  console.log(`Cubby is serving ${url}${notice}`);
 });
 
 async function shutdown(signal: string) {

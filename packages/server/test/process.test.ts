@@ -47,6 +47,23 @@ describe('server process', () => {
     await waitFor(first, (out) => out.includes('Cubby is serving'));
     const password = /password: (\S+)/.exec(first.stdout())?.[1];
     assert.ok(password && password.length >= 16, first.stdout());
+    // Last and framed: after the line that says where Cubby serves, inside a box whose every line
+    // is as wide as the others, with where to sign in.
+    const out = first.stdout();
+    const box = out
+      .slice(out.indexOf('Cubby is serving'))
+      .split('\n')
+      .filter((l) => /^[┌│└]/.test(l));
+    assert.ok(box.length >= 5 && box[0]!.startsWith('┌') && box.at(-1)!.startsWith('└'), out);
+    assert.ok(
+      box.some((l) => l.includes(`password: ${password}`)),
+      out,
+    );
+    assert.ok(
+      box.some((l) => l.includes(`http://127.0.0.1:${port}/admin`)),
+      out,
+    );
+    assert.equal(new Set(box.map((l) => [...l].length)).size, 1, out);
     assert.equal((await fetch(`http://127.0.0.1:${port}/api/health`)).status, 200);
     assert.equal(await login(port, 'admin', password), 200);
     assert.equal(fs.statSync(path.join(dataDir, 'secret.key')).mode & 0o777, 0o600);
