@@ -35,7 +35,7 @@ export async function withS3Server<T>(fn: (server: S3Server) => Promise<T>): Pro
     });
   }
   if (spawnSync('sh', ['-c', 'command -v radosgw']).status !== 0) {
-    console.log('s3 skipped: set S3_ENDPOINT, or install radosgw (see README, Tests)');
+    console.log('s3 skipped: set S3_ENDPOINT, or install radosgw (see docs/testing.md)');
     return undefined;
   }
   const env = {
