@@ -2,8 +2,9 @@
  * The "Uploads" settings (spec §3 "System settings", §5 "max upload size greater than 0"): the
  * largest upload is saved with its unit and shown again after a reload, and the server enforces
  * it; bad sizes and allowlist entries are refused inline; the URL-upload allowlist and the WebDAV
- * upload mode are saved. Other tests upload at the same time, so the settings are put back after
- * each test (the upload limit only ever grows here).
+ * upload mode are saved; an error goes when its section changes or another section saves. Other
+ * tests upload at the same time, so the settings are put back after each test (the upload limit
+ * only ever grows here).
  */
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.ts';
@@ -125,4 +126,41 @@ test('checks allowlist entries inline, and saves the allowlist and the WebDAV mo
   await expect(allowlist).toHaveValue(expected.join('\n'));
   await expect(form.getByRole('combobox', { name: 'WebDAV upload mode' })).toHaveValue('multipart');
   await expect(form).toContainText('Files are sent to storage in parts');
+});
+
+test("an error stays with its section: it goes when the section's fields change or another section saves", async ({
+  page,
+}) => {
+  await page.goto('/admin/settings');
+  const account = page.locator('form').filter({ has: page.locator('input[name=currentPassword]') });
+  const current = account.getByRole('textbox', { name: 'Current password' });
+  const username = account.getByRole('textbox', { name: 'New username' });
+  const update = account.getByRole('button', { name: 'Update account' });
+  const error = page.getByTestId('account-error');
+  const tryWrongPassword = async () => {
+    await current.fill('not-my-password');
+    await username.fill('someone-else');
+    await update.click();
+    await expect(error).toHaveText('The current password is wrong');
+  };
+
+  await tryWrongPassword();
+  // Typing a new current password: the server has not judged it, so the old verdict goes.
+  await current.fill('another-guess');
+  await expect(error).toBeHidden();
+
+  await tryWrongPassword();
+  await current.fill('');
+  await username.fill('');
+  await expect(error).toBeHidden();
+
+  // Another section saved successfully: an error left in this one goes too.
+  await tryWrongPassword();
+  const form = section(page);
+  const mode = form.getByRole('combobox', { name: 'WebDAV upload mode' });
+  await mode.selectOption((await mode.inputValue()) === 'proxy' ? 'multipart' : 'proxy');
+  await form.getByRole('button', { name: 'Save upload settings' }).click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Upload settings saved.' })).toBeVisible();
+  await expect(error).toBeHidden();
+  await expect(current).not.toHaveAttribute('aria-invalid', 'true');
 });

@@ -24,6 +24,7 @@ import {
   type WebdavUploadMode,
 } from '../api/system-settings.ts';
 import { validateUploads, valuesOf, type UploadsErrors, type UploadsFormValues } from '../uploads-form.ts';
+import { announceSectionSaved, useSectionErrors } from '../section-errors.ts';
 import { SizeField } from './size-field.tsx';
 
 export function UploadsSection() {
@@ -42,11 +43,13 @@ export function UploadsSection() {
   );
 }
 
+const NO_ERRORS: UploadsErrors = {};
+
 function UploadsForm({ settings }: { settings: SystemSettings }) {
   const { t } = useTranslation();
   const [values, setValues] = useState(() => valuesOf(settings));
-  const [errors, setErrors] = useState<UploadsErrors>({});
-  const [serverError, setServerError] = useState<string | null>(null);
+  const [errors, setErrors] = useSectionErrors(NO_ERRORS);
+  const [serverError, setServerError] = useSectionErrors<string | null>(null);
   const update = useUpdateSystemSettings();
   const allowlistId = useId();
 
@@ -58,6 +61,7 @@ function UploadsForm({ settings }: { settings: SystemSettings }) {
       if ('urlAllowlist' in patch) delete next.urlAllowlist;
       return next;
     });
+    setServerError(null);
   };
   const errorText = (field: keyof UploadsErrors) => {
     const error = errors[field];
@@ -81,6 +85,7 @@ function UploadsForm({ settings }: { settings: SystemSettings }) {
     update.mutate(result.input, {
       onSuccess: (saved) => {
         setValues(valuesOf(saved));
+        announceSectionSaved();
         showToast(t('admin.settings.uploads.saved'), 'success');
       },
       onError: (error) => setServerError(isApiError(error) ? error.message : t('errors.unexpected')),
