@@ -150,7 +150,7 @@ export interface MountsTable {
   is_active: number;
   sort_order: number;
   cache_ttl: number;
-  /** `admin:<id>` style creator, as the reference records it; null for the system. */
+  /** The creating admin's id, bare, as CloudPaste records it (migration 0012); null for the system. */
   created_by: string | null;
   created_at: string;
   updated_at: string;
