@@ -7,9 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
 import type { Kysely } from 'kysely';
 import { migrate } from '../src/db/database.ts';
-import type { Database } from '../src/db/schema.ts';
+import type { Database, FilesTable } from '../src/db/schema.ts';
 import { createTestDatabase, DIALECTS } from './support/databases.ts';
-import { mountRow, storageConfigRow } from './support/test-app.ts';
+import { fileRow, mountRow, storageConfigRow } from './support/test-app.ts';
 
 for (const dialect of DIALECTS) {
   describe(`migrations (${dialect})`, () => {
@@ -43,6 +43,80 @@ for (const dialect of DIALECTS) {
           { mount_path: '/by-key', created_by: 'apikey:k1' },
           { mount_path: '/by-system', created_by: null },
         ]);
+      } finally {
+        await database.destroy();
+      }
+    });
+
+    it('0013: old file shares get their source from their storage key (every page of them)', async () => {
+      const database = await createTestDatabase(dialect, '0012-mount-creators');
+      try {
+        // The schema as version 0012 left it: no source column yet.
+        const db = database.db.kysely as unknown as Kysely<
+          Omit<Database, 'files'> & { files: Omit<FilesTable, 'source'> }
+        >;
+        const config = storageConfigRow();
+        await db.insertInto('storage_configs').values(config).execute();
+        const row = (slug: string, storage_path: string, keep_object = 0) => {
+          const { source: _none, ...fields } = fileRow({
+            storage_config_id: config.id,
+            slug,
+            storage_path,
+            keep_object,
+          });
+          return fields;
+        };
+        const expected: Record<string, string> = {
+          page: 'share', // the upload page's key: <folder>/<yyyy>/<mm>/<id>-<name>
+          'page-root': 'share',
+          'page-own-folder': 'share', // upload-direct with original_filename: …/<id>/<name>
+          explorer: 'share', // the explorer's "Share…" of a mount file
+          mount: 'mount_upload',
+          'mount-dated': 'mount_upload', // a mount folder named like a date, a name without an id
+          'M-abcde': 'mount_upload', // CloudPaste's mount-upload slug
+        };
+        await db
+          .insertInto('files')
+          .values([
+            row('page', '/shares/2026/01/abcdefghijkl-report.pdf'),
+            row('page-root', '/2025/12/0123456789ab-a b.txt'),
+            row('page-own-folder', '/in/2026/02/zyxwvutsrqpo/report.pdf'),
+            row('explorer', '/docs/report.pdf', 1),
+            row('mount', '/docs/report.pdf'),
+            row('mount-dated', '/2024/05/photo.jpg'),
+            row('M-abcde', '/x/2026/01/abcdefghijkl-a.txt'),
+          ])
+          .execute();
+        // More than a page of the migration's reads.
+        const many = Array.from({ length: 1100 }, (_, i) => row(`bulk-${i}`, `/bulk/${i}.txt`));
+        for (let i = 0; i < many.length; i += 250) {
+          await db
+            .insertInto('files')
+            .values(many.slice(i, i + 250))
+            .execute();
+        }
+
+        await migrate(database.db);
+
+        const rows = await database.db.kysely
+          .selectFrom('files')
+          .select(['slug', 'source', 'keep_object'])
+          .execute();
+        // A mount upload's file belongs to the mount from now on: deleting its share keeps it.
+        const bySlug = new Map(
+          rows.map((r) => [
+            r.slug,
+            r.source === 'mount_upload' && r.keep_object !== 1 ? 'object lost' : r.source,
+          ]),
+        );
+        assert.deepEqual(
+          Object.fromEntries(Object.keys(expected).map((slug) => [slug, bySlug.get(slug)])),
+          expected,
+        );
+        assert.equal(
+          rows.filter((r) => r.slug.startsWith('bulk-') && r.source === 'mount_upload').length,
+          1100,
+        );
       } finally {
         await database.destroy();
       }

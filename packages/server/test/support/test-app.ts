@@ -185,6 +185,7 @@ export function fileRow(fields: Partial<FilesTable> & Pick<FilesTable, 'storage_
     views: 0,
     use_proxy: 1,
     keep_object: 0,
+    source: 'share',
     created_by: null,
     created_at: now,
     updated_at: now,
