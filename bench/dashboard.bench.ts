@@ -84,6 +84,7 @@ export async function seed(db: Db): Promise<void> {
         views: 0,
         use_proxy: 1,
         keep_object: 0,
+        source: 'share',
         created_by: null,
         created_at: created,
         updated_at: created,

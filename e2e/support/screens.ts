@@ -774,6 +774,17 @@ export const SCREENS: Screen[] = [
       await expect(page.getByTestId('confirm-dialog')).toBeVisible();
     },
   },
+  {
+    // The shares uploads into mounts published (the explorer's seed files), listed alone.
+    name: 'file-management-mount-uploads',
+    as: 'admin',
+    path: '/admin/file-management',
+    prepare: seedExplorer,
+    action: async (page) => {
+      await page.getByTestId('file-source-filter').selectOption('mount_upload');
+      await expect(page.getByTestId('file-mount-upload').first()).toBeVisible();
+    },
+  },
   { name: 'admin-storage-config', as: 'admin', path: '/admin/storage-config' },
   {
     name: 'storage-config-create-dialog',

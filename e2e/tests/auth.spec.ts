@@ -28,6 +28,26 @@ test.describe('admin account login', () => {
     expect(await storageValue(page, 'api_key')).toBeNull();
   });
 
+  test('the account name stays after a reload, whether the browser kept it or the server says it', async ({
+    page,
+  }) => {
+    await page.goto('/admin');
+    await loginAsAdminWithForm(page);
+    const user = page.getByTestId('signed-in-user');
+    await expect(user).toHaveText(ADMIN_USERNAME);
+
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+    await expect(user).toHaveText(ADMIN_USERNAME);
+
+    // A browser that kept only the token (signed in before names were kept) learns it from the check.
+    await page.evaluate(() => localStorage.removeItem('admin_username'));
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+    await expect(user).toHaveText(ADMIN_USERNAME);
+    expect(await storageValue(page, 'admin_username')).toBe(ADMIN_USERNAME);
+  });
+
   test('a wrong password shows the server message and stays signed out', async ({ page }) => {
     await page.goto('/admin');
     await loginAsAdminWithForm(page, ADMIN_USERNAME, 'not-the-password');

@@ -16,7 +16,7 @@ test.describe('dashboard', () => {
     const stats = (await (await answered).json()).data as {
       totalPastes: number;
       totalMounts: number;
-      s3Buckets: Array<{ name: string }>;
+      s3Buckets: Array<{ id: string; name: string; quotaBytes: number | null }>;
     };
     await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
     const cards = page.getByTestId('stat-cards');
@@ -27,6 +27,12 @@ test.describe('dashboard', () => {
     for (const bucket of stats.s3Buckets) {
       await expect(page.getByTestId('storage-usage')).toContainText(bucket.name);
     }
+    // A config without a quota says so (CloudPaste's fields carry a stand-in capacity for its client).
+    const unlimited = stats.s3Buckets.find((bucket) => bucket.quotaBytes === null);
+    expect(unlimited).toBeTruthy();
+    await expect(
+      page.getByTestId('storage-usage').getByRole('listitem').filter({ hasText: unlimited!.name }),
+    ).toContainText('no quota');
     await expect(page.getByTestId('week-chart').locator('table tbody tr')).toHaveCount(7);
 
     await expect(page.getByTestId('mount-cache-counts').first()).toContainText(

@@ -2,12 +2,14 @@
  * The "Uploads" settings (spec §3 "System settings", §5 "max upload size greater than 0"): the
  * largest upload is saved with its unit and shown again after a reload, and the server enforces
  * it; bad sizes and allowlist entries are refused inline; the URL-upload allowlist and the WebDAV
- * upload mode are saved. Other tests upload at the same time, so the settings are put back after
- * each test (the upload limit only ever grows here).
+ * upload mode are saved; an error goes when its section changes or another section saves. Other
+ * tests upload at the same time, so the settings are put back after each test (the upload limit
+ * only ever grows here).
  */
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
-import { expect, test } from '../support/fixtures.ts';
+import { expect, seedStorage, test } from '../support/fixtures.ts';
 import { BASE_URL } from '../support/env.ts';
+import { explorerHref, localMount } from '../support/explorer.ts';
 
 interface SettingRow {
   key: string;
@@ -32,6 +34,8 @@ async function restore(request: APIRequestContext, token: string, rows: SettingR
       max_upload_size_unit: 'KB',
       webdav_upload_mode: value(rows, 'webdav_upload_mode'),
       url_allowlist: value(rows, 'url_allowlist') ?? '',
+      fs_upload_share: value(rows, 'fs_upload_share') !== 'false',
+      webdav_upload_share: value(rows, 'webdav_upload_share') === 'true',
     },
   });
   expect(response.status(), await response.text()).toBe(200);
@@ -125,4 +129,130 @@ test('checks allowlist entries inline, and saves the allowlist and the WebDAV mo
   await expect(allowlist).toHaveValue(expected.join('\n'));
   await expect(form.getByRole('combobox', { name: 'WebDAV upload mode' })).toHaveValue('multipart');
   await expect(form).toContainText('Files are sent to storage in parts');
+});
+
+test("an error stays with its section: it goes when the section's fields change or another section saves", async ({
+  page,
+}) => {
+  await page.goto('/admin/settings');
+  const account = page.locator('form').filter({ has: page.locator('input[name=currentPassword]') });
+  const current = account.getByRole('textbox', { name: 'Current password' });
+  const username = account.getByRole('textbox', { name: 'New username' });
+  const update = account.getByRole('button', { name: 'Update account' });
+  const error = page.getByTestId('account-error');
+  const tryWrongPassword = async () => {
+    await current.fill('not-my-password');
+    await username.fill('someone-else');
+    await update.click();
+    await expect(error).toHaveText('The current password is wrong');
+  };
+
+  await tryWrongPassword();
+  // Typing a new current password: the server has not judged it, so the old verdict goes.
+  await current.fill('another-guess');
+  await expect(error).toBeHidden();
+
+  await tryWrongPassword();
+  await current.fill('');
+  await username.fill('');
+  await expect(error).toBeHidden();
+
+  // Another section saved successfully: an error left in this one goes too.
+  await tryWrongPassword();
+  const form = section(page);
+  const mode = form.getByRole('combobox', { name: 'WebDAV upload mode' });
+  await mode.selectOption((await mode.inputValue()) === 'proxy' ? 'multipart' : 'proxy');
+  await form.getByRole('button', { name: 'Save upload settings' }).click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Upload settings saved.' })).toBeVisible();
+  await expect(error).toBeHidden();
+  await expect(current).not.toHaveAttribute('aria-invalid', 'true');
+});
+
+test('whether mount uploads are published as share links: set in Settings, said where files are uploaded, shown or hidden in File management', async ({
+  page,
+  api,
+  request,
+}) => {
+  const token = await api.adminToken();
+  const mount = await localMount(request, token);
+  try {
+    await page.goto('/admin/settings');
+    const form = section(page);
+    const fsShare = form.getByRole('checkbox', { name: 'Publish files uploaded into mounts as share links' });
+    const webdav = form.getByRole('group', { name: 'WebDAV' });
+    const webdavShare = webdav.getByRole('checkbox', {
+      name: 'Publish files uploaded over WebDAV as share links',
+    });
+    // CloudPaste's defaults: explorer and API uploads are published, WebDAV uploads are not.
+    await expect(fsShare).toBeChecked();
+    await expect(webdavShare).not.toBeChecked();
+    await expect(webdav.getByRole('combobox', { name: 'WebDAV upload mode' })).toBeVisible();
+
+    const upload = async (name: string) => {
+      await page.goto(explorerHref(`${mount.path}/`));
+      await page
+        .getByTestId('explorer-upload-input')
+        .setInputFiles({ name, mimeType: 'text/plain', buffer: Buffer.from(name) });
+      await expect(page.getByTestId('fs-upload').and(page.locator(`[data-name="${name}"]`))).toHaveAttribute(
+        'data-status',
+        'done',
+      );
+    };
+    const note = page.getByTestId('upload-share-note');
+    await upload('published.txt');
+    await expect(note).toContainText(
+      'Uploaded files are also published as public share links, listed in File management.',
+    );
+    await expect(note.getByRole('link', { name: 'Change in Settings → Uploads' })).toHaveAttribute(
+      'href',
+      '/admin/settings',
+    );
+
+    // File management: mount uploads listed with the rest (the default), alone, or left out.
+    await page.goto('/admin/file-management');
+    const filter = page.getByRole('combobox', { name: 'Mount uploads' });
+    await page.getByTestId('file-search').fill('published.txt');
+    const published = page.getByTestId('file-row').filter({ hasText: 'published.txt' });
+    await expect(published).toHaveCount(1);
+    await expect(published.getByTestId('file-mount-upload')).toHaveText('Mount upload');
+    await filter.selectOption({ label: 'Mount uploads only' });
+    await expect(published).toHaveCount(1);
+    await filter.selectOption({ label: 'Without mount uploads' });
+    await expect(page.getByTestId('files-empty')).toContainText('Nothing matches');
+    await expect(published).toHaveCount(0);
+
+    // Turned around: explorer uploads stay private, WebDAV uploads are published.
+    await page.goto('/admin/settings');
+    await fsShare.uncheck();
+    await webdavShare.check();
+    await form.getByRole('button', { name: 'Save upload settings' }).click();
+    await expect(page.getByTestId('toast').filter({ hasText: 'Upload settings saved.' })).toBeVisible();
+    const rows = await settingsRows(request, token);
+    expect([value(rows, 'fs_upload_share'), value(rows, 'webdav_upload_share')]).toEqual(['false', 'true']);
+
+    // Where a key's mount permission is chosen, the key form says what its uploads do.
+    await page.goto('/admin/key-management');
+    await page.getByRole('button', { name: 'New API key' }).click();
+    await expect(
+      page.getByRole('dialog', { name: 'New API key' }).getByTestId('mount-upload-note'),
+    ).toHaveText(
+      'Files it uploads over WebDAV are also published as share links; through the explorer or the API they are not (Settings → Uploads).',
+    );
+
+    await upload('private.txt');
+    await expect(note).toContainText('Uploaded files are not published as share links.');
+    await page.goto('/admin/file-management');
+    await page.getByTestId('file-search').fill('private.txt');
+    await expect(page.getByTestId('files-empty')).toBeVisible();
+
+    // In Chinese too.
+    await seedStorage(page, { language: 'zh-CN' });
+    await page.goto(explorerHref(`${mount.path}/`));
+    await page
+      .getByTestId('explorer-upload-input')
+      .setInputFiles({ name: 'zh.txt', mimeType: 'text/plain', buffer: Buffer.from('zh') });
+    await expect(note).toContainText('上传的文件不会发布为分享链接。');
+  } finally {
+    await mount.cleanup(request);
+  }
 });

@@ -174,7 +174,7 @@ for (const dialect of DIALECTS) {
     });
 
     describe('sessions', () => {
-      it('GET /api/test/admin-token: 401 without credentials or with an unknown token, 403 for an API key', async () => {
+      it('GET /api/test/admin-token: 401 without credentials or with an unknown token, 403 for an API key, the account name for its token', async () => {
         assert.equal((await t.json('/api/test/admin-token')).status, 401);
         const unknown = await t.json('/api/test/admin-token', { headers: bearer('not-a-real-token') });
         assert.equal(unknown.status, 401);
@@ -185,6 +185,8 @@ for (const dialect of DIALECTS) {
         const okRes = await t.json('/api/test/admin-token', { headers: bearer(token) });
         assert.equal(okRes.status, 200);
         assert.equal(okRes.body.success, true);
+        // The account name, so a reloaded page shows who is signed in.
+        assert.equal(okRes.body.data.username, ADMIN.username);
       });
 
       it('expires a token after its lifetime (401, so the client logs out)', async () => {

@@ -9,9 +9,10 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import type { PastesTable } from '../src/db/schema.ts';
 import { DIALECTS } from './support/databases.ts';
-import { bearer, createTestApp, fileRow, type TestApp } from './support/test-app.ts';
+import { bearer, createTestApp, fileRow, storageConfigRow, type TestApp } from './support/test-app.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
+const GiB = 1024 ** 3;
 
 for (const dialect of DIALECTS) {
   describe(`dashboard stats (${dialect})`, () => {
@@ -105,11 +106,70 @@ for (const dialect of DIALECTS) {
         },
         { used: 500, files: 2, total: 1000, pct: 50 },
       );
+      assert.deepEqual({ quota: bucket.quotaBytes, pct: bucket.quotaPercent }, { quota: 1000, pct: 50 });
+      // No quota: CloudPaste's stand-in capacity for its client's arithmetic; ours says "none".
       const plain = s.s3Buckets.find((b: { id: string }) => b.id !== quotaId);
-      assert.equal(plain.totalStorage, null);
-      assert.equal(plain.usagePercent, null);
+      assert.deepEqual(
+        {
+          total: plain.totalStorage,
+          pct: plain.usagePercent,
+          quota: plain.quotaBytes,
+          quotaPct: plain.quotaPercent,
+        },
+        { total: 5 * GiB, pct: 0, quota: null, quotaPct: null },
+      );
       assert.equal(s.totalStorageUsed, 500);
       assert.equal(typeof s.version, 'string');
+    });
+
+    it("answers numbers where CloudPaste's dashboard computes: a capacity per provider without a quota, a percentage, their sums", async () => {
+      const db = t.database.db.kysely;
+      const config = (name: string, provider_type: string, total_storage_bytes: number | null) =>
+        storageConfigRow({
+          name,
+          driver: 's3',
+          provider_type,
+          settings: JSON.stringify({ bucket_name: name, endpoint_url: 'http://127.0.0.1:9', region: 'auto' }),
+          total_storage_bytes,
+        });
+      const r2 = config('cp-r2', 'Cloudflare R2', null);
+      const b2 = config('cp-b2', 'Backblaze B2', null);
+      const aws = config('cp-aws', 'AWS S3', null);
+      const full = config('cp-full', 'Other S3 Compatible', 100);
+      await db.insertInto('storage_configs').values([r2, b2, aws, full]).execute();
+      await db
+        .insertInto('files')
+        .values([
+          fileRow({ storage_config_id: r2.id, size: 2 * GiB }),
+          fileRow({ storage_config_id: full.id, size: 150 }),
+        ])
+        .execute();
+
+      const res = await t.json('/api/admin/dashboard/stats', { headers: admin });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const s = res.body.data;
+      const of = (id: string) => s.s3Buckets.find((b: { id: string }) => b.id === id);
+      assert.deepEqual(
+        [r2, b2, aws, full].map((c) => [of(c.id).totalStorage, of(c.id).usagePercent]),
+        [
+          [10 * GiB, 20],
+          [102 * GiB, 0],
+          [5 * GiB, 0],
+          [100, 100], // over its quota: at most 100
+        ],
+      );
+      for (const bucket of s.s3Buckets) {
+        for (const field of ['usedStorage', 'totalStorage', 'fileCount', 'usagePercent']) {
+          assert.ok(Number.isFinite(bucket[field]), `${bucket.name}.${field} = ${bucket[field]}`);
+        }
+      }
+      // What its dashboard computes from them: a finite total and percentage.
+      const total = s.s3Buckets.reduce((n: number, b: { totalStorage: number }) => n + b.totalStorage, 0);
+      assert.ok(Number.isFinite(Math.round((s.totalStorageUsed / total) * 100)));
+      assert.deepEqual(
+        [of(r2.id).quotaBytes, of(full.id).quotaBytes, of(full.id).quotaPercent],
+        [null, 100, 100],
+      );
     });
 
     it('is for the admin only', async () => {

@@ -61,6 +61,7 @@ async function seedFile(t: TestApp, options: SeedOptions = {}) {
     views: 0,
     use_proxy: options.use_proxy ?? 1,
     keep_object: 0,
+    source: 'share',
     created_by: options.created_by === undefined ? 'admin-id' : options.created_by,
     created_at: now,
     updated_at: now,

@@ -10,7 +10,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Principal } from '@cubby/shared';
 import type { MountsTable } from '../src/db/schema.ts';
 import { DIALECTS } from './support/databases.ts';
-import { createTestApp, type TestApp } from './support/test-app.ts';
+import { createTestApp, mountRow, type TestApp } from './support/test-app.ts';
 
 const admin: Principal = { type: 'admin', id: 'admin-1', username: 'admin' };
 const keyAt = (basicPath: string): Principal => ({
@@ -37,21 +37,14 @@ for (const dialect of DIALECTS) {
 
     const vfs = () => t.services.vfs;
     const mount = async (mount_path: string, extra: Partial<MountsTable> = {}) => {
-      const row: MountsTable = {
-        id: randomUUID(),
-        name: mount_path,
+      const now = t.clock.now().toISOString();
+      const row = mountRow({
         storage_config_id: configId,
         mount_path,
-        remark: null,
-        is_active: 1,
-        sort_order: 0,
-        cache_ttl: 300,
-        created_by: null,
-        created_at: t.clock.now().toISOString(),
-        updated_at: t.clock.now().toISOString(),
-        last_used: null,
+        created_at: now,
+        updated_at: now,
         ...extra,
-      };
+      });
       await t.database.db.kysely.insertInto('mounts').values(row).execute();
       return row;
     };

@@ -57,6 +57,21 @@ for (const dialect of DIALECTS) {
       assert.equal(res.status, 200, `GET ${path}`);
       return res.text();
     };
+    /** Runs `test` with WebDAV uploads published as file shares (off by default, as in CloudPaste). */
+    const publishingShares = async (test: () => Promise<void>) => {
+      const set = (on: boolean) =>
+        t.json('/api/admin/system-settings', {
+          method: 'PUT',
+          headers: admin,
+          json: { webdav_upload_share: on },
+        });
+      assert.equal((await set(true)).status, 200);
+      try {
+        await test();
+      } finally {
+        await set(false);
+      }
+    };
     const propfind = async (path: string, depth: string, body = PROPFIND_ALL) => {
       const res = await dav('PROPFIND', path, { body, headers: { Depth: depth } });
       return { status: res.status, xml: await res.text() };
@@ -308,58 +323,62 @@ for (const dialect of DIALECTS) {
         assert.equal(await text('/local/w/empty.txt'), '');
       });
 
-      it('PUT keeps the directory cache and the file share in step (one share per file)', async () => {
-        await dav('MKCOL', '/local/c');
-        const listed = async () =>
-          (await t.json('/api/admin/fs/list?path=/local/c', { headers: admin })).body.data.items.map(
-            (i: { name: string; size: number }) => `${i.name}:${i.size}`,
+      it('PUT keeps the directory cache and the file share in step (one share per file)', () =>
+        publishingShares(async () => {
+          await dav('MKCOL', '/local/c');
+          const listed = async () =>
+            (await t.json('/api/admin/fs/list?path=/local/c', { headers: admin })).body.data.items.map(
+              (i: { name: string; size: number }) => `${i.name}:${i.size}`,
+            );
+          assert.deepEqual(await listed(), []);
+          await put('/local/c/s.txt', 'abc');
+          assert.deepEqual(await listed(), ['s.txt:3']);
+          await put('/local/c/s.txt', 'abcdef');
+          assert.deepEqual(await listed(), ['s.txt:6']);
+          const files = await t.json('/api/admin/files?search=s.txt&limit=100', { headers: admin });
+          const mine = files.body.data.files.filter((f: { filename: string }) => f.filename === 's.txt');
+          assert.equal(mine.length, 1, JSON.stringify(files.body.data));
+          assert.equal(mine[0].size, 6);
+          assert.equal((await dav('DELETE', '/local/c/s.txt')).status, 204);
+          assert.deepEqual(await listed(), []);
+          const after = await t.json('/api/admin/files?search=s.txt&limit=100', { headers: admin });
+          assert.equal(
+            after.body.data.files.filter((f: { filename: string }) => f.filename === 's.txt').length,
+            0,
           );
-        assert.deepEqual(await listed(), []);
-        await put('/local/c/s.txt', 'abc');
-        assert.deepEqual(await listed(), ['s.txt:3']);
-        await put('/local/c/s.txt', 'abcdef');
-        assert.deepEqual(await listed(), ['s.txt:6']);
-        const files = await t.json('/api/admin/files?search=s.txt&limit=100', { headers: admin });
-        const mine = files.body.data.files.filter((f: { filename: string }) => f.filename === 's.txt');
-        assert.equal(mine.length, 1, JSON.stringify(files.body.data));
-        assert.equal(mine[0].size, 6);
-        assert.equal((await dav('DELETE', '/local/c/s.txt')).status, 204);
-        assert.deepEqual(await listed(), []);
-        const after = await t.json('/api/admin/files?search=s.txt&limit=100', { headers: admin });
-        assert.equal(
-          after.body.data.files.filter((f: { filename: string }) => f.filename === 's.txt').length,
-          0,
-        );
-      });
+        }));
 
       it(
         'PUT into a bucket in each WebDAV upload mode (proxy: through a presigned URL)',
         { skip: S3_SKIP },
-        async () => {
-          try {
-            for (const mode of ['direct', 'multipart', 'proxy', 'auto']) {
-              const set = await t.json('/api/admin/system-settings', {
+        () =>
+          publishingShares(async () => {
+            try {
+              for (const mode of ['direct', 'multipart', 'proxy', 'auto']) {
+                const set = await t.json('/api/admin/system-settings', {
+                  method: 'PUT',
+                  headers: admin,
+                  json: { webdav_upload_mode: mode },
+                });
+                assert.equal(set.status, 200, JSON.stringify(set.body));
+                const body = `${mode} `.repeat(1000);
+                const res = await put(`/s3/mode-${mode}.txt`, body);
+                assert.equal(res.status, 201, `${mode}: ${await res.text()}`);
+                assert.equal(await text(`/s3/mode-${mode}.txt`), body, mode);
+                const files = await t.json(`/api/admin/files?search=mode-${mode}&limit=10`, {
+                  headers: admin,
+                });
+                assert.equal(files.body.data.files.length, 1, `${mode}: one share recorded`);
+                assert.equal(files.body.data.files[0].size, body.length);
+              }
+            } finally {
+              await t.json('/api/admin/system-settings', {
                 method: 'PUT',
                 headers: admin,
-                json: { webdav_upload_mode: mode },
+                json: { webdav_upload_mode: 'auto' },
               });
-              assert.equal(set.status, 200, JSON.stringify(set.body));
-              const body = `${mode} `.repeat(1000);
-              const res = await put(`/s3/mode-${mode}.txt`, body);
-              assert.equal(res.status, 201, `${mode}: ${await res.text()}`);
-              assert.equal(await text(`/s3/mode-${mode}.txt`), body, mode);
-              const files = await t.json(`/api/admin/files?search=mode-${mode}&limit=10`, { headers: admin });
-              assert.equal(files.body.data.files.length, 1, `${mode}: one share recorded`);
-              assert.equal(files.body.data.files[0].size, body.length);
             }
-          } finally {
-            await t.json('/api/admin/system-settings', {
-              method: 'PUT',
-              headers: admin,
-              json: { webdav_upload_mode: 'auto' },
-            });
-          }
-        },
+          }),
       );
 
       it('refuses a PUT over the upload size limit and stores nothing', async () => {
@@ -460,22 +479,25 @@ for (const dialect of DIALECTS) {
         },
       );
 
-      it('a MOVE inside a mount takes the file share along', async () => {
-        await dav('MKCOL', '/local/mv');
-        await put('/local/mv/share.txt', 'shared');
-        await dav('MOVE', '/local/mv/share.txt', { headers: { Destination: href('/local/mv/renamed.txt') } });
-        const files = await t.json('/api/admin/files?search=share&limit=100', { headers: admin });
-        assert.equal(
-          files.body.data.files.filter((f: { filename: string }) => f.filename === 'share.txt').length,
-          1,
-        );
-        const row = await t.database.db.kysely
-          .selectFrom('files')
-          .select('storage_path')
-          .where('filename', '=', 'share.txt')
-          .executeTakeFirst();
-        assert.equal(row?.storage_path, '/mv/renamed.txt');
-      });
+      it('a MOVE inside a mount takes the file share along', () =>
+        publishingShares(async () => {
+          await dav('MKCOL', '/local/mv');
+          await put('/local/mv/share.txt', 'shared');
+          await dav('MOVE', '/local/mv/share.txt', {
+            headers: { Destination: href('/local/mv/renamed.txt') },
+          });
+          const files = await t.json('/api/admin/files?search=share&limit=100', { headers: admin });
+          assert.equal(
+            files.body.data.files.filter((f: { filename: string }) => f.filename === 'share.txt').length,
+            1,
+          );
+          const row = await t.database.db.kysely
+            .selectFrom('files')
+            .select('storage_path')
+            .where('filename', '=', 'share.txt')
+            .executeTakeFirst();
+          assert.equal(row?.storage_path, '/mv/renamed.txt');
+        }));
 
       it('PROPPATCH: dead properties set, read, removed, moved along; live ones protected', async () => {
         await put('/local/props.txt', 'p');

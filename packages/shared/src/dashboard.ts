@@ -11,10 +11,17 @@ export interface StorageUsage {
   bucketName: string | null;
   usedStorage: number;
   fileCount: number;
-  /** The config's quota in bytes; null when it has none. */
-  totalStorage: number | null;
+  /**
+   * CloudPaste's capacity, which its dashboard does arithmetic on: the quota, or without one its
+   * stand-in (Cloudflare R2 10 GiB, Backblaze B2 102 GiB, any other 5 GiB).
+   */
+  totalStorage: number;
+  /** Percent of `totalStorage` used (0–100, rounded). */
+  usagePercent: number;
+  /** The config's own quota in bytes; null when it has none (what our dashboard shows). */
+  quotaBytes: number | null;
   /** Percent of the quota used (0–100, rounded); null without a quota. */
-  usagePercent: number | null;
+  quotaPercent: number | null;
 }
 
 export interface DashboardStats {

@@ -48,6 +48,13 @@ export interface OfficePreviewAnswer {
   expires_in: number;
 }
 
+/**
+ * Where a file share came from: 'mount_upload' when an upload into a mount published it (the
+ * explorer, the fs API, WebDAV; see the upload-share settings), 'share' for any other.
+ */
+export const FILE_SOURCES = ['share', 'mount_upload'] as const;
+export type FileSource = (typeof FILE_SOURCES)[number];
+
 /** A file share as the admin and key-user management routes list it. */
 export interface FileItem {
   id: string;
@@ -75,6 +82,7 @@ export interface FileItem {
   key_name: string | null;
   /** 'pending' until the upload is confirmed. */
   status: 'pending' | ShareState;
+  source: FileSource;
   url: string;
 }
 
@@ -84,11 +92,15 @@ export interface FileListAnswer {
   pagination: { total: number; limit: number; offset: number; hasMore: boolean };
 }
 
-/** GET /api/system/max-upload-size. */
+/** GET /api/system/max-upload-size: what uploads may be, and what they leave behind. */
 export interface MaxUploadSize {
   max_upload_bytes: number;
   /** Megabytes (CloudPaste clients read this one). */
   max_upload_size: number;
+  /** A file uploaded into a mount through the explorer or the fs API is also published as a file share. */
+  fs_upload_share: boolean;
+  /** The same over WebDAV. */
+  webdav_upload_share: boolean;
 }
 
 /** POST /api/s3/presign and /api/url/presign: where to PUT the bytes (CloudPaste's fields). */

@@ -56,6 +56,10 @@ export const systemSettingsUpdateSchema = z
       .optional(),
     /** Whether file pages offer Office preview (it sends the file to Microsoft's online viewer). */
     office_preview_enabled: z.boolean({ error: 'office_preview_enabled_invalid' }).optional(),
+    /** Whether a file uploaded into a mount through the explorer or the fs API is also a file share. */
+    fs_upload_share: z.boolean({ error: 'fs_upload_share_invalid' }).optional(),
+    /** Whether a file uploaded into a mount over WebDAV is also a file share. */
+    webdav_upload_share: z.boolean({ error: 'webdav_upload_share_invalid' }).optional(),
   })
   .refine(
     (s) =>

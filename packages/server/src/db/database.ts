@@ -19,6 +19,8 @@ import * as m0008 from './migrations/0008-dashboard-indexes.ts';
 import * as m0009 from './migrations/0009-webdav.ts';
 import * as m0010 from './migrations/0010-shared-instances.ts';
 import * as m0011 from './migrations/0011-mount-file-shares.ts';
+import * as m0012 from './migrations/0012-mount-creators.ts';
+import * as m0013 from './migrations/0013-file-share-sources.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -102,15 +104,22 @@ const migrations = {
   '0009-webdav': m0009,
   '0010-shared-instances': m0010,
   '0011-mount-file-shares': m0011,
+  '0012-mount-creators': m0012,
+  '0013-file-share-sources': m0013,
 };
 
-/** Brings the schema up to date; throws with the failing migration's error. */
-export async function migrate(db: Db): Promise<void> {
+export type MigrationName = keyof typeof migrations;
+
+/**
+ * Brings the schema up to date, or up to the migration `upTo` (tests of a migration's data step);
+ * throws with the failing migration's error.
+ */
+export async function migrate(db: Db, upTo?: MigrationName): Promise<void> {
   const migrator = new Migrator({
     db: db.kysely,
     provider: { getMigrations: async () => migrations },
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = upTo ? await migrator.migrateTo(upTo) : await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);

@@ -3,6 +3,8 @@
  * Times are ISO-8601 UTC strings on both SQLite and PostgreSQL (they sort and compare as text);
  * booleans are integers 0/1.
  */
+import type { FileSource } from '@cubby/shared';
+
 export interface AdminsTable {
   id: string;
   username: string;
@@ -93,6 +95,8 @@ export interface FilesTable {
   use_proxy: number;
   /** 1: the object belongs to a mount, not to the share; retiring or deleting the share leaves it. */
   keep_object: number;
+  /** 'mount_upload': published by an upload into a mount (migration 0013); 'share': any other. */
+  source: FileSource;
   created_by: string | null;
   created_at: string;
   updated_at: string;
@@ -150,7 +154,7 @@ export interface MountsTable {
   is_active: number;
   sort_order: number;
   cache_ttl: number;
-  /** `admin:<id>` style creator, as the reference records it; null for the system. */
+  /** The creating admin's id, bare, as CloudPaste records it (migration 0012); null for the system. */
   created_by: string | null;
   created_at: string;
   updated_at: string;

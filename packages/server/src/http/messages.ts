@@ -581,6 +581,18 @@ const catalogue = {
     'office_preview_enabled 必须是布尔值',
     'office_preview_enabled must be true or false',
   ],
+  'validation.file_source_invalid': [
+    'source 必须是 share 或 mount_upload',
+    'source must be share or mount_upload',
+  ],
+  'validation.fs_upload_share_invalid': [
+    'fs_upload_share 必须是布尔值',
+    'fs_upload_share must be true or false',
+  ],
+  'validation.webdav_upload_share_invalid': [
+    'webdav_upload_share 必须是布尔值',
+    'webdav_upload_share must be true or false',
+  ],
   'validation.url_required': ['缺少URL参数', 'The url parameter is missing'],
   'url.info_ok': ['URL验证成功', 'URL checked'],
   'url.invalid': ['无效的URL格式', 'Invalid URL'],

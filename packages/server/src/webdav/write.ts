@@ -87,7 +87,7 @@ async function proxyPut(
     throw new AppError(502, 'STORAGE_UNAVAILABLE', 'webdav.proxy_failed', { status: answer.status });
   deps.vfs.changed(at, { recursive: false });
   const entry = await storageOp(() => at.driver.stat(at.subPath));
-  await deps.fs.recordPut(principal, at, entry.size, entry.etag);
+  await deps.fs.recordUpload(principal, at, entry.size, entry.etag, 'webdav');
   return entry.etag;
 }
 

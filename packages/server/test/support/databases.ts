@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { type Db, type Dialect, migrate, openDatabase } from '../../src/db/database.ts';
+import { type Db, type Dialect, type MigrationName, migrate, openDatabase } from '../../src/db/database.ts';
 
 export const DIALECTS: Dialect[] = ['sqlite', 'postgres'];
 
@@ -25,10 +25,11 @@ const PG_MISSING =
   'DATABASE_URL is not set, so the PostgreSQL tier cannot run. Run the suite with `npm test` (it starts a ' +
   'throwaway PostgreSQL; install it with `apt-get install postgresql`) or point DATABASE_URL at a server.';
 
-export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase> {
+/** A migrated database; `upTo` stops at that migration (to test a later one's data step). */
+export async function createTestDatabase(dialect: Dialect, upTo?: MigrationName): Promise<TestDatabase> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cubby-test-'));
   const ready = async (db: Db, dropDatabase?: () => Promise<void>, url?: string): Promise<TestDatabase> => {
-    await migrate(db);
+    await migrate(db, upTo);
     return {
       db,
       dataDir,

@@ -13,7 +13,7 @@ import {
   PutBucketCorsCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
-import type { TestApp } from './test-app.ts';
+import { storageConfigRow, type TestApp } from './test-app.ts';
 
 export const s3Env = {
   endpoint: process.env.S3_ENDPOINT,
@@ -110,31 +110,28 @@ export async function insertS3Config(
 ): Promise<string> {
   const id = randomUUID();
   const now = t.clock.now().toISOString();
-  await t.services.storageConfigs.repo.insert({
-    id,
-    name: options.name ?? 'radosgw',
-    driver: 's3',
-    provider_type: 'Other S3 Compatible',
-    settings: JSON.stringify({
-      endpoint_url: s3Env.endpoint,
-      bucket_name: bucket,
-      region: s3Env.region,
-      path_style: true,
-      default_folder: options.defaultFolder ?? '',
-      custom_host: null,
+  await t.services.storageConfigs.repo.insert(
+    storageConfigRow({
+      id,
+      name: options.name ?? 'radosgw',
+      driver: 's3',
+      provider_type: 'Other S3 Compatible',
+      settings: JSON.stringify({
+        endpoint_url: s3Env.endpoint,
+        bucket_name: bucket,
+        region: s3Env.region,
+        path_style: true,
+        default_folder: options.defaultFolder ?? '',
+        custom_host: null,
+      }),
+      secrets: t.services.storageConfigs.sealSecrets(id, {
+        access_key_id: s3Env.accessKeyId,
+        secret_access_key: s3Env.secretAccessKey,
+      }),
+      is_public: options.isPublic ? 1 : 0,
+      created_at: now,
+      updated_at: now,
     }),
-    secrets: t.services.storageConfigs.sealSecrets(id, {
-      access_key_id: s3Env.accessKeyId,
-      secret_access_key: s3Env.secretAccessKey,
-    }),
-    is_public: options.isPublic ? 1 : 0,
-    is_default: 0,
-    total_storage_bytes: null,
-    signature_expires_in: 3600,
-    admin_id: null,
-    created_at: now,
-    updated_at: now,
-    last_used: null,
-  });
+  );
   return id;
 }

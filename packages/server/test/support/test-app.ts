@@ -9,7 +9,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { type Db, type Dialect, openDatabase } from '../../src/db/database.ts';
 import type { CacheBus } from '../../src/lib/cache-bus.ts';
-import type { FilesTable } from '../../src/db/schema.ts';
+import type { FilesTable, MountsTable, StorageConfigsTable } from '../../src/db/schema.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createTestDatabase, type TestDatabase } from './databases.ts';
 
@@ -185,9 +185,52 @@ export function fileRow(fields: Partial<FilesTable> & Pick<FilesTable, 'storage_
     views: 0,
     use_proxy: 1,
     keep_object: 0,
+    source: 'share',
     created_by: null,
     created_at: now,
     updated_at: now,
+    ...fields,
+  };
+}
+
+/** A `storage_configs` row to insert directly: a local-disk config without a quota unless `fields` say otherwise. */
+export function storageConfigRow(fields: Partial<StorageConfigsTable> = {}): StorageConfigsTable {
+  const now = new Date().toISOString();
+  return {
+    id: randomUUID(),
+    name: 'disk',
+    driver: 'local',
+    provider_type: 'Local',
+    settings: '{}',
+    secrets: null,
+    is_public: 0,
+    is_default: 0,
+    total_storage_bytes: null,
+    signature_expires_in: 3600,
+    admin_id: null,
+    created_at: now,
+    updated_at: now,
+    last_used: null,
+    ...fields,
+  };
+}
+
+/** A `mounts` row to insert directly: an active mount at `mount_path`, named after it. */
+export function mountRow(
+  fields: Partial<MountsTable> & Pick<MountsTable, 'storage_config_id' | 'mount_path'>,
+): MountsTable {
+  const now = new Date().toISOString();
+  return {
+    id: randomUUID(),
+    name: fields.mount_path,
+    remark: null,
+    is_active: 1,
+    sort_order: 0,
+    cache_ttl: 300,
+    created_by: null,
+    created_at: now,
+    updated_at: now,
+    last_used: null,
     ...fields,
   };
 }

@@ -16,16 +16,18 @@ function describedBy(...ids: unknown[]): string | undefined {
 interface FieldShellProps {
   id: string;
   label: ReactNode;
+  /** For assistive tech only (a control whose options say what it is, beside others like it). */
+  labelHidden?: boolean;
   hint?: ReactNode;
   error?: string | null;
   required?: boolean;
   children: ReactNode;
 }
 
-function FieldShell({ id, label, hint, error, required, children }: FieldShellProps) {
+function FieldShell({ id, label, labelHidden, hint, error, required, children }: FieldShellProps) {
   return (
     <div className="space-y-1.5">
-      <label htmlFor={id} className="block text-sm font-medium text-fg">
+      <label htmlFor={id} className={labelHidden ? 'sr-only' : 'block text-sm font-medium text-fg'}>
         {label}
         {required && (
           <span aria-hidden="true" className="ms-0.5 text-danger-text">
@@ -84,6 +86,7 @@ export function TextField({ label, hint, error, required, addon, className = '',
 
 export interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id'> {
   label: ReactNode;
+  labelHidden?: boolean;
   hint?: ReactNode;
   error?: string | null;
   children: ReactNode;
@@ -91,6 +94,7 @@ export interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectEl
 
 export function SelectField({
   label,
+  labelHidden,
   hint,
   error,
   required,
@@ -100,7 +104,7 @@ export function SelectField({
 }: SelectFieldProps) {
   const id = useId();
   return (
-    <FieldShell id={id} label={label} hint={hint} error={error} required={required}>
+    <FieldShell id={id} label={label} labelHidden={labelHidden} hint={hint} error={error} required={required}>
       <select
         id={id}
         required={required}

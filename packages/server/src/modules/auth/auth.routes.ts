@@ -69,7 +69,7 @@ export function authRoutes(auth: AuthService) {
     route(
       {
         tag,
-        summary: 'Whether an admin token is still valid (401 once it is not)',
+        summary: 'Whether an admin token is still valid (401 once it is not); answers the account name',
         auth: 'none',
         // An API key is a valid credential but not an admin token: 403, not 401, so its holder stays logged in.
         precheck: async (c) => {
@@ -77,7 +77,14 @@ export function authRoutes(auth: AuthService) {
           authorize(c, 'admin');
         },
       },
-      (c) => ok(c, 'auth.token_valid', null),
+      // The name lets a reloaded page show who is signed in (CloudPaste's answer has no data; its
+      // client only checks the status).
+      (c) => {
+        const principal = c.get('principal');
+        return ok(c, 'auth.token_valid', {
+          username: principal?.type === 'admin' ? principal.username : null,
+        });
+      },
     ),
   );
 

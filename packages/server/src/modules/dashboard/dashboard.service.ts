@@ -1,8 +1,8 @@
 /**
  * The admin dashboard's figures (spec §2, API-REFERENCE §6.12): totals, live and ended shares, storage
  * used per config against its quota, and new pastes and files per day for the last 7 days. Answers
- * carry CloudPaste's fields (its dashboard reads them) with ours beside them. Days are UTC calendar
- * days, as `created_at` is stored.
+ * carry CloudPaste's fields (its dashboard reads them, numbers where it computes) with ours beside
+ * them. Days are UTC calendar days, as `created_at` is stored.
  */
 import type { DashboardStats, StorageUsage } from '@cubby/shared';
 import type { Clock } from '../../lib/clock.ts';
@@ -11,6 +11,19 @@ import type { DashboardRepository } from './dashboard.repository.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const WEEK_DAYS = 7;
+const GiB = 1024 ** 3;
+
+/**
+ * The capacity CloudPaste answers for a config without a quota (its dashboard divides by it, and
+ * shows "NaN Bytes" for anything but a number).
+ */
+function standInCapacity(providerType: string): number {
+  if (providerType === 'Cloudflare R2') return 10 * GiB;
+  if (providerType === 'Backblaze B2') return 102 * GiB;
+  return 5 * GiB;
+}
+
+const percentOf = (used: number, total: number) => Math.min(100, Math.round((used / total) * 100));
 
 export class DashboardService {
   constructor(
@@ -41,7 +54,8 @@ export class DashboardService {
       ]);
     const buckets = use.map((config): StorageUsage => {
       const settings = JSON.parse(config.settings) as { bucket_name?: string };
-      const quota = config.total_storage_bytes;
+      const quota = config.total_storage_bytes || null;
+      const capacity = quota ?? standInCapacity(config.provider_type);
       return {
         id: config.id,
         name: config.name,
@@ -50,8 +64,10 @@ export class DashboardService {
         bucketName: settings.bucket_name ?? null,
         usedStorage: config.used,
         fileCount: config.files,
-        totalStorage: quota,
-        usagePercent: quota ? Math.min(100, Math.round((config.used / quota) * 100)) : null,
+        totalStorage: capacity,
+        usagePercent: percentOf(config.used, capacity),
+        quotaBytes: quota,
+        quotaPercent: quota === null ? null : percentOf(config.used, quota),
       };
     });
     return {

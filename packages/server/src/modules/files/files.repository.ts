@@ -3,7 +3,7 @@
  * delivering (file_view_tokens, migration 0004), and the management list.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { creatorId, mimeFromFilename, type Principal } from '@cubby/shared';
+import { creatorId, type FileSource, mimeFromFilename, type Principal } from '@cubby/shared';
 import { type Kysely, type Updateable, sql } from 'kysely';
 import { pathBelow } from '../../db/path-below.ts';
 import type { Database, FilesTable } from '../../db/schema.ts';
@@ -32,6 +32,7 @@ export function newFileRow(
     views: 0,
     use_proxy: 1,
     keep_object: 0,
+    source: 'share',
     created_by: creatorId(principal),
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
@@ -297,16 +298,18 @@ export class FilesRepository {
       ]);
   }
 
-  /** Ready shares, newest first, with their storage config and creating key. */
+  /** Ready shares (of one source, when given), newest first, with their storage config and creating key. */
   async list(options: {
     offset: number;
     limit: number;
     search?: string;
     createdBy?: string;
     storageConfigId?: string;
+    source?: FileSource;
   }): Promise<{ rows: FileListRow[]; total: number }> {
     let base = this.listBase().where('files.status', '=', 'ready');
     if (options.createdBy !== undefined) base = base.where('files.created_by', '=', options.createdBy);
+    if (options.source !== undefined) base = base.where('files.source', '=', options.source);
     if (options.storageConfigId) base = base.where('files.storage_config_id', '=', options.storageConfigId);
     if (options.search) {
       const pattern = likePattern(options.search);

@@ -4,7 +4,13 @@
  * Office viewer fetches (/api/office-preview/:slug), and management under /api/admin/files (admin:
  * every share) and /api/user/files (an API key with `file`: its own).
  */
-import { type FileListAnswer, maxViewsSchema, optionalExpirySchema, slugSchema } from '@cubby/shared';
+import {
+  FILE_SOURCES,
+  type FileListAnswer,
+  maxViewsSchema,
+  optionalExpirySchema,
+  slugSchema,
+} from '@cubby/shared';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { idsBodySchema } from '../shares/share-rules.ts';
@@ -24,6 +30,8 @@ const listQuery = z.object({
   offset: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
   search: z.string().max(200).optional(),
   s3_config_id: z.string().max(100).optional(),
+  /** Only shares of this source: 'mount_upload' (published by uploads into mounts) or 'share'. */
+  source: z.enum(FILE_SOURCES, { error: 'file_source_invalid' }).optional(),
 });
 /** The credentials file-view and file-download take in the query (a link's token, or the password). */
 const deliveryQuery = z.object({
@@ -135,6 +143,7 @@ export function filesRoutes(files: FilesService, config: Pick<Config, 'publicUrl
           search: q.search,
           own,
           storageConfigId: q.s3_config_id,
+          source: q.source,
         });
         const pagination = {
           total,

@@ -86,6 +86,7 @@ export function toFileItem(row: FileListRow, now: Date): FileItem {
     s3_provider_type: row.s3_provider_type,
     key_name: row.key_name,
     status: row.status === 'pending' ? 'pending' : shareState(row, now),
+    source: row.source,
     url: `/file/${row.slug}`,
   };
 }

@@ -22,6 +22,7 @@
 import {
   type FileItem,
   type FileShare,
+  type FileSource,
   isCreator,
   isOfficePreviewable,
   type OfficePreviewAnswer,
@@ -312,7 +313,14 @@ export class FilesService {
 
   async list(
     principal: Principal,
-    options: { offset: number; limit: number; search?: string; own: boolean; storageConfigId?: string },
+    options: {
+      offset: number;
+      limit: number;
+      search?: string;
+      own: boolean;
+      storageConfigId?: string;
+      source?: FileSource;
+    },
   ): Promise<{ files: FileItem[]; total: number }> {
     const { rows, total } = await this.repo.list({
       offset: options.offset,
@@ -320,6 +328,7 @@ export class FilesService {
       search: options.search?.trim() || undefined,
       createdBy: options.own ? creatorId(principal) : undefined,
       storageConfigId: options.storageConfigId,
+      source: options.source,
     });
     const now = this.clock.now();
     return { files: rows.map((r) => toFileItem(r, now)), total };

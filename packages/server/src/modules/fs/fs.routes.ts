@@ -8,6 +8,7 @@ import type { Principal } from '@cubby/shared';
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { Config } from '../../config/config.ts';
+import type { FilesTable } from '../../db/schema.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { ok, okWith, okWithJsonField } from '../../http/envelope.ts';
 import { publicOrigin, rebaseUrl } from '../../http/public-origin.ts';
@@ -83,6 +84,15 @@ const commitBody = z.object({
   fileSize: optionalSize,
   contentType: z.string().max(255).nullish(),
 });
+/**
+ * CloudPaste's share fields of an upload's answer: the share it published, or null for both when
+ * none was (the upload-share setting is off); its clients read them only to show a link.
+ */
+const shareFields = (share: Pick<FilesTable, 'id' | 'slug'> | null) => ({
+  fileId: share?.id ?? null,
+  slug: share?.slug ?? null,
+});
+
 const batchRemoveBody = z.object({ paths: z.array(z.string().max(PATH_MAX)).max(1000).optional() });
 const renameBody = z.object({ oldPath: text, newPath: text });
 // The 10 MiB rule is checked on the bytes by the service, with the reference's message.
@@ -188,7 +198,8 @@ export function fsRoutes(
         {
           ...doc(
             'Uploads a file into the folder `path` (multipart form: `file`, `path`; streamed, the upload limit applies)',
-            'Records a file share for the upload. With `use_multipart=true` the bytes are not kept and a ' +
+            'Publishes a file share of the upload when the `fs_upload_share` setting is on (the default); ' +
+              'else `fileId` and `slug` are null. With `use_multipart=true` the bytes are not kept and a ' +
               'relay upload is started instead (CloudPaste).',
           ),
           upload: 'multipart',
@@ -207,17 +218,16 @@ export function fsRoutes(
               message: c.get('lang') === 'en' ? 'Use the multipart API' : '请使用分片上传API上传此文件',
             });
           }
-          const { at, row } = result.stored!;
+          const { at, name, size, mimetype, etag, share } = result.stored!;
           return ok(c, 'fs.uploaded', {
             useMultipart: false,
             success: true,
             path: at.path,
-            name: row.filename,
-            size: row.size,
-            mimetype: row.mimetype,
-            etag: row.etag,
-            fileId: row.id,
-            slug: row.slug,
+            name,
+            size,
+            mimetype,
+            etag,
+            ...shareFields(share),
           });
         },
       ),
@@ -285,23 +295,16 @@ export function fsRoutes(
       route(
         {
           ...doc(
-            'Completes a relay upload: parts checked against the storage, size against the upload limit; records a file share',
+            'Completes a relay upload: parts checked against the storage, size against the upload limit; publishes a file share when `fs_upload_share` is on',
           ),
           body: multipartComplete,
         },
         async (c, { body }) => {
-          const { at, row, etag } = await fs.completeMultipart(principal(c), {
+          const { at, etag, size, share } = await fs.completeMultipart(principal(c), {
             ...relayInput(body),
             ...(body.parts ? { parts: body.parts } : {}),
           });
-          return ok(c, 'fs.uploaded', {
-            success: true,
-            path: at.path,
-            etag: etag ?? null,
-            fileId: row.id,
-            slug: row.slug,
-            size: row.size,
-          });
+          return ok(c, 'fs.uploaded', { success: true, path: at.path, etag, size, ...shareFields(share) });
         },
       ),
     );
@@ -356,25 +359,18 @@ export function fsRoutes(
       route(
         {
           ...doc(
-            'Completes a presigned upload from what the storage received (nothing the client sends back is trusted); records a file share',
+            'Completes a presigned upload from what the storage received (nothing the client sends back is trusted); publishes a file share when `fs_upload_share` is on',
           ),
           body: commitBody,
         },
         async (c, { body }) => {
-          const { at, row } = await fs.commitPresigned(principal(c), {
+          const { at, name, size, mimetype, share } = await fs.commitPresigned(principal(c), {
             ...(body.targetPath !== undefined ? { targetPath: body.targetPath } : {}),
             ...((body.uploadId ?? body.fileId) !== undefined
               ? { uploadId: (body.uploadId ?? body.fileId)! }
               : {}),
           });
-          return ok(c, 'fs.uploaded', {
-            fileId: row.id,
-            slug: row.slug,
-            path: at.path,
-            name: row.filename,
-            size: row.size,
-            type: row.mimetype,
-          });
+          return ok(c, 'fs.uploaded', { ...shareFields(share), path: at.path, name, size, type: mimetype });
         },
       ),
     );

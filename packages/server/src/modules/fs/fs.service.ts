@@ -6,8 +6,9 @@
  *
  * Uploads stream: a form whose `path` comes before its file goes straight to storage; CloudPaste's
  * client sends the file first, so then the file is spooled to a temp file in the data folder (on disk,
- * never in memory) until the path is known. Every upload records a file share, as the reference does,
- * so it appears in file management; removing or renaming files keeps those records in step.
+ * never in memory) until the path is known. An upload publishes a file share when the settings say
+ * so (fs uploads by default, as the reference does; WebDAV uploads only when turned on), so it
+ * appears in file management; removing, renaming or rewriting files keeps share records in step.
  */
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -89,6 +90,12 @@ function fileName(raw: string | undefined): string {
     throw badRequest('fs.name_invalid');
   }
   return name;
+}
+
+/** A file an upload stored: where, its name, size, ETag and type (answered with its share, if any). */
+function uploaded(at: MountedPath, size: number, etag: string | undefined) {
+  const name = at.path.split('/').pop()!;
+  return { at, name, size, etag: etag ?? null, mimetype: mimeFromFilename(name) };
 }
 
 /** The virtual path of `name` inside the folder `dir` (a client path, checked later by the vfs). */
@@ -226,8 +233,8 @@ export class FsService {
         form.file.kind === 'stored'
           ? form.file.written
           : await this.writeLimited(principal, target, createReadStream(spooled!), max);
-      const row = await this.record(principal, written.at, name, written.size, written.etag);
-      return { stored: { at: written.at, row } };
+      const share = await this.recordUpload(principal, written.at, written.size, written.etag, 'fs');
+      return { stored: { ...uploaded(written.at, written.size, written.etag), share } };
     } catch (error) {
       if (error instanceof AppError && error.messageKey === 'uploads.file_required') {
         throw badRequest('fs.file_and_path_required');
@@ -257,8 +264,9 @@ export class FsService {
 
   /**
    * Streams a body into a file in place (WebDAV PUT, a LOCK on a new path), under the upload size
-   * limit. `inParts` sends it as a multipart upload whatever its size. Its share record is updated
-   * when the file had one, else made, as for every upload. Returns whether the file is new.
+   * limit. `inParts` sends it as a multipart upload whatever its size. Its share records are updated;
+   * one is made for a file without any when WebDAV uploads are published. Returns whether the file
+   * is new.
    */
   async putFile(
     principal: Principal,
@@ -286,23 +294,52 @@ export class FsService {
       throw error;
     }
     const { at, result } = written;
-    await this.recordPut(principal, at, result.size, result.etag);
+    await this.recordUpload(principal, at, result.size, result.etag, 'webdav');
     return { at, created, size: result.size, etag: result.etag };
   }
 
-  /** A file written in place: its share records now describe the new bytes (one is made when it had none). */
-  async recordPut(
+  /**
+   * What an upload into a mount leaves in file management. The shares the file already has now
+   * describe its new bytes. A new share of it (CloudPaste's `M-` rows; source 'mount_upload', its
+   * file kept in the mount when the share goes) is published when the door's setting says so — `fs` (the explorer and the fs API; on by default)
+   * always makes one, as the reference does; `webdav` (off by default) only for a file without any.
+   * Returns the new share, or null.
+   */
+  async recordUpload(
     principal: Principal,
     at: MountedPath,
     size: number,
     etag: string | undefined,
-  ): Promise<void> {
+    door: 'fs' | 'webdav',
+  ): Promise<FilesTable | null> {
     const refreshed = await this.deps.files.refreshStored(at.config.id, at.subPath, {
       size,
       etag: etag ?? null,
       updated_at: this.deps.clock.now().toISOString(),
     });
-    if (refreshed === 0) await this.record(principal, at, at.path.split('/').pop()!, size, etag);
+    const publish = (await this.deps.settings.uploadShares())[door];
+    if (!publish || (door === 'webdav' && refreshed > 0)) return null;
+    const slug = await randomSlug((s) => this.deps.files.slugExists(s), 'uploads.slug_exhausted');
+    const row: FilesTable = {
+      ...newFileRow(
+        principal,
+        {
+          slug,
+          filename: at.path.split('/').pop()!,
+          storage_config_id: at.config.id,
+          storage_path: at.subPath,
+          size,
+          etag: etag ?? null,
+          status: 'ready',
+        },
+        this.deps.clock.now(),
+      ),
+      source: 'mount_upload',
+      // The file belongs to the mount: deleting or retiring the share leaves it there.
+      keep_object: 1,
+    };
+    await this.deps.files.insert(row);
+    return row;
   }
 
   /** Removes spooled uploads a crash left behind; returns how many went. */
@@ -324,32 +361,6 @@ export class FsService {
       }
     }
     return removed;
-  }
-
-  /** The file share every fs upload records (CloudPaste's `M-` rows), so it shows in file management. */
-  private async record(
-    principal: Principal,
-    at: MountedPath,
-    name: string,
-    size: number,
-    etag: string | undefined,
-  ): Promise<FilesTable> {
-    const slug = await randomSlug((s) => this.deps.files.slugExists(s), 'uploads.slug_exhausted');
-    const row = newFileRow(
-      principal,
-      {
-        slug,
-        filename: name,
-        storage_config_id: at.config.id,
-        storage_path: at.subPath,
-        size,
-        etag: etag ?? null,
-        status: 'ready',
-      },
-      this.deps.clock.now(),
-    );
-    await this.deps.files.insert(row);
-    return row;
   }
 
   /** A finished upload must fit the upload limit; one that does not is removed again. */
@@ -438,9 +449,9 @@ export class FsService {
     this.vfs.changed(at, { recursive: false });
     const entry = await storageOp(() => at.driver.stat(at.subPath));
     await this.checkStoredSize(at, entry.size);
-    const name = at.path.split('/').pop()!;
-    const row = await this.record(principal, at, name, entry.size, result.etag ?? entry.etag);
-    return { at, row, etag: result.etag ?? entry.etag };
+    const etag = result.etag ?? entry.etag;
+    const share = await this.recordUpload(principal, at, entry.size, etag, 'fs');
+    return { ...uploaded(at, entry.size, etag), share };
   }
 
   async abortMultipart(principal: Principal, input: { key?: string; uploadId?: string }) {
@@ -499,9 +510,9 @@ export class FsService {
     this.vfs.changed(at, { recursive: false });
     const entry = await storageOp(() => at.driver.stat(at.subPath));
     await this.checkStoredSize(at, entry.size);
-    const name = at.path.split('/').pop()!;
-    const row = await this.record(principal, at, name, entry.size, result.etag ?? entry.etag);
-    return { at, row };
+    const etag = result.etag ?? entry.etag;
+    const share = await this.recordUpload(principal, at, entry.size, etag, 'fs');
+    return { ...uploaded(at, entry.size, etag), share };
   }
 
   // ---- changing -------------------------------------------------------------------------------

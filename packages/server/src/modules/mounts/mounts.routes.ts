@@ -34,8 +34,7 @@ export function mountsRoutes(mounts: MountsService) {
         body: mountCreateSchema,
       },
       async (c, { body }) => {
-        const principal = c.get('principal')!;
-        return ok(c, 'mounts.created', await mounts.create(body, principal.id), 201);
+        return ok(c, 'mounts.created', await mounts.create(body, c.get('principal')!), 201);
       },
     ),
   );

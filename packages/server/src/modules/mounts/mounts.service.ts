@@ -6,7 +6,13 @@
  * mount forgets its cached listings; it never touches the objects behind it.
  */
 import { randomUUID } from 'node:crypto';
-import type { Mount, mountCreateSchema, mountUpdateSchema, Principal } from '@cubby/shared';
+import {
+  creatorId,
+  type Mount,
+  type mountCreateSchema,
+  type mountUpdateSchema,
+  type Principal,
+} from '@cubby/shared';
 import type { Updateable } from 'kysely';
 import type { z } from 'zod';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -91,7 +97,7 @@ export class MountsService {
     return toMount(row);
   }
 
-  async create(input: MountCreate, adminId: string): Promise<Mount> {
+  async create(input: MountCreate, creator: Principal): Promise<Mount> {
     if (await this.deps.repo.findByPath(input.mount_path)) throw pathTaken();
     await this.requireConfig(input.storage_config_id);
     const now = this.deps.clock.now().toISOString();
@@ -104,7 +110,8 @@ export class MountsService {
       is_active: input.is_active === false ? 0 : 1,
       sort_order: input.sort_order ?? 0,
       cache_ttl: input.cache_ttl ?? 300,
-      created_by: `admin:${adminId}`,
+      // CloudPaste's form (a bare admin id): its client shows any other form verbatim.
+      created_by: creatorId(creator),
       created_at: now,
       updated_at: now,
       last_used: null,

@@ -13,13 +13,22 @@ export function settingsRoutes(settings: SettingsService) {
 
   app.get(
     '/system/max-upload-size',
-    route({ tag, summary: 'The largest upload (MB, and bytes)', auth: 'none' }, async (c) => {
-      const bytes = await settings.maxUploadBytes();
-      return ok(c, 'settings.max_upload_size', {
-        max_upload_size: toMegabytes(bytes),
-        max_upload_bytes: bytes,
-      } satisfies MaxUploadSize);
-    }),
+    route(
+      {
+        tag,
+        summary: 'The largest upload (MB, and bytes), and whether uploads into mounts publish file shares',
+        auth: 'none',
+      },
+      async (c) => {
+        const [bytes, shares] = await Promise.all([settings.maxUploadBytes(), settings.uploadShares()]);
+        return ok(c, 'settings.max_upload_size', {
+          max_upload_size: toMegabytes(bytes),
+          max_upload_bytes: bytes,
+          fs_upload_share: shares.fs,
+          webdav_upload_share: shares.webdav,
+        } satisfies MaxUploadSize);
+      },
+    ),
   );
 
   app.get(
@@ -34,12 +43,9 @@ export function settingsRoutes(settings: SettingsService) {
     route(
       { tag, summary: 'Changes system settings', auth: 'admin', body: systemSettingsUpdateSchema },
       async (c, { body: input }) => {
-        if (
-          input.max_upload_size === undefined &&
-          input.webdav_upload_mode === undefined &&
-          input.url_allowlist === undefined &&
-          input.office_preview_enabled === undefined
-        ) {
+        // A unit alone changes nothing.
+        const changes = Object.entries(input).filter(([key]) => key !== 'max_upload_size_unit');
+        if (changes.every(([, value]) => value === undefined)) {
           throw badRequest('settings.nothing_to_update');
         }
         await settings.update(input);

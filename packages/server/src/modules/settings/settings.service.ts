@@ -1,7 +1,10 @@
 /**
  * System settings: the largest upload (bytes; every upload path enforces it), the WebDAV upload
- * mode, the URL-upload allowlist and whether Office preview is on (off until an admin turns it on:
- * it sends files to Microsoft's viewer). Answers in CloudPaste's shape too: `max_upload_size` in MB.
+ * mode, the URL-upload allowlist, whether Office preview is on (off until an admin turns it on:
+ * it sends files to Microsoft's viewer), and whether uploads into mounts are also published as file
+ * shares — through the explorer and the fs API (on by default: CloudPaste does so, and its clients
+ * read the share's fields) and over WebDAV (off by default, as in CloudPaste). Answers in
+ * CloudPaste's shape too: `max_upload_size` in MB.
  */
 import {
   DEFAULT_MAX_UPLOAD_BYTES,
@@ -20,6 +23,8 @@ const MAX_UPLOAD_KEY = 'max_upload_bytes';
 const WEBDAV_MODE_KEY = 'webdav_upload_mode';
 const URL_ALLOWLIST_KEY = 'url_allowlist';
 const OFFICE_PREVIEW_KEY = 'office_preview_enabled';
+const FS_UPLOAD_SHARE_KEY = 'fs_upload_share';
+const WEBDAV_UPLOAD_SHARE_KEY = 'webdav_upload_share';
 const MB = 1024 ** 2;
 
 /** Bytes as CloudPaste's `max_upload_size`: megabytes, to three decimals. */
@@ -57,11 +62,21 @@ export class SettingsService {
     return (await this.repo.get(OFFICE_PREVIEW_KEY)) === 'true';
   }
 
+  /** Whether a file uploaded into a mount publishes a file share: through fs (explorer, API) or WebDAV. */
+  async uploadShares(): Promise<{ fs: boolean; webdav: boolean }> {
+    const [fs, webdav] = await Promise.all([
+      this.repo.get(FS_UPLOAD_SHARE_KEY),
+      this.repo.get(WEBDAV_UPLOAD_SHARE_KEY),
+    ]);
+    return { fs: fs !== 'false', webdav: webdav === 'true' };
+  }
+
   /** The settings as a list of rows (CloudPaste's shape), computed values included. */
   async list() {
     const rows = await this.repo.all();
     const updated = (key: string) => rows.find((r) => r.key === key)?.updated_at ?? null;
     const bytes = await this.maxUploadBytes();
+    const shares = await this.uploadShares();
     return [
       {
         key: 'max_upload_size',
@@ -93,6 +108,18 @@ export class SettingsService {
         description: "Offer Office preview on file pages (sends the file to Microsoft's online viewer)",
         updated_at: updated(OFFICE_PREVIEW_KEY),
       },
+      {
+        key: FS_UPLOAD_SHARE_KEY,
+        value: String(shares.fs),
+        description: 'Publish files uploaded into mounts through the explorer or the API as file shares',
+        updated_at: updated(FS_UPLOAD_SHARE_KEY),
+      },
+      {
+        key: WEBDAV_UPLOAD_SHARE_KEY,
+        value: String(shares.webdav),
+        description: 'Publish files uploaded into mounts over WebDAV as file shares',
+        updated_at: updated(WEBDAV_UPLOAD_SHARE_KEY),
+      },
     ];
   }
 
@@ -118,6 +145,12 @@ export class SettingsService {
     }
     if (input.office_preview_enabled !== undefined) {
       await this.repo.set(OFFICE_PREVIEW_KEY, String(input.office_preview_enabled), now);
+    }
+    if (input.fs_upload_share !== undefined) {
+      await this.repo.set(FS_UPLOAD_SHARE_KEY, String(input.fs_upload_share), now);
+    }
+    if (input.webdav_upload_share !== undefined) {
+      await this.repo.set(WEBDAV_UPLOAD_SHARE_KEY, String(input.webdav_upload_share), now);
     }
   }
 }

@@ -1,12 +1,14 @@
 /**
  * The stored credentials (spec §3 "Local browser storage keys"): `admin_token`, `api_key`,
- * `api_key_permissions` (JSON) and `api_key_info` (JSON). Reading is defensive: a malformed value
- * counts as absent.
+ * `api_key_permissions` (JSON) and `api_key_info` (JSON), plus `admin_username` (the signed-in
+ * account's name, so a reload shows it at once). Reading is defensive: a malformed value counts as
+ * absent.
  */
 import type { Permissions } from '@cubby/shared';
 
 export const STORAGE_KEYS = {
   adminToken: 'admin_token',
+  adminUsername: 'admin_username',
   apiKey: 'api_key',
   apiKeyPermissions: 'api_key_permissions',
   apiKeyInfo: 'api_key_info',
@@ -56,6 +58,7 @@ export function toApiKeyInfo(value: unknown): ApiKeyInfo | null {
 
 export interface StoredCredentials {
   adminToken: string | null;
+  adminUsername: string | null;
   apiKey: string | null;
   apiKeyPermissions: Permissions;
   apiKeyInfo: ApiKeyInfo | null;
@@ -64,15 +67,26 @@ export interface StoredCredentials {
 export function readStoredCredentials(): StoredCredentials {
   return {
     adminToken: read(STORAGE_KEYS.adminToken) || null,
+    adminUsername: read(STORAGE_KEYS.adminUsername) || null,
     apiKey: read(STORAGE_KEYS.apiKey) || null,
     apiKeyPermissions: toPermissions(readJson(STORAGE_KEYS.apiKeyPermissions)),
     apiKeyInfo: toApiKeyInfo(readJson(STORAGE_KEYS.apiKeyInfo)),
   };
 }
 
-export function storeAdminToken(token: string): void {
+export function storeAdminToken(token: string, username: string): void {
   clearStoredCredentials();
   localStorage.setItem(STORAGE_KEYS.adminToken, token);
+  storeAdminUsername(username);
+}
+
+/** The signed-in admin's name, as the server last said it. */
+export function storeAdminUsername(username: string): void {
+  try {
+    localStorage.setItem(STORAGE_KEYS.adminUsername, username);
+  } catch {
+    // Storage unavailable: the name is asked for again at the next check.
+  }
 }
 
 export function storeApiKey(key: string, permissions: Permissions, info: ApiKeyInfo): void {

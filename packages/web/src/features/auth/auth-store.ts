@@ -25,6 +25,7 @@ import {
   clearStoredCredentials,
   readStoredCredentials,
   storeAdminToken,
+  storeAdminUsername,
   storeApiKey,
   toApiKeyInfo,
   toPermissions,
@@ -38,7 +39,7 @@ export type { ApiKeyInfo };
 
 export interface UserInfo {
   id: string;
-  /** Empty for an admin restored from storage (the username is not stored). */
+  /** The admin's account name or the key's name (empty for an admin whose name is not known yet). */
   name: string;
   type: 'admin' | 'apikey';
   basicPath: string;
@@ -104,7 +105,7 @@ function restoreFromStorage(): Omit<AuthData, 'notice'> {
       isAuthenticated: true,
       authType: 'admin',
       adminToken: stored.adminToken,
-      userInfo: ADMIN_USER,
+      userInfo: { ...ADMIN_USER, name: stored.adminUsername ?? '' },
     };
   }
   if (stored.apiKey && stored.apiKeyInfo) {
@@ -156,13 +157,14 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
     if (typeof token !== 'string' || token === '') {
       throw new ApiError(tr('auth.tokenMissing'), { status: 200, code: 'BAD_RESPONSE' });
     }
-    storeAdminToken(token);
+    const name = result?.username ?? username;
+    storeAdminToken(token, name);
     set({
       ...SIGNED_OUT,
       isAuthenticated: true,
       authType: 'admin',
       adminToken: token,
-      userInfo: { ...ADMIN_USER, name: result?.username ?? username },
+      userInfo: { ...ADMIN_USER, name },
       lastValidated: Date.now(),
       notice: null,
     });
@@ -231,8 +233,15 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
     const promise = (async () => {
       try {
         if (credential.type === 'admin') {
-          await verifyAdminToken(credential.token);
-          if (sameCredential(credentialOf(get()), credential)) set({ lastValidated: Date.now() });
+          const { username } = await verifyAdminToken(credential.token);
+          if (sameCredential(credentialOf(get()), credential)) {
+            // The name as the server knows it now (it may have been changed elsewhere).
+            if (username) storeAdminUsername(username);
+            set((state) => ({
+              lastValidated: Date.now(),
+              userInfo: username ? { ...ADMIN_USER, name: username } : state.userInfo,
+            }));
+          }
         } else {
           const { permissions, info } = parseKeyCheck(await verifyApiKey(credential.key));
           if (sameCredential(credentialOf(get()), credential)) {

@@ -1,6 +1,7 @@
 /**
- * The frame of an admin share list: the search box and the batch delete button (while rows are
- * selected), then the list itself — or its loading, error or empty state — and the pages.
+ * The frame of an admin share list: the search box, any filters beside it and the batch delete
+ * button (while rows are selected), then the list itself — or its loading, error or empty state —
+ * and the pages.
  */
 import type { ReactNode } from 'react';
 import { Button } from '../../components/button.tsx';
@@ -29,6 +30,8 @@ export interface ShareListPanelProps {
   paging: { total: number; totalPages: number } | undefined;
   /** The search box; its id is also its test id. */
   search: { id: string; label: string; placeholder: string };
+  /** Controls that narrow the list, shown beside the search box. */
+  filters?: ReactNode;
   batchDelete: { label: string; testId: string; onClick(): void };
   empty: { title: string; description: string; testId: string };
   children: ReactNode;
@@ -40,6 +43,7 @@ export function ShareListPanel({
   count,
   paging,
   search,
+  filters,
   batchDelete,
   empty,
   children,
@@ -48,6 +52,7 @@ export function ShareListPanel({
     <>
       <div className="mb-4 flex flex-wrap items-center gap-3">
         <SearchField {...search} value={list.search} onChange={list.setSearch} testId={search.id} />
+        {filters}
         {list.selected.size > 0 && (
           <Button variant="danger" onClick={batchDelete.onClick} data-testid={batchDelete.testId}>
             <TrashIcon className="size-4" />

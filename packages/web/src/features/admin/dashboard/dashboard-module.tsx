@@ -127,27 +127,27 @@ function StorageRow({ bucket }: { bucket: StorageUsage }) {
           {bucket.name}
         </span>
         <span className="text-fg-muted tabular-nums">
-          {bucket.totalStorage === null
+          {bucket.quotaBytes === null
             ? t('admin.dashboard.storage.usedNoQuota', { used, count: bucket.fileCount })
             : t('admin.dashboard.storage.usedOfQuota', {
                 used,
-                total: formatBytes(bucket.totalStorage),
+                total: formatBytes(bucket.quotaBytes),
                 count: bucket.fileCount,
               })}
         </span>
       </div>
-      {bucket.usagePercent !== null && (
+      {bucket.quotaPercent !== null && (
         <div
           role="meter"
           aria-label={t('admin.dashboard.storage.meter', { name: bucket.name })}
           aria-valuemin={0}
           aria-valuemax={100}
-          aria-valuenow={bucket.usagePercent}
+          aria-valuenow={bucket.quotaPercent}
           className="mt-1.5 h-2 overflow-hidden rounded-full bg-surface-sunken"
         >
           <div
-            className={`h-full rounded-full ${bucket.usagePercent >= 90 ? 'bg-danger' : bucket.usagePercent >= 75 ? 'bg-warning' : 'bg-accent'}`}
-            style={{ width: `${bucket.usagePercent}%` }}
+            className={`h-full rounded-full ${bucket.quotaPercent >= 90 ? 'bg-danger' : bucket.quotaPercent >= 75 ? 'bg-warning' : 'bg-accent'}`}
+            style={{ width: `${bucket.quotaPercent}%` }}
           />
         </div>
       )}

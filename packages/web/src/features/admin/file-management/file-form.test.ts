@@ -28,6 +28,7 @@ const file: FileItem = {
   s3_provider_type: 'Local',
   key_name: null,
   status: 'active',
+  source: 'share',
   url: '/file/report',
 };
 

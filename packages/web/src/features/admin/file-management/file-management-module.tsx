@@ -1,13 +1,16 @@
 /**
  * Admin module "file-management" (spec §2): the file shares, 50 per page, searchable (name, link
- * suffix, remark; debounced), with a details dialog (link, copy, QR), opening the share page in a
- * new tab, edit, delete and multi-select delete. Deleting a share deletes its file in storage. An
- * API key with the file permission sees and manages only its own (the `/user/files` endpoints).
+ * suffix, remark; debounced), the shares published by uploads into mounts shown, hidden or shown
+ * alone, with a details dialog (link, copy, QR), opening the share page in a new tab, edit, delete
+ * and multi-select delete. Deleting a share deletes its file in storage, except a file uploaded into
+ * a mount, which stays there. An API key with the file permission sees and manages only its own (the
+ * `/user/files` endpoints).
  */
-import type { FileItem } from '@cubby/shared';
+import type { FileItem, FileSource } from '@cubby/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Card } from '../../../components/card.tsx';
+import { SelectField } from '../../../components/form-field.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { showToast } from '../../../components/toast/toast-store.ts';
 import { useManagementScope } from '../../pastes/index.ts';
@@ -28,7 +31,8 @@ export default function FileManagementModule() {
   const { t } = useTranslation();
   const scope = useManagementScope();
   const list = useShareList();
-  const files = useFileShares(scope, { page: list.page, limit: PAGE_SIZE, search: list.query });
+  const [source, setSource] = useState<FileSource | 'all'>('all');
+  const files = useFileShares(scope, { page: list.page, limit: PAGE_SIZE, search: list.query, source });
   const [details, setDetails] = useState<FileItem | null>(null);
   const [editing, setEditing] = useState<FileItem | null>(null);
   const confirmation = useConfirmation<Confirming>();
@@ -37,6 +41,9 @@ export default function FileManagementModule() {
   const removeMany = useBatchDeleteFileShares();
 
   const items = files.data?.items ?? [];
+  const narrowed = list.searching || source !== 'all';
+  const keepsMountFiles = (ids: string[]) =>
+    items.some((file) => ids.includes(file.id) && file.source === 'mount_upload');
   const removed = (message: string, count: number) => {
     showToast(message, 'success');
     list.afterRemoval(count, items.length);
@@ -81,14 +88,35 @@ export default function FileManagementModule() {
           label: t('admin.files.search.label'),
           placeholder: t('admin.files.search.placeholder'),
         }}
+        filters={
+          <div className="w-full sm:w-56">
+            <SelectField
+              label={t('admin.files.filter')}
+              labelHidden
+              name="source"
+              value={source}
+              onChange={(event) => {
+                setSource(event.target.value as FileSource | 'all');
+                list.showPage(1);
+              }}
+              data-testid="file-source-filter"
+            >
+              {(['all', 'share', 'mount_upload'] as const).map((value) => (
+                <option key={value} value={value}>
+                  {t(`admin.files.filters.${value}`)}
+                </option>
+              ))}
+            </SelectField>
+          </div>
+        }
         batchDelete={{
           label: t('admin.files.batchDelete.open', { count: list.selected.size }),
           testId: 'batch-delete-files',
           onClick: () => confirmation.open({ kind: 'batch', ids: [...list.selected] }),
         }}
         empty={{
-          title: list.searching ? t('admin.files.empty.noMatch') : t('admin.files.empty.title'),
-          description: list.searching
+          title: narrowed ? t('admin.files.empty.noMatch') : t('admin.files.empty.title'),
+          description: narrowed
             ? t('admin.files.empty.noMatchDescription')
             : t('admin.files.empty.description'),
           testId: 'files-empty',
@@ -113,8 +141,13 @@ export default function FileManagementModule() {
           }
           description={
             confirming.kind === 'one'
-              ? t('admin.files.delete.description', { name: confirming.file.filename })
-              : t('admin.files.batchDelete.description', { count: confirming.ids.length })
+              ? confirming.file.source === 'mount_upload'
+                ? t('admin.files.delete.descriptionMountUpload', { name: confirming.file.filename })
+                : t('admin.files.delete.description', { name: confirming.file.filename })
+              : [
+                  t('admin.files.batchDelete.description', { count: confirming.ids.length }),
+                  ...(keepsMountFiles(confirming.ids) ? [t('admin.files.batchDelete.keepsMountFiles')] : []),
+                ].join(' ')
           }
           confirmLabel={
             confirming.kind === 'one' ? t('admin.files.delete.confirm') : t('admin.files.batchDelete.confirm')

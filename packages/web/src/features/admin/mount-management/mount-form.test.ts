@@ -90,7 +90,7 @@ const mountOf = (patch: Partial<Mount>): Mount => ({
   mount_path: '/photos',
   remark: null,
   is_active: true,
-  created_by: 'admin:1',
+  created_by: '1',
   sort_order: 0,
   cache_ttl: 300,
   created_at: '2026-01-01T00:00:00.000Z',

@@ -10,12 +10,16 @@ const base: UploadsFormValues = {
   urlAllowlist: '',
   webdavUploadMode: 'auto',
   officePreview: false,
+  fsUploadShare: true,
+  webdavUploadShare: false,
 };
 const stored: SystemSettings = {
   maxUploadBytes: 100 * 1024 ** 2,
   webdavUploadMode: 'auto',
   urlAllowlist: '',
   officePreviewEnabled: false,
+  fsUploadShare: true,
+  webdavUploadShare: false,
 };
 
 test('the largest upload must be a number greater than 0', () => {
@@ -67,6 +71,8 @@ test('the stored settings fill the form in the largest whole unit', () => {
     { key: 'webdav_upload_mode', value: 'multipart' },
     { key: 'url_allowlist', value: 'a.lan\n10.0.0.0/8' },
     { key: 'office_preview_enabled', value: 'true' },
+    { key: 'fs_upload_share', value: 'false' },
+    { key: 'webdav_upload_share', value: 'true' },
   ]);
   assert.deepEqual(valuesOf(settings), {
     maxSize: '2',
@@ -74,14 +80,19 @@ test('the stored settings fill the form in the largest whole unit', () => {
     urlAllowlist: 'a.lan\n10.0.0.0/8',
     webdavUploadMode: 'multipart',
     officePreview: true,
+    fsUploadShare: false,
+    webdavUploadShare: true,
   });
-  // Nothing stored: the defaults (100 MB, auto, no Office preview).
+  // Nothing stored: the defaults (100 MB, auto, no Office preview; explorer and API uploads
+  // published as shares, WebDAV uploads not, as CloudPaste does).
   assert.deepEqual(valuesOf(toSystemSettings([])), {
     maxSize: '100',
     maxSizeUnit: 'MB',
     urlAllowlist: '',
     webdavUploadMode: 'auto',
     officePreview: false,
+    fsUploadShare: true,
+    webdavUploadShare: false,
   });
 });
 
@@ -116,4 +127,19 @@ test('Office preview is sent only when it changes, as a boolean', () => {
   assert.deepEqual(validateUploads(base, on), { ok: true, input: { office_preview_enabled: false } });
   // Only the server's "true" turns it on.
   assert.equal(toSystemSettings([{ key: 'office_preview_enabled', value: '1' }]).officePreviewEnabled, false);
+});
+
+test('the upload-share switches are sent only when they change, each on its own', () => {
+  assert.deepEqual(validateUploads({ ...base, fsUploadShare: false }, stored), {
+    ok: true,
+    input: { fs_upload_share: false },
+  });
+  assert.deepEqual(validateUploads({ ...base, webdavUploadShare: true }, stored), {
+    ok: true,
+    input: { webdav_upload_share: true },
+  });
+  assert.deepEqual(validateUploads({ ...base, fsUploadShare: false }, { ...stored, fsUploadShare: false }), {
+    ok: true,
+    input: {},
+  });
 });

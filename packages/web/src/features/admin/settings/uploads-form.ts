@@ -2,7 +2,9 @@
  * Rules of the "Uploads" settings (spec §3 "System settings", §5 "max upload size greater than
  * 0"): the largest upload as a number and a unit (KB, MB, GB; the server's schema sets the range,
  * 1 KB to 1 TB), the URL-upload allowlist (hosts, host:port or CIDR ranges, one per line; checked
- * entry by entry with the server's parser), the WebDAV upload mode and Office preview (on or off).
+ * entry by entry with the server's parser), the WebDAV upload mode, Office preview (on or off), and
+ * whether uploads into mounts are published as file shares (through the explorer and the API, and
+ * over WebDAV; each on or off).
  */
 import {
   WEBDAV_UPLOAD_MODES,
@@ -22,9 +24,12 @@ export interface UploadsFormValues {
   urlAllowlist: string;
   webdavUploadMode: WebdavUploadMode;
   officePreview: boolean;
+  fsUploadShare: boolean;
+  webdavUploadShare: boolean;
 }
 
-export type UploadsField = 'maxSize' | 'urlAllowlist' | 'webdavUploadMode' | 'officePreview';
+export type UploadsField =
+  'maxSize' | 'urlAllowlist' | 'webdavUploadMode' | 'officePreview' | 'fsUploadShare' | 'webdavUploadShare';
 
 export type UploadsErrorKey =
   | 'admin.settings.uploads.errors.maxSizeInvalid'
@@ -42,6 +47,8 @@ export const SERVER_FIELD: Record<string, UploadsField> = {
   url_allowlist: 'urlAllowlist',
   webdav_upload_mode: 'webdavUploadMode',
   office_preview_enabled: 'officePreview',
+  fs_upload_share: 'fsUploadShare',
+  webdav_upload_share: 'webdavUploadShare',
 };
 
 export function valuesOf(settings: SystemSettings): UploadsFormValues {
@@ -52,6 +59,8 @@ export function valuesOf(settings: SystemSettings): UploadsFormValues {
     urlAllowlist: splitUrlAllowlist(settings.urlAllowlist).join('\n'),
     webdavUploadMode: settings.webdavUploadMode,
     officePreview: settings.officePreviewEnabled,
+    fsUploadShare: settings.fsUploadShare,
+    webdavUploadShare: settings.webdavUploadShare,
   };
 }
 
@@ -85,6 +94,9 @@ export function validateUploads(values: UploadsFormValues, stored: SystemSetting
   if (mode !== stored.webdavUploadMode) input.webdav_upload_mode = mode;
   if (values.officePreview !== stored.officePreviewEnabled)
     input.office_preview_enabled = values.officePreview;
+  if (values.fsUploadShare !== stored.fsUploadShare) input.fs_upload_share = values.fsUploadShare;
+  if (values.webdavUploadShare !== stored.webdavUploadShare)
+    input.webdav_upload_share = values.webdavUploadShare;
 
   const parsed = systemSettingsUpdateSchema.safeParse(input);
   if (!parsed.success) {

@@ -1,6 +1,7 @@
 /**
  * Ways into the explorer's uploads: "Upload files" and "Upload folder" pickers in the toolbar, and
- * files or folders dropped anywhere on the page (with an overlay naming the folder they go to).
+ * files or folders dropped anywhere on the page (with an overlay naming the folder they go to and
+ * whether the files are published as share links).
  */
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +9,7 @@ import { Button } from '../../../components/button.tsx';
 import { FolderIcon, UploadIcon } from '../../../components/icons.tsx';
 import { droppedEntries, filesOfEntries, filesOfPick } from '../uploads/gather.ts';
 import type { UploadSource } from '../uploads/upload-store.ts';
+import { UploadShareNote } from './upload-panel.tsx';
 
 export function UploadButtons({ onFiles }: { onFiles(sources: UploadSource[]): void }) {
   const { t } = useTranslation();
@@ -94,9 +96,10 @@ export function DropUploads({ folder, onFiles }: { folder: string; onFiles(sourc
       className="pointer-events-none fixed inset-0 z-50 flex items-center justify-center bg-accent/10 p-6"
       data-testid="explorer-drop-overlay"
     >
-      <p className="max-w-md rounded-xl border-2 border-dashed border-accent bg-surface-raised px-6 py-8 text-center text-base font-medium text-fg shadow-lg">
-        {t('explorer.upload.drop', { folder })}
-      </p>
+      <div className="max-w-md space-y-2 rounded-xl border-2 border-dashed border-accent bg-surface-raised px-6 py-8 text-center shadow-lg">
+        <p className="text-base font-medium text-fg">{t('explorer.upload.drop', { folder })}</p>
+        <UploadShareNote settingsLink={false} />
+      </div>
     </div>
   );
 }

@@ -1,18 +1,23 @@
 /**
  * The explorer's uploads: a list of every file on its way (where to, progress, speed, time left;
- * cancel, retry, remove), the uploads a reload interrupted (pick the file again to send only what is
- * missing, or discard), and the question a name the folder already has asks — replace, keep both or
- * skip, for this file or for all.
+ * cancel, retry, remove), whether the uploaded files are also published as share links (a setting),
+ * the uploads a reload interrupted (pick the file again to send only what is missing, or discard),
+ * and the question a name the folder already has asks — replace, keep both or skip, for this file or
+ * for all.
  */
 import { formatBytes } from '@cubby/shared';
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { Badge, type BadgeTone } from '../../../components/badge.tsx';
 import { Button, buttonClasses } from '../../../components/button.tsx';
 import { Dialog, DialogActions } from '../../../components/dialog.tsx';
 import { Checkbox } from '../../../components/form-field.tsx';
 import { CloseIcon } from '../../../components/icons.tsx';
 import { showToast } from '../../../components/toast/toast-store.ts';
+import { paths } from '../../../config/paths.ts';
+import { useAuthStore } from '../../auth/index.ts';
+import { useUploadShares } from '../../upload/api/use-upload-options.ts';
 import { isSameFile } from '../../upload/resume-store.ts';
 import { FailureMessage, TransferProgress } from '../../upload/components/upload-item-row.tsx';
 import type { FsTree } from '../api/fs-api.ts';
@@ -92,6 +97,40 @@ function UploadRow({ item }: { item: ExplorerUpload }) {
       )}
       {item.status === 'failed' && item.failure && <FailureMessage failure={item.failure} />}
     </li>
+  );
+}
+
+/**
+ * One line saying whether files uploaded here are also published as share links (Settings →
+ * Uploads, which the admin can follow from here); nothing while the setting is not known yet.
+ */
+export function UploadShareNote({
+  className = '',
+  settingsLink = true,
+}: {
+  className?: string;
+  /** The admin's link to the setting (not in the drop overlay, which takes no clicks). */
+  settingsLink?: boolean;
+}) {
+  const { t } = useTranslation();
+  const shares = useUploadShares();
+  const isAdmin = useAuthStore((state) => state.authType === 'admin');
+  if (!shares) return null;
+  return (
+    <p className={`text-xs text-fg-muted ${className}`} data-testid="upload-share-note">
+      {shares.fs ? t('explorer.upload.shares.published') : t('explorer.upload.shares.notPublished')}
+      {isAdmin && settingsLink && (
+        <>
+          {' '}
+          <Link
+            to={paths.admin.getHref('settings')}
+            className="font-medium text-accent-text underline underline-offset-2 hover:no-underline"
+          >
+            {t('explorer.upload.shares.change')}
+          </Link>
+        </>
+      )}
+    </p>
   );
 }
 
@@ -237,6 +276,7 @@ export function UploadPanel({ tree }: { tree: FsTree }) {
           </Button>
         )}
       </div>
+      <UploadShareNote className="mt-1" />
       {interrupted}
       <ul className="mt-1 max-h-80 overflow-y-auto">
         {items.map((item) => (

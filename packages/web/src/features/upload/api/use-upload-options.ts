@@ -1,7 +1,8 @@
 /**
  * What the upload form offers besides the storage configs (the storage-config feature's query, so
  * edits there refresh the picker): the config to preselect, and the server's largest upload size,
- * shown before the user starts and enforced here too.
+ * shown before the user starts and enforced here too. The same answer says whether uploads into
+ * mounts publish file shares (the explorer and the API key form say so).
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getMaxUploadSize } from './upload-api.ts';
@@ -18,6 +19,16 @@ export function useMaxUploadBytes(): number | null {
   const { data } = useQuery(maxUploadSizeQueryOptions());
   const bytes = Number(data?.max_upload_bytes);
   return Number.isFinite(bytes) && bytes > 0 ? bytes : null;
+}
+
+/**
+ * Whether uploads into mounts publish file shares (the explorer and the API: `fs`; WebDAV: `webdav`),
+ * as the server's settings say; null while unknown.
+ */
+export function useUploadShares(): { fs: boolean; webdav: boolean } | null {
+  const { data } = useQuery(maxUploadSizeQueryOptions());
+  if (!data) return null;
+  return { fs: data.fs_upload_share !== false, webdav: data.webdav_upload_share === true };
 }
 
 /** The config to preselect: the default one, else the first. */

@@ -1,5 +1,5 @@
 /**
- * File share management: GET …/files?limit&offset&search (the admin sees every share at
+ * File share management: GET …/files?limit&offset&search&source (the admin sees every share at
  * `/admin/files`, an API key with the file permission its own at `/user/files`), PUT …/files/:id
  * (only the changed fields), DELETE …/files/:id and POST …/files/batch-delete {ids}. Deleting a
  * share deletes its object in storage too.
@@ -33,16 +33,19 @@ export function toFileShare(raw: FileItem): FileItem {
     s3_config_name: raw.s3_config_name ?? null,
     s3_provider_type: raw.s3_provider_type ?? null,
     key_name: raw.key_name ?? null,
+    // A backend that does not say (CloudPaste): its shares are listed as ordinary ones.
+    source: raw.source === 'mount_upload' ? 'mount_upload' : 'share',
   };
 }
 
 export async function getFileShares(
   scope: ManagementScope,
-  { page, limit, search }: FileListParams,
+  { page, limit, search, source }: FileListParams,
   signal?: AbortSignal,
 ): Promise<FilePage> {
   const query = new URLSearchParams({ limit: String(limit), offset: String((page - 1) * limit) });
   if (search.trim() !== '') query.set('search', search.trim());
+  if (source !== 'all') query.set('source', source);
   const data = await api.get<FileListAnswer>(`${filesPath(scope)}?${query}`, { signal });
   const items = (Array.isArray(data?.files) ? data.files : []).map(toFileShare);
   const total = Number(data?.pagination?.total ?? items.length);

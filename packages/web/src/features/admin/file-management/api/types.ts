@@ -2,7 +2,7 @@
  * File share management on the web: the list's paging and the update body. The list items are
  * `FileItem` from @cubby/shared, as the management endpoints answer them.
  */
-import type { FileItem } from '@cubby/shared';
+import type { FileItem, FileSource } from '@cubby/shared';
 
 /** The body of PUT …/files/:id: only what changed. */
 export interface FileShareUpdate {
@@ -19,6 +19,8 @@ export interface FileListParams {
   page: number;
   limit: number;
   search: string;
+  /** Only shares of this source (e.g. without those uploads into mounts published), or all. */
+  source: FileSource | 'all';
 }
 
 export interface FilePage {

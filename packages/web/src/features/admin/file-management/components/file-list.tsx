@@ -144,9 +144,14 @@ function NameCell({ file, children }: { file: FileItem; children?: ReactNode }) 
           {file.remark}
         </p>
       )}
-      {(file.has_password || children) && (
+      {(file.has_password || file.source === 'mount_upload' || children) && (
         <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-fg-muted">
           {file.has_password && <Badge tone="warning">{t('admin.files.protected')}</Badge>}
+          {file.source === 'mount_upload' && (
+            <Badge tone="muted" testId="file-mount-upload">
+              {t('admin.files.mountUpload')}
+            </Badge>
+          )}
           {children}
         </div>
       )}

@@ -1,12 +1,14 @@
 /**
- * The fields of the create and edit dialogs: name, permissions, base path (typed, or chosen by
- * browsing the folders of the mounts) and expiry.
+ * The fields of the create and edit dialogs: name, permissions (the mount permission says whether
+ * the key's uploads into mounts are published as share links, per the settings), base path (typed,
+ * or chosen by browsing the folders of the mounts) and expiry.
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../../components/button.tsx';
 import { Checkbox, SelectField, TextField } from '../../../../components/form-field.tsx';
 import { FolderIcon } from '../../../../components/icons.tsx';
+import { useUploadShares } from '../../../upload/api/use-upload-options.ts';
 import {
   EXPIRY_CHOICES,
   MAX_CUSTOM_DAYS,
@@ -35,6 +37,16 @@ export function KeyFormFields({
 }: KeyFormFieldsProps) {
   const { t } = useTranslation();
   const [browsing, setBrowsing] = useState(false);
+  const shares = useUploadShares();
+  const mountUploads = !shares
+    ? null
+    : shares.fs && shares.webdav
+      ? t('keys.permissions.mountUploads.both')
+      : shares.fs
+        ? t('keys.permissions.mountUploads.fsOnly')
+        : shares.webdav
+          ? t('keys.permissions.mountUploads.webdavOnly')
+          : t('keys.permissions.mountUploads.neither');
   const errorText = (field: keyof KeyFormErrors) => {
     const key = errors[field];
     return key ? t(key) : (serverErrors[field] ?? null);
@@ -78,7 +90,16 @@ export function KeyFormFields({
         />
         <Checkbox
           label={t('keys.permissions.mount')}
-          description={t('keys.permissions.mountDescription')}
+          description={
+            <>
+              {t('keys.permissions.mountDescription')}
+              {mountUploads && (
+                <span className="mt-0.5 block" data-testid="mount-upload-note">
+                  {mountUploads}
+                </span>
+              )}
+            </>
+          }
           checked={values.mount}
           onChange={(event) => onChange({ mount: event.target.checked })}
         />

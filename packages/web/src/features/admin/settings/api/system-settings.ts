@@ -1,7 +1,8 @@
 /**
  * GET and PUT /admin/system-settings: the largest upload (bytes; sent back as a number and a unit),
- * the WebDAV upload mode, the URL-upload allowlist and whether Office preview is on. The server answers a list of
- * `{key, value}` rows (CloudPaste's shape); this turns it into one typed object.
+ * the WebDAV upload mode, the URL-upload allowlist, whether Office preview is on and whether uploads
+ * into mounts publish file shares. The server answers a list of `{key, value}` rows (CloudPaste's
+ * shape); this turns it into one typed object.
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -23,6 +24,10 @@ export interface SystemSettings {
   urlAllowlist: string;
   /** File pages offer Office preview (sends the file to Microsoft's online viewer). */
   officePreviewEnabled: boolean;
+  /** Uploads into mounts through the explorer or the API publish a file share (on unless turned off). */
+  fsUploadShare: boolean;
+  /** Uploads into mounts over WebDAV publish a file share (off unless turned on). */
+  webdavUploadShare: boolean;
 }
 
 interface SettingRow {
@@ -48,6 +53,8 @@ export function toSystemSettings(rows: unknown): SystemSettings {
       : 'auto',
     urlAllowlist: value('url_allowlist') ?? '',
     officePreviewEnabled: value('office_preview_enabled') === 'true',
+    fsUploadShare: value('fs_upload_share') !== 'false',
+    webdavUploadShare: value('webdav_upload_share') === 'true',
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * Admin account settings: change the username and/or password. The current password is required;
  * after a successful change every session ends, so the admin is signed out and asked to log in
- * again.
+ * again. Errors go when a field changes or another section saves (section-errors.ts).
  */
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,6 +15,7 @@ import { useErrorFocus } from '../../../../lib/forms/use-error-focus.ts';
 import { useAuthStore } from '../../../auth/index.ts';
 import { useChangePassword } from '../api/change-password.ts';
 import { validateAccountForm, type AccountFormErrors, type AccountFormValues } from '../account-form.ts';
+import { announceSectionSaved, useSectionErrors } from '../section-errors.ts';
 
 const EMPTY: AccountFormValues = {
   currentPassword: '',
@@ -22,17 +23,20 @@ const EMPTY: AccountFormValues = {
   newPassword: '',
   confirmPassword: '',
 };
+const NO_ERRORS: AccountFormErrors = {};
 
 export function AccountSection() {
   const { t } = useTranslation();
   const [values, setValues] = useState(EMPTY);
-  const [errors, setErrors] = useState<AccountFormErrors>({});
-  const [serverError, setServerError] = useState<string | null>(null);
+  const [errors, setErrors] = useSectionErrors(NO_ERRORS);
+  const [serverError, setServerError] = useSectionErrors<string | null>(null);
   const change = useChangePassword();
 
   const set = (field: keyof AccountFormValues) => (event: React.ChangeEvent<HTMLInputElement>) => {
     setValues((current) => ({ ...current, [field]: event.target.value }));
     setErrors((current) => ({ ...current, [field]: undefined, form: undefined }));
+    // The server judged the values as they were (a wrong current password): changed, they are untried.
+    setServerError(null);
   };
 
   const { errorScope, focusFirstError } = useErrorFocus();
@@ -54,6 +58,7 @@ export function AccountSection() {
       {
         onSuccess: () => {
           setValues(EMPTY);
+          announceSectionSaved();
           void useAuthStore.getState().logout('account-updated');
         },
         onError: (error) => setServerError(isApiError(error) ? error.message : t('errors.unexpected')),

@@ -1,7 +1,9 @@
 /**
  * The "Uploads" settings (spec §3 "System settings"): the largest upload (number and unit), the
- * internal hosts URL uploads may fetch (one entry per line), how WebDAV uploads reach storage, and
- * whether file pages offer Office preview (off by default: it sends the file to Microsoft's viewer).
+ * internal hosts URL uploads may fetch (one entry per line), whether files uploaded into mounts are
+ * published as share links (through the explorer and the API; over WebDAV, in the WebDAV group with
+ * how WebDAV uploads reach storage), and whether file pages offer Office preview (off by default:
+ * it sends the file to Microsoft's viewer).
  * One save sends what changed with PUT /admin/system-settings; the form then shows what the server
  * stored.
  */
@@ -24,6 +26,7 @@ import {
   type WebdavUploadMode,
 } from '../api/system-settings.ts';
 import { validateUploads, valuesOf, type UploadsErrors, type UploadsFormValues } from '../uploads-form.ts';
+import { announceSectionSaved, useSectionErrors } from '../section-errors.ts';
 import { SizeField } from './size-field.tsx';
 
 export function UploadsSection() {
@@ -42,11 +45,13 @@ export function UploadsSection() {
   );
 }
 
+const NO_ERRORS: UploadsErrors = {};
+
 function UploadsForm({ settings }: { settings: SystemSettings }) {
   const { t } = useTranslation();
   const [values, setValues] = useState(() => valuesOf(settings));
-  const [errors, setErrors] = useState<UploadsErrors>({});
-  const [serverError, setServerError] = useState<string | null>(null);
+  const [errors, setErrors] = useSectionErrors(NO_ERRORS);
+  const [serverError, setServerError] = useSectionErrors<string | null>(null);
   const update = useUpdateSystemSettings();
   const allowlistId = useId();
 
@@ -58,6 +63,7 @@ function UploadsForm({ settings }: { settings: SystemSettings }) {
       if ('urlAllowlist' in patch) delete next.urlAllowlist;
       return next;
     });
+    setServerError(null);
   };
   const errorText = (field: keyof UploadsErrors) => {
     const error = errors[field];
@@ -81,6 +87,7 @@ function UploadsForm({ settings }: { settings: SystemSettings }) {
     update.mutate(result.input, {
       onSuccess: (saved) => {
         setValues(valuesOf(saved));
+        announceSectionSaved();
         showToast(t('admin.settings.uploads.saved'), 'success');
       },
       onError: (error) => setServerError(isApiError(error) ? error.message : t('errors.unexpected')),
@@ -134,19 +141,36 @@ function UploadsForm({ settings }: { settings: SystemSettings }) {
           </p>
         )}
       </div>
-      <SelectField
-        label={t('admin.settings.uploads.webdavMode')}
-        name="webdavUploadMode"
-        value={values.webdavUploadMode}
-        hint={t(`admin.settings.uploads.webdavModeHints.${values.webdavUploadMode}`)}
-        onChange={(event) => change({ webdavUploadMode: event.target.value as WebdavUploadMode })}
-      >
-        {WEBDAV_UPLOAD_MODES.map((mode) => (
-          <option key={mode} value={mode}>
-            {t(`admin.settings.uploads.webdavModes.${mode}`)}
-          </option>
-        ))}
-      </SelectField>
+      <Checkbox
+        name="fsUploadShare"
+        label={t('admin.settings.uploads.fsUploadShare')}
+        description={t('admin.settings.uploads.fsUploadShareHint')}
+        checked={values.fsUploadShare}
+        onChange={(event) => change({ fsUploadShare: event.target.checked })}
+      />
+      <fieldset className="space-y-4" data-testid="webdav-settings">
+        <legend className="mb-2 text-sm font-semibold text-fg">{t('admin.settings.uploads.webdav')}</legend>
+        <SelectField
+          label={t('admin.settings.uploads.webdavMode')}
+          name="webdavUploadMode"
+          value={values.webdavUploadMode}
+          hint={t(`admin.settings.uploads.webdavModeHints.${values.webdavUploadMode}`)}
+          onChange={(event) => change({ webdavUploadMode: event.target.value as WebdavUploadMode })}
+        >
+          {WEBDAV_UPLOAD_MODES.map((mode) => (
+            <option key={mode} value={mode}>
+              {t(`admin.settings.uploads.webdavModes.${mode}`)}
+            </option>
+          ))}
+        </SelectField>
+        <Checkbox
+          name="webdavUploadShare"
+          label={t('admin.settings.uploads.webdavUploadShare')}
+          description={t('admin.settings.uploads.webdavUploadShareHint')}
+          checked={values.webdavUploadShare}
+          onChange={(event) => change({ webdavUploadShare: event.target.checked })}
+        />
+      </fieldset>
       <Checkbox
         name="officePreview"
         label={t('admin.settings.uploads.officePreview')}
