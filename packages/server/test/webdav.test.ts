@@ -138,6 +138,31 @@ for (const dialect of DIALECTS) {
         assert.ok(Number(limited.headers.get('Retry-After')) > 0);
       });
 
+      it('never refuses the right password sent on many connections at once (one verification per header)', async () => {
+        // A client with 16 connections: the first burst, and again once the one-minute memo ran out.
+        for (const round of ['first', 'after the memo expired']) {
+          const answers = await Promise.all(
+            Array.from({ length: 16 }, () => dav('PROPFIND', '/dav/', { headers: { Depth: '0' } })),
+          );
+          assert.deepEqual(
+            answers.map((res) => res.status),
+            Array(16).fill(207),
+            round,
+          );
+          t.clock.advance(61_000);
+        }
+        // Wrong guesses sent in parallel still meet the limit (one guess per distinct password).
+        const guesses = await Promise.all(
+          Array.from({ length: 16 }, (_, i) =>
+            dav('PROPFIND', '/dav/', { headers: { Depth: '0' } }, basic('parallel-guess', `wrong-${i}`)),
+          ),
+        );
+        assert.ok(
+          guesses.some((res) => res.status === 429),
+          'parallel wrong guesses were never limited',
+        );
+      });
+
       it('stops taking a remembered Basic header once the password changed', async () => {
         const ok = await dav('PROPFIND', '/dav/', { headers: { Depth: '0' } });
         assert.equal(ok.status, 207);
