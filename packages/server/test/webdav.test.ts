@@ -161,6 +161,7 @@ for (const dialect of DIALECTS) {
           guesses.some((res) => res.status === 429),
           'parallel wrong guesses were never limited',
         );
+        t.clock.advance(16 * 60_000); // past the limits' 15-minute window, for the tests after this one
       });
 
       it('stops taking a remembered Basic header once the password changed', async () => {
@@ -613,6 +614,43 @@ for (const dialect of DIALECTS) {
         await dav('UNLOCK', '/local/sh.txt', { headers: { 'Lock-Token': `<${b.token}>` } });
         t.clock.advance(6000);
         assert.equal((await put('/local/sh.txt', 's3')).status, 204);
+      });
+
+      it('of many exclusive LOCKs of one new name at once, on two instances, exactly one wins', async () => {
+        const second = createApp({
+          config: t.config,
+          db: t.database.db,
+          clock: t.clock,
+          logger: createLogger('silent', new Writable({ write: (_c, _e, done) => done() })),
+          secretKey: 'test-secret-key-0123456789abcdef0123456789',
+        });
+        try {
+          for (let round = 0; round < 5; round++) {
+            const target = href(`/local/race-${round}.txt`);
+            const init = () => ({
+              method: 'LOCK',
+              body: lockBody('exclusive'),
+              headers: { ...ADMIN_BASIC, Timeout: 'Second-600' },
+            });
+            const answers = await Promise.all(
+              Array.from({ length: 10 }, (_, i) =>
+                i % 2 ? second.app.request(target, init()) : t.request(target, init()),
+              ),
+            );
+            const statuses = answers.map((res) => res.status).sort();
+            assert.deepEqual(statuses, [201, ...Array(9).fill(423)], `round ${round}`);
+            // The winner's lock is the only one, and the empty file it made exists.
+            const held = await dav('PROPFIND', target, {
+              body: '<D:propfind xmlns:D="DAV:"><D:prop><D:lockdiscovery/></D:prop></D:propfind>',
+              headers: { Depth: '0' },
+            });
+            assert.equal(held.status, 207);
+            assert.equal((await held.text()).match(/<D:activelock>/g)?.length, 1);
+          }
+        } finally {
+          await second.services.cacheBus.close();
+          await second.services.storageConfigs.close();
+        }
       });
 
       it('a lock taken through one instance is honoured by another on the same database', async () => {

@@ -2,15 +2,35 @@
  * Dead properties and locks in the database, keyed by canonical virtual path, so every instance
  * sharing it sees the same. Paths "below" a folder are matched with pathBelow (no LIKE).
  */
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import type { Dialect } from '../db/database.ts';
 import { pathBelow } from '../db/path-below.ts';
 import type { Database, DavLocksTable, DavPropertiesTable } from '../db/schema.ts';
+
+/** The PostgreSQL advisory lock that serialises taking WebDAV locks on every instance. */
+const LOCK_TABLE_KEY = 0x0da7_10c4;
 
 /** The lists `IN (…)` takes at once (well under SQLite's bound on parameters). */
 const IN_CHUNK = 500;
 
 export class DavRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {}
+
+  /**
+   * Runs `work` (a conflict check and the insert that depends on it) as one step no other LOCK on any
+   * instance can interleave with: a transaction that, on PostgreSQL, first takes a transaction-scoped
+   * advisory lock; on SQLite (one instance, one connection) the transaction alone is exclusive.
+   */
+  async exclusively<T>(work: (repo: DavRepository) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(async (trx) => {
+      if (this.dialect === 'postgres')
+        await sql`select pg_advisory_xact_lock(${LOCK_TABLE_KEY})`.execute(trx);
+      return work(new DavRepository(trx, this.dialect));
+    });
+  }
 
   // ---- dead properties ------------------------------------------------------------------------
 
