@@ -216,7 +216,7 @@ export function createApp(deps: AppDeps) {
     localPresignRoutes((id) => storageConfigs.localDriver(id), deps.secretKey, clock),
   );
 
-  const davRepository = new DavRepository(db.kysely);
+  const davRepository = new DavRepository(db.kysely, db.dialect);
   app.route(
     '/',
     webdavRoutes(

@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { createApp } from '../src/app.ts';
@@ -32,6 +33,7 @@ for (const dialect of DIALECTS) {
     let t: TestApp;
     let admin: Record<string, string>;
     let localConfig: string;
+    let localRoot: string;
     let bucket: string | undefined;
     const s3 = S3_SKIP ? undefined : s3AdminClient();
 
@@ -81,14 +83,11 @@ for (const dialect of DIALECTS) {
       t = await createTestApp(dialect);
       t.clock.followRealTime();
       admin = bearer(await t.adminToken());
+      localRoot = `${t.database.dataDir}/dav-${randomUUID()}`;
       const made = await t.json('/api/s3-configs', {
         method: 'POST',
         headers: admin,
-        json: {
-          name: 'disk',
-          provider_type: 'Local',
-          root_path: `${t.database.dataDir}/dav-${randomUUID()}`,
-        },
+        json: { name: 'disk', provider_type: 'Local', root_path: localRoot },
       });
       assert.equal(made.status, 201, JSON.stringify(made.body));
       localConfig = made.body.data.id;
@@ -151,6 +150,32 @@ for (const dialect of DIALECTS) {
         }
         assert.ok(limited, 'never limited');
         assert.ok(Number(limited.headers.get('Retry-After')) > 0);
+      });
+
+      it('never refuses the right password sent on many connections at once (one verification per header)', async () => {
+        // A client with 16 connections: the first burst, and again once the one-minute memo ran out.
+        for (const round of ['first', 'after the memo expired']) {
+          const answers = await Promise.all(
+            Array.from({ length: 16 }, () => dav('PROPFIND', '/dav/', { headers: { Depth: '0' } })),
+          );
+          assert.deepEqual(
+            answers.map((res) => res.status),
+            Array(16).fill(207),
+            round,
+          );
+          t.clock.advance(61_000);
+        }
+        // Wrong guesses sent in parallel still meet the limit (one guess per distinct password).
+        const guesses = await Promise.all(
+          Array.from({ length: 16 }, (_, i) =>
+            dav('PROPFIND', '/dav/', { headers: { Depth: '0' } }, basic('parallel-guess', `wrong-${i}`)),
+          ),
+        );
+        assert.ok(
+          guesses.some((res) => res.status === 429),
+          'parallel wrong guesses were never limited',
+        );
+        t.clock.advance(16 * 60_000); // past the limits' 15-minute window, for the tests after this one
       });
 
       it('stops taking a remembered Basic header once the password changed', async () => {
@@ -536,6 +561,102 @@ for (const dialect of DIALECTS) {
       });
     });
 
+    describe('bounds on dead properties', () => {
+      const patch = (path: string, props: string[]) =>
+        dav('PROPPATCH', path, {
+          body:
+            '<D:propertyupdate xmlns:D="DAV:" xmlns:Z="urn:z"><D:set><D:prop>' +
+            props.join('') +
+            '</D:prop></D:set></D:propertyupdate>',
+        });
+
+      it('refuses a PROPPATCH of 30,000 properties (413) and stores none of them', async () => {
+        await put('/local/flood.txt', 'x');
+        const flood = Array.from({ length: 30_000 }, (_, i) => `<Z:p${i}>v</Z:p${i}>`);
+        const res = await patch('/local/flood.txt', flood);
+        assert.equal(res.status, 413);
+        assert.match(await res.text(), /100/);
+        assert.doesNotMatch((await propfind('/local/flood.txt', '0')).xml, /urn:z/);
+      });
+
+      it('a resource holds at most 200 properties and 256 KiB of them; past that the set ones are 507', async () => {
+        await put('/local/full.txt', 'x');
+        for (const round of [0, 1]) {
+          const props = Array.from({ length: 100 }, (_, i) => `<Z:r${round}p${i}>v</Z:r${round}p${i}>`);
+          assert.equal((await patch('/local/full.txt', props)).status, 207);
+        }
+        const over = await patch('/local/full.txt', ['<Z:one-more>v</Z:one-more>']);
+        assert.equal(over.status, 207);
+        const xml = await over.text();
+        assert.match(xml, /HTTP\/1.1 507/);
+        assert.match(xml, /<D:responsedescription>[^<]*200/);
+        const held = (await propfind('/local/full.txt', '0')).xml;
+        assert.equal(held.match(/xmlns:P="urn:z"/g)?.length, 200);
+        assert.doesNotMatch(held, /one-more/);
+
+        await put('/local/big-values.txt', 'x');
+        const big = 'v'.repeat(60 * 1024);
+        for (let i = 0; i < 4; i++)
+          assert.match(
+            await (await patch('/local/big-values.txt', [`<Z:b${i}>${big}</Z:b${i}>`])).text(),
+            /HTTP\/1.1 200/,
+          );
+        assert.match(
+          await (await patch('/local/big-values.txt', [`<Z:b4>${big}</Z:b4>`])).text(),
+          /HTTP\/1.1 507/,
+        );
+      });
+
+      it('lists a folder whose files hold 150,000 properties, streaming the answer a batch at a time', async () => {
+        // Properties stored before the bounds existed: 500 files with 300 each, written straight in.
+        const dir = `${localRoot}/many-props`;
+        fs.mkdirSync(dir, { recursive: true });
+        const rows: Array<{ path: string; ns: string; name: string; value: string }> = [];
+        for (let f = 0; f < 500; f++) {
+          fs.writeFileSync(`${dir}/f${f}.txt`, 'x');
+          for (let p = 0; p < 300; p++)
+            rows.push({
+              path: `/local/many-props/f${f}.txt`,
+              ns: 'urn:z',
+              name: `p${p}`,
+              value: 'v'.repeat(60),
+            });
+        }
+        for (let i = 0; i < rows.length; i += 2000)
+          await t.database.db.kysely
+            .insertInto('dav_properties')
+            .values(rows.slice(i, i + 2000))
+            .execute();
+
+        const res = await dav('PROPFIND', '/local/many-props/', {
+          body: PROPFIND_ALL,
+          headers: { Depth: '1' },
+        });
+        assert.equal(res.status, 207);
+        const reader = res.body!.getReader();
+        const decoder = new TextDecoder();
+        let xml = '';
+        let chunks = 0;
+        let largest = 0;
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          chunks++;
+          largest = Math.max(largest, value.byteLength);
+          xml += decoder.decode(value, { stream: true });
+        }
+        assert.equal(xml.match(/<D:response>/g)?.length, 501);
+        assert.equal(xml.match(/<P:p299 xmlns:P="urn:z">/g)?.length, 500);
+        assert.ok(xml.length > 12_000_000, `${xml.length}`);
+        assert.ok(chunks > 5 && largest < 4 * 1024 * 1024, `${chunks} chunks, the largest ${largest} bytes`);
+        await t.database.db.kysely
+          .deleteFrom('dav_properties')
+          .where('ns', '=', 'urn:z')
+          .where('name', 'like', 'p%')
+          .execute();
+      });
+    });
+
     describe('locks', () => {
       const lock = async (
         path: string,
@@ -610,6 +731,43 @@ for (const dialect of DIALECTS) {
         await dav('UNLOCK', '/local/sh.txt', { headers: { 'Lock-Token': `<${b.token}>` } });
         t.clock.advance(6000);
         assert.equal((await put('/local/sh.txt', 's3')).status, 204);
+      });
+
+      it('of many exclusive LOCKs of one new name at once, on two instances, exactly one wins', async () => {
+        const second = createApp({
+          config: t.config,
+          db: t.database.db,
+          clock: t.clock,
+          logger: createLogger('silent', new Writable({ write: (_c, _e, done) => done() })),
+          secretKey: 'test-secret-key-0123456789abcdef0123456789',
+        });
+        try {
+          for (let round = 0; round < 5; round++) {
+            const target = href(`/local/race-${round}.txt`);
+            const init = () => ({
+              method: 'LOCK',
+              body: lockBody('exclusive'),
+              headers: { ...ADMIN_BASIC, Timeout: 'Second-600' },
+            });
+            const answers = await Promise.all(
+              Array.from({ length: 10 }, (_, i) =>
+                i % 2 ? second.app.request(target, init()) : t.request(target, init()),
+              ),
+            );
+            const statuses = answers.map((res) => res.status).sort();
+            assert.deepEqual(statuses, [201, ...Array(9).fill(423)], `round ${round}`);
+            // The winner's lock is the only one, and the empty file it made exists.
+            const held = await dav('PROPFIND', target, {
+              body: '<D:propfind xmlns:D="DAV:"><D:prop><D:lockdiscovery/></D:prop></D:propfind>',
+              headers: { Depth: '0' },
+            });
+            assert.equal(held.status, 207);
+            assert.equal((await held.text()).match(/<D:activelock>/g)?.length, 1);
+          }
+        } finally {
+          await second.services.cacheBus.close();
+          await second.services.storageConfigs.close();
+        }
       });
 
       it('a lock taken through one instance is honoured by another on the same database', async () => {

@@ -725,6 +725,14 @@ const catalogue = {
   'system.version': ['获取版本信息成功', 'Version information'],
   'dashboard.stats': ['获取仪表盘统计数据成功', 'Dashboard figures loaded'],
   'webdav.xml_invalid': ['请求体不是有效的 WebDAV XML', 'The request body is not valid WebDAV XML'],
+  'webdav.too_many_properties': [
+    '一次 PROPPATCH 最多可修改 {limit} 个属性',
+    'One PROPPATCH may change at most {limit} properties',
+  ],
+  'webdav.properties_full': [
+    '每个资源最多保存 {count} 个自定义属性（共 {kib} KiB），请先删除一些',
+    'A resource holds at most {count} custom properties ({kib} KiB in all); remove some first',
+  ],
   'webdav.path_invalid': ['WebDAV 路径无效', 'Invalid WebDAV path'],
   'webdav.parent_missing': ['父目录不存在', 'The parent folder does not exist'],
   'webdav.if_invalid': ['If 请求头格式无效', 'The If header is malformed'],

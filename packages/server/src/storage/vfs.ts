@@ -342,7 +342,7 @@ export class Vfs {
     try {
       do {
         const page = await at.driver.list(at.subPath, cursor === undefined ? {} : { cursor });
-        entries.push(...page.entries);
+        for (const entry of page.entries) entries.push(entry);
         cursor = page.cursor;
       } while (cursor !== undefined);
     } catch (error) {

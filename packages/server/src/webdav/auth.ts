@@ -6,8 +6,14 @@
  * A sync client sends Basic credentials on every request, and argon2 is slow on purpose; so a
  * verified admin header is remembered for a minute, keyed by its SHA-256, and only while the admin's
  * password is unchanged (checked on each use). Wrong Basic passwords count in the login form's limits.
+ *
+ * One header is verified once at a time: requests that arrive while it is being verified (a client
+ * with 16 connections whose memo just ran out) wait for that one answer instead of each taking a
+ * slot of the guessing limit — a right password is never refused for being sent in parallel, and a
+ * wrong one counts as one guess however many requests carried it.
  */
 import type { Principal } from '@cubby/shared';
+import type { AdminsTable } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { sha256Hex } from '../lib/crypto.ts';
 import type { ApiKeysService } from '../modules/api-keys/api-keys.service.ts';
@@ -18,6 +24,8 @@ const REMEMBER_MAX = 1000;
 
 export class DavAuthenticator {
   private readonly verified = new Map<string, { adminId: string; passwordHash: string; until: number }>();
+  /** Verifications in flight, by the header's SHA-256. */
+  private readonly verifying = new Map<string, Promise<AdminsTable>>();
 
   constructor(private readonly deps: { auth: AuthService; apiKeys: ApiKeysService; clock: Clock }) {}
 
@@ -51,12 +59,26 @@ export class DavAuthenticator {
       if (admin) return admin;
     }
     this.verified.delete(id);
+    let verification = this.verifying.get(id);
+    if (!verification) {
+      verification = this.verify(id, username, password, clientIp);
+      this.verifying.set(id, verification);
+      void verification.then(
+        () => this.verifying.delete(id),
+        () => this.verifying.delete(id),
+      );
+    }
+    return adminPrincipal(await verification);
+  }
+
+  private async verify(id: string, username: string, password: string, clientIp: string) {
     const admin = await this.deps.auth.verifyCredentials(username, password, clientIp);
+    const now = this.deps.clock.now().getTime();
     if (this.verified.size >= REMEMBER_MAX) {
       for (const [key, entry] of this.verified) if (entry.until <= now) this.verified.delete(key);
       if (this.verified.size >= REMEMBER_MAX) this.verified.clear();
     }
     this.verified.set(id, { adminId: admin.id, passwordHash: admin.password_hash, until: now + REMEMBER_MS });
-    return adminPrincipal(admin);
+    return admin;
   }
 }

@@ -151,7 +151,7 @@ export async function checkConditions(
     if (target.membership && target.path !== '/') {
       const parent = parentPath(target.path);
       const parentLocks = await deps.repo.locks(deps.clock.now().toISOString(), [parent]);
-      locks.push(...parentLocks.filter((l) => l.depth === '0'));
+      for (const l of parentLocks) if (l.depth === '0') locks.push(l);
     }
     // Each exclusive lock needs its own token; shared locks on one root need any one of theirs.
     const groups = new Map<string, DavLocksTable[]>();

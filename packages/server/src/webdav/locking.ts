@@ -105,28 +105,14 @@ export async function lock(r: DavRequest): Promise<Response> {
     throw new AppError(400, 'VALIDATION_FAILED', 'webdav.depth_invalid');
   }
 
-  let existing = await lookup(deps, principal, path);
+  const existing = await lookup(deps, principal, path);
   const depth = existing?.isCollection ? depthHeader : '0';
-  // Conflicts: any lock covering the path, or (depth infinity) inside it, unless both are shared.
-  const others = await locksOn(deps, path, depth === 'infinity');
-  const conflict = others.find((l) => l.scope === 'exclusive' || scope === 'exclusive');
-  if (conflict) {
-    throw new DavError(
-      423,
-      'webdav.locked',
-      davErrorBody('no-conflicting-lock', `<D:href>${escapeXml(hrefOf(conflict.path, false))}</D:href>`),
-    );
-  }
-  let status = 200;
   if (!existing) {
-    // A locked empty resource: an empty file, made as a PUT would.
+    // A locked empty resource (made below, once the lock is ours): an empty file, as a PUT makes it.
     await checkConditions(deps, principal, { path, ifHeader: r.c.req.header('If') }, [
       { path, membership: true },
     ]);
     await requireParent(deps, principal, path);
-    await deps.fs.putFile(principal, path, new Blob([]).stream(), { size: 0 });
-    existing = await lookup(deps, principal, path);
-    status = 201;
   }
   const row: DavLocksTable = {
     token: `opaquelocktoken:${randomUUID()}`,
@@ -139,8 +125,28 @@ export async function lock(r: DavRequest): Promise<Response> {
     expires_at: expiresAt,
     created_at: now.toISOString(),
   };
-  await deps.repo.insertLock(row);
-  return lockAnswer(row, now, status);
+  // Conflicts: any lock covering the path, or (depth infinity) inside it, unless both are shared.
+  // Checked and taken in one step, so of two LOCKs at once (on any instances) only one can win.
+  await deps.repo.exclusively(async (repo) => {
+    const others = await locksOn({ ...deps, repo }, path, depth === 'infinity');
+    const conflict = others.find((l) => l.scope === 'exclusive' || scope === 'exclusive');
+    if (conflict) {
+      throw new DavError(
+        423,
+        'webdav.locked',
+        davErrorBody('no-conflicting-lock', `<D:href>${escapeXml(hrefOf(conflict.path, false))}</D:href>`),
+      );
+    }
+    await repo.insertLock(row);
+  });
+  if (existing) return lockAnswer(row, now, 200);
+  try {
+    await deps.fs.putFile(principal, path, new Blob([]).stream(), { size: 0 });
+  } catch (error) {
+    await deps.repo.deleteLock(row.token);
+    throw error;
+  }
+  return lockAnswer(row, now, 201);
 }
 
 export async function unlock(r: DavRequest): Promise<Response> {

@@ -84,28 +84,58 @@ export async function propfind(r: DavRequest): Promise<Response> {
       });
     }
   }
-  const dead = new Map<string, Array<{ prop: PropName; value: string }>>();
-  if (want.kind !== 'prop' || want.props.some((p) => p.ns !== DAV_NS)) {
-    for (const row of await r.deps.repo.properties(resources.map((x) => x.path))) {
-      const list = dead.get(row.path) ?? [];
-      list.push({ prop: { ns: row.ns, name: row.name }, value: row.value });
-      dead.set(row.path, list);
-    }
-  }
+  const wantsDead = want.kind !== 'prop' || want.props.some((p) => p.ns !== DAV_NS);
+  const sizes = wantsDead ? await r.deps.repo.propertySizes(resources.map((x) => x.path)) : new Map();
   const now = r.deps.clock.now();
   const locks = await r.deps.repo.locks(
     now.toISOString(),
     ancestorsAndSelf(r.path),
     depth === '1' ? r.path : undefined,
   );
-  let body = `${XML_HEAD}<D:multistatus xmlns:D="DAV:">`;
-  for (const resource of resources) {
-    const held = locks.length === 0 ? locks : locks.filter((l) => covers(l, resource.path));
-    body += response(resource, want, dead.get(resource.path) ?? [], held, now);
-  }
-  body += '</D:multistatus>';
+
+  // The answer is written as it is sent, a batch of resources at a time, with the dead properties
+  // of that batch alone in memory (a few MiB however large the folder or its properties).
+  const encoder = new TextEncoder();
+  let next = 0;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(`${XML_HEAD}<D:multistatus xmlns:D="DAV:">`));
+    },
+    async pull(controller) {
+      if (next >= resources.length) {
+        controller.enqueue(encoder.encode('</D:multistatus>'));
+        controller.close();
+        return;
+      }
+      const batch: DavResource[] = [];
+      let chars = 0;
+      while (next < resources.length && batch.length < BATCH_RESOURCES) {
+        const size = sizes.get(resources[next]!.path) ?? 0;
+        if (batch.length > 0 && chars + size > BATCH_PROPERTY_CHARS) break;
+        batch.push(resources[next++]!);
+        chars += size;
+      }
+      const dead = new Map<string, Array<{ prop: PropName; value: string }>>();
+      const withProperties = batch.map((x) => x.path).filter((path) => sizes.has(path));
+      for (const row of await r.deps.repo.properties(withProperties)) {
+        const list = dead.get(row.path) ?? [];
+        list.push({ prop: { ns: row.ns, name: row.name }, value: row.value });
+        dead.set(row.path, list);
+      }
+      let xml = '';
+      for (const resource of batch) {
+        const held = locks.length === 0 ? locks : locks.filter((l) => covers(l, resource.path));
+        xml += response(resource, want, dead.get(resource.path) ?? [], held, now);
+      }
+      controller.enqueue(encoder.encode(xml));
+    },
+  });
   return new Response(body, { status: 207, headers: { 'Content-Type': 'application/xml; charset=utf-8' } });
 }
+
+/** Resources written per step of a PROPFIND answer, and the dead properties' characters read for one. */
+const BATCH_RESOURCES = 500;
+const BATCH_PROPERTY_CHARS = 2 * 1024 * 1024;
 
 /** What the body asks for; an empty body is allprop. */
 function parseWant(text: string): Want {

@@ -4,6 +4,7 @@
  * partial files, and the presign routes' own rules.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -96,26 +97,105 @@ describe('local driver: disk specifics', () => {
   });
   after(() => h.close());
 
-  it('keeps every path inside the root, even through a symlink', async () => {
+  it('never follows a link, whether it leads out of the root or inside it', async () => {
     const outside = nodePath.join(h.root, 'outside');
     await fs.mkdir(outside);
     await fs.writeFile(nodePath.join(outside, 'secret.txt'), 'secret');
+    await h.driver.write('/real/inside.txt', streamOf('inside'));
     await fs.symlink(outside, nodePath.join(storage, 'escape'));
-    await expectCode(h.driver.read('/escape/secret.txt'), 'FORBIDDEN');
-    await expectCode(h.driver.stat('/escape'), 'FORBIDDEN');
-    await expectCode(h.driver.write('/escape/new.txt', streamOf('x')), 'FORBIDDEN');
-    await expectCode(h.driver.list('/escape'), 'FORBIDDEN');
-    await expectCode(h.driver.remove('/escape/secret.txt'), 'FORBIDDEN');
-    await expectCode(h.driver.write('/escape/deeper/new.txt', streamOf('x')), 'FORBIDDEN');
+    await fs.symlink(nodePath.join(storage, 'real'), nodePath.join(storage, 'alias'));
+    await fs.symlink(nodePath.join(outside, 'secret.txt'), nodePath.join(storage, 'real', 'file-link.txt'));
+    for (const link of ['/escape', '/alias']) {
+      await expectCode(h.driver.read(`${link}/secret.txt`), 'FORBIDDEN');
+      await expectCode(h.driver.read(`${link}/inside.txt`), 'FORBIDDEN');
+      await expectCode(h.driver.stat(link), 'FORBIDDEN');
+      await expectCode(h.driver.list(link), 'FORBIDDEN');
+      await expectCode(h.driver.write(`${link}/new.txt`, streamOf('x')), 'FORBIDDEN');
+      await expectCode(h.driver.write(`${link}/deeper/new.txt`, streamOf('x')), 'FORBIDDEN');
+      await expectCode(h.driver.mkdir(`${link}/folder`), 'FORBIDDEN');
+      await expectCode(h.driver.remove(`${link}/secret.txt`), 'FORBIDDEN');
+      await expectCode(h.driver.remove(link), 'FORBIDDEN');
+      await expectCode(h.driver.copy(link, '/copied'), 'FORBIDDEN');
+      await expectCode(h.driver.move(link, '/moved'), 'FORBIDDEN');
+      await expectCode(
+        h.driver.multipart.init(`${link}/big.bin`).then(async ({ uploadId }) => {
+          await h.driver.multipart.uploadPart(`${link}/big.bin`, uploadId, 1, streamOf('p'), { size: 1 });
+          const parts = await h.driver.multipart.listParts(`${link}/big.bin`, uploadId);
+          return h.driver.multipart.complete(`${link}/big.bin`, uploadId, parts);
+        }),
+        'FORBIDDEN',
+      );
+    }
+    // A link to a file is no file either: not read, not listed, not copied with its folder.
+    await expectCode(h.driver.read('/real/file-link.txt'), 'FORBIDDEN');
+    assert.deepEqual(
+      (await h.driver.list('/real')).entries.map((e) => e.name),
+      ['inside.txt'],
+    );
+    await h.driver.copy('/real', '/real-copy');
+    assert.deepEqual(await fs.readdir(nodePath.join(storage, 'real-copy')), ['inside.txt']);
+    const rootNames = (await h.driver.list('/')).entries.map((e) => e.name);
+    assert.ok(!rootNames.includes('escape') && !rootNames.includes('alias'), rootNames.join(','));
+    // Nothing outside changed, and the links are still there as they were.
     assert.deepEqual(await fs.readdir(outside), ['secret.txt']);
-    assert.ok(!(await h.driver.list('/')).entries.some((e) => e.name === 'escape'), 'not listed');
+    assert.equal(await fs.readlink(nodePath.join(storage, 'escape')), outside);
+    await h.driver.remove('/real-copy', { recursive: true });
+    // Removing the folder that holds a link removes the link, never what it points at.
+    await h.driver.remove('/real', { recursive: true });
+    assert.equal(await fs.readFile(nodePath.join(outside, 'secret.txt'), 'utf8'), 'secret');
     await fs.rm(nodePath.join(storage, 'escape'));
+    await fs.rm(nodePath.join(storage, 'alias'));
   });
 
-  it('follows a symlink that stays inside the root', async () => {
-    await h.driver.write('/real/inside.txt', streamOf('inside'));
-    await fs.symlink(nodePath.join(storage, 'real'), nodePath.join(storage, 'alias'));
-    assert.equal(await readText(h.driver, '/alias/inside.txt'), 'inside');
+  it('a link swapped in while requests run never leads a read or a write out of the root', async () => {
+    // Another process flips "/swap" between a real folder and a link to a folder outside, as fast as
+    // it can, while reads, writes and folder creations go through it.
+    const outside = nodePath.join(h.root, 'swap-outside');
+    await fs.mkdir(outside);
+    await fs.writeFile(nodePath.join(outside, 'a.txt'), 'OUTSIDE');
+    await h.driver.write('/swap-real/a.txt', streamOf('inside'));
+    await fs.symlink(outside, nodePath.join(storage, 'swap-link'));
+    const flipper = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const fs = require('fs'); process.chdir(${JSON.stringify(storage)});
+         const end = Date.now() + 4000;
+         let stray = 0;
+         while (Date.now() < end) {
+           for (const side of ['swap-real', 'swap-link']) {
+             try { fs.renameSync(side, 'swap'); fs.renameSync('swap', side); }
+             catch { try { fs.renameSync('swap', 'stray-' + stray++); } catch {} }
+           }
+         }`,
+      ],
+      { stdio: 'ignore' },
+    );
+    const flipped = new Promise((resolve) => flipper.on('exit', resolve));
+    let running = true;
+    void flipped.then(() => (running = false));
+    const reads: string[] = [];
+    let writes = 0;
+    let i = 0;
+    while (running) {
+      const n = i++;
+      const batch = await Promise.allSettled([
+        readText(h.driver, '/swap/a.txt').then((text) => reads.push(text)),
+        h.driver.write(`/swap/w-${n}.txt`, streamOf('w')).then(() => writes++),
+        h.driver.mkdir(`/swap/d-${n}`),
+        h.driver.stat('/swap/a.txt'),
+      ]);
+      assert.equal(batch.length, 4);
+    }
+    await flipped;
+    assert.ok(reads.length > 20 && writes > 20, `${reads.length} reads and ${writes} writes went through`);
+    assert.deepEqual([...new Set(reads)], ['inside'], 'a read came from outside the root');
+    assert.deepEqual(await fs.readdir(outside), ['a.txt'], 'something was written outside the root');
+    await fs.rm(nodePath.join(storage, 'swap-link'));
+    for (const name of await fs.readdir(storage)) {
+      if (name === 'swap-real' || name === 'swap' || name.startsWith('stray-'))
+        await h.driver.remove(`/${name}`, { recursive: true });
+    }
   });
 
   it('hides its multipart area and temp files, and refuses their names as paths', async () => {

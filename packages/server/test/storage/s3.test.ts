@@ -9,6 +9,8 @@
  */
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import {
@@ -180,6 +182,30 @@ if (!endpoint) {
       await expectCode(closed.stat('/x.txt'), 'UNAVAILABLE');
       await expectCode(closed.list('/'), 'UNAVAILABLE');
       await expectCode(noBucket.list('/'), 'UNAVAILABLE');
+    });
+
+    it('answers UNAVAILABLE when the endpoint answers something that is not S3 (a web page)', async () => {
+      let answer = { status: 200, type: 'text/plain', body: 'Hello' };
+      const page = http.createServer((req, res) => {
+        req.resume();
+        res.writeHead(answer.status, { 'Content-Type': answer.type }).end(answer.body);
+      });
+      await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = page.address() as AddressInfo;
+        const other = new S3Driver(driverConfig(bucket, { endpoint: `http://127.0.0.1:${port}` }));
+        harnesses.push(other);
+        for (const body of ['Hello', '{"status":"ok"}', '<?xml version="1.0"?><Broken><Tag>']) {
+          answer = { status: 200, type: 'text/plain', body };
+          await expectCode(other.list('/'), 'UNAVAILABLE');
+          await expectCode(other.multipart.init('/x.txt'), 'UNAVAILABLE');
+        }
+        answer = { status: 400, type: 'text/html', body: '<h1>Bad request</h1>' };
+        await expectCode(other.stat('/x.txt'), 'UNAVAILABLE');
+        await expectCode(other.write('/x.txt', streamOf('x'), { size: 1 }), 'UNAVAILABLE');
+      } finally {
+        await new Promise((resolve) => page.close(resolve));
+      }
     });
 
     it('keeps each config inside its root prefix', async () => {

@@ -1,8 +1,10 @@
 /**
  * Local-disk storage driver: a root folder on this machine.
  *
- * - Paths are confined to the root: normalised first, then the real path of the deepest existing
- *   ancestor must lie inside the real root, so a symlink cannot lead out of it.
+ * - Paths are confined to the root and symbolic links are never followed (local-fs.ts): every name
+ *   is looked up inside a folder already open from the root, so no link — not even one swapped in
+ *   while a request runs — leads a read, a write or a delete anywhere a path could not. Links are
+ *   not listed; a path that meets one is FORBIDDEN.
  * - Whole files are written to a hidden temp file beside the target and renamed into place, so a
  *   reader never sees a partial file and a failed upload leaves nothing behind. A crash does leave
  *   the temp file; its name carries the writer's process tag (lib/process-tag.ts), so `sweepTemp`
@@ -16,9 +18,9 @@
  * every write renames a new inode into place. Content types are not stored on disk.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Stats } from 'node:fs';
+import type { BigIntStats } from 'node:fs';
 import { once } from 'node:events';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import nodePath from 'node:path';
 import { Readable } from 'node:stream';
@@ -58,6 +60,7 @@ import {
   nameOf,
   pathSegments,
 } from '../driver-path.ts';
+import { OpenDir, withDir } from './local-fs.ts';
 import { buildLocalPresignUrl, type LocalSignedParams } from './local-signature.ts';
 
 export {
@@ -189,7 +192,6 @@ export class LocalDriver implements StorageDriver {
   readonly multipart: MultipartApi;
   private readonly root: string;
   private readonly clock: Clock;
-  private realRoot: Promise<string> | undefined;
 
   constructor(private readonly config: LocalDriverConfig) {
     this.root = nodePath.resolve(config.root);
@@ -208,88 +210,58 @@ export class LocalDriver implements StorageDriver {
 
   // ---- paths ---------------------------------------------------------------------------------
 
-  /** The root's real path, the folder created on first use; UNAVAILABLE (and retried later) when it cannot be. */
-  private rootReal(): Promise<string> {
-    this.realRoot ??= fs
-      .mkdir(this.root, { recursive: true })
-      .then(() => fs.realpath(this.root))
-      .catch((error: unknown) => {
-        this.realRoot = undefined;
+  /** The root, open (local-fs.ts); the folder is made on first use. UNAVAILABLE when it cannot be. */
+  private async openRoot(): Promise<OpenDir> {
+    try {
+      return await OpenDir.root(this.root);
+    } catch (error) {
+      if (!isErrno(error, 'ENOENT')) {
         throw new StorageError('UNAVAILABLE', 'the storage folder cannot be opened', { cause: error });
-      });
-    return this.realRoot;
+      }
+    }
+    try {
+      await fs.mkdir(this.root, { recursive: true });
+      return await OpenDir.root(this.root);
+    } catch (error) {
+      throw new StorageError('UNAVAILABLE', 'the storage folder cannot be opened', { cause: error });
+    }
   }
 
-  /** Normalises a user path, refuses the driver's reserved names, and returns it with its file path. */
-  private resolve(raw: string): { path: string; abs: string } {
+  /** Normalises a user path and refuses the driver's reserved names. */
+  private resolve(raw: string): { path: string; segments: string[] } {
     const path = driverPath(raw);
     const segments = pathSegments(path);
     if (segments.some((s) => s.startsWith(RESERVED_PREFIX))) {
       throw new StorageError('INVALID_PATH', `names starting with ${RESERVED_PREFIX} are reserved`);
     }
-    return { path, abs: nodePath.join(this.root, ...segments) };
+    return { path, segments };
   }
 
-  private async isInsideRoot(real: string): Promise<boolean> {
-    const root = await this.rootReal();
-    return real === root || real.startsWith(root + nodePath.sep);
-  }
-
-  /**
-   * Refuses a file path whose deepest existing ancestor (or itself) really lies outside the root,
-   * which only a symlink can cause once the path is normalised.
-   */
-  private async confine(abs: string, path: string): Promise<void> {
-    await this.rootReal();
-    let probe = abs;
-    for (;;) {
-      try {
-        const real = await fs.realpath(probe);
-        if (!(await this.isInsideRoot(real))) {
-          throw new StorageError('FORBIDDEN', `${path} leads outside the storage root`);
-        }
-        return;
-      } catch (error) {
-        if (!isErrno(error, 'ENOENT', 'ENOTDIR')) mapFsError(error, 'resolve', path);
-        const up = nodePath.dirname(probe);
-        if (up === probe) throw error;
-        probe = up;
-      }
-    }
-  }
-
-  private async resolveConfined(raw: string): Promise<{ path: string; abs: string }> {
-    const resolved = this.resolve(raw);
-    await this.confine(resolved.abs, resolved.path);
-    return resolved;
-  }
-
-  private async lstatOrNull(abs: string, path: string): Promise<Stats | null> {
+  /** Runs `use` in the folder `segments` name (opened from the root, made with `create`). */
+  private async inDir<T>(
+    segments: readonly string[],
+    use: (dir: OpenDir) => Promise<T>,
+    options: { create?: boolean } = {},
+  ): Promise<T> {
+    const root = await this.openRoot();
     try {
-      return await fs.lstat(abs);
-    } catch (error) {
-      if (isErrno(error, 'ENOENT')) return null;
-      return mapFsError(error, 'stat', path);
+      return await withDir(root.walk(segments, options), use);
+    } finally {
+      await root.close();
     }
   }
 
-  /** Creates the parent folders of `abs` (a file in the way is NOT_A_DIRECTORY) and re-checks confinement. */
-  private async ensureParent(abs: string, path: string): Promise<string> {
-    const dir = nodePath.dirname(abs);
-    try {
-      await fs.mkdir(dir, { recursive: true });
-    } catch (error) {
-      if (isErrno(error, 'EEXIST', 'ENOTDIR')) {
-        throw new StorageError('NOT_A_DIRECTORY', `a parent of ${path} is a file`, { cause: error });
-      }
-      mapFsError(error, 'mkdir', path);
-    }
-    await this.confine(dir, path);
-    return dir;
+  /** Runs `use` in the folder that holds a path (not the root), with the path's last name. */
+  private inParent<T>(
+    segments: readonly string[],
+    use: (dir: OpenDir, name: string) => Promise<T>,
+    options: { create?: boolean } = {},
+  ): Promise<T> {
+    const name = segments.at(-1)!;
+    return this.inDir(segments.slice(0, -1), (dir) => use(dir, name), options);
   }
 
-  private async toEntry(path: string, abs: string): Promise<Entry> {
-    const stats = await fs.stat(abs, { bigint: true });
+  private toEntry(path: string, stats: BigIntStats): Entry {
     const isDirectory = stats.isDirectory();
     const entry: Entry = {
       path,
@@ -302,74 +274,89 @@ export class LocalDriver implements StorageDriver {
     return entry;
   }
 
+  /** What is at `name` in `dir`: NOT_FOUND for nothing, FORBIDDEN for a link (never followed). */
+  private async lstatAt(dir: OpenDir, name: string, path: string): Promise<BigIntStats> {
+    const stats = await dir.lstat(name).catch((error: unknown) => mapFsError(error, 'stat', path));
+    if (!stats) throw new StorageError('NOT_FOUND', `${path} not found`);
+    if (stats.isSymbolicLink()) throw linkRefused(path);
+    return stats;
+  }
+
   // ---- files and directories -----------------------------------------------------------------
 
   async stat(raw: string): Promise<Entry> {
-    const { path, abs } = await this.resolveConfined(raw);
+    const { path, segments } = this.resolve(raw);
     try {
-      return await this.toEntry(path, abs);
+      if (segments.length === 0)
+        return await this.inDir([], async (root) => this.toEntry(path, await root.stat()));
+      return await this.inParent(segments, async (dir, name) =>
+        this.toEntry(path, await this.lstatAt(dir, name, path)),
+      );
     } catch (error) {
       return mapFsError(error, 'stat', path);
     }
   }
 
   async list(raw: string, options: ListOptions = {}): Promise<ListPage> {
-    const { path, abs } = await this.resolveConfined(raw);
+    const { path, segments } = this.resolve(raw);
     const limit = listLimit(options.limit);
     const after =
       options.cursor === undefined ? undefined : Buffer.from(options.cursor, 'base64url').toString();
-    let dirents;
     try {
-      dirents = await fs.readdir(abs, { withFileTypes: true });
+      return await this.inDir(segments, async (dir) => {
+        // Files and folders only: links (never followed) and devices, sockets and pipes are not listed.
+        const names = (await dir.entries())
+          .filter(
+            (d) =>
+              (d.isFile() || d.isDirectory()) &&
+              !d.name.startsWith(RESERVED_PREFIX) &&
+              isAddressableName(d.name),
+          )
+          .map((d) => d.name)
+          .sort(compareNames);
+        let from = 0;
+        if (after !== undefined) {
+          while (from < names.length && compareNames(names[from]!, after) <= 0) from++;
+        }
+        const entries: Entry[] = [];
+        let index = from;
+        while (index < names.length && entries.length < limit) {
+          // Stat in small parallel batches: fast, without opening thousands of files at once.
+          const batch = names.slice(index, index + Math.min(64, limit - entries.length));
+          index += batch.length;
+          const found = await Promise.all(
+            batch.map(async (name) => {
+              const stats = await dir.lstat(name);
+              // Gone meanwhile, or swapped for a link: not listed.
+              if (!stats || !(stats.isFile() || stats.isDirectory())) return null;
+              return this.toEntry(joinPath(path, name), stats);
+            }),
+          );
+          for (const entry of found) if (entry) entries.push(entry);
+        }
+        const page: ListPage = { entries };
+        if (index < names.length) page.cursor = Buffer.from(names[index - 1]!).toString('base64url');
+        return page;
+      });
     } catch (error) {
-      return mapFsError(error, 'list', path);
-    }
-    const listed = dirents.filter((d) => !d.name.startsWith(RESERVED_PREFIX) && isAddressableName(d.name));
-    const links = new Set(listed.filter((d) => d.isSymbolicLink()).map((d) => d.name));
-    const names = listed.map((d) => d.name).sort(compareNames);
-    let from = 0;
-    if (after !== undefined) {
-      while (from < names.length && compareNames(names[from]!, after) <= 0) from++;
-    }
-    const entries: Entry[] = [];
-    let index = from;
-    while (index < names.length && entries.length < limit) {
-      // Stat in small parallel batches: fast, without opening thousands of files at once.
-      const batch = names.slice(index, index + Math.min(64, limit - entries.length));
-      index += batch.length;
-      const found = await Promise.all(
-        batch.map((name) => this.listEntry(joinPath(path, name), nodePath.join(abs, name), links.has(name))),
-      );
-      for (const entry of found) if (entry) entries.push(entry);
-    }
-    const page: ListPage = { entries };
-    if (index < names.length) page.cursor = Buffer.from(names[index - 1]!).toString('base64url');
-    return page;
-  }
-
-  /** An entry for a listing; null for one that vanished meanwhile or is a symlink out of the root. */
-  private async listEntry(path: string, abs: string, symlink: boolean): Promise<Entry | null> {
-    try {
-      // readdir said what is a link: only those need a look at where they lead.
-      if (symlink && !(await this.isInsideRoot(await fs.realpath(abs)))) return null;
-      return await this.toEntry(path, abs);
-    } catch (error) {
-      if (isErrno(error, 'ENOENT', 'ELOOP')) return null;
       return mapFsError(error, 'list', path);
     }
   }
 
   async read(raw: string, options: ReadOptions = {}): Promise<ReadResult> {
-    const { path, abs } = await this.resolveConfined(raw);
+    const { path, segments } = this.resolve(raw);
+    if (segments.length === 0) throw new StorageError('IS_A_DIRECTORY', 'the root is a directory');
     let handle: fs.FileHandle;
     try {
-      handle = await fs.open(abs, 'r');
+      handle = await this.inParent(segments, (dir, name) => dir.openFile(name));
     } catch (error) {
+      if (isErrno(error, 'ELOOP')) throw linkRefused(path);
       return mapFsError(error, 'read', path);
     }
     try {
       const stats = await handle.stat({ bigint: true });
       if (stats.isDirectory()) throw new StorageError('IS_A_DIRECTORY', `${path} is a directory`);
+      if (!stats.isFile()) throw new StorageError('FORBIDDEN', `${path} is not a regular file`);
       const size = Number(stats.size);
       const range = options.range ? satisfyRange(options.range, size) : undefined;
       const start = range?.start ?? 0;
@@ -394,35 +381,76 @@ export class LocalDriver implements StorageDriver {
     body: ReadableStream<Uint8Array>,
     options: WriteOptions = {},
   ): Promise<WriteResult> {
-    const { path, abs } = await this.resolveConfined(raw);
-    if (path === '/') throw new StorageError('IS_A_DIRECTORY', 'the root is a directory');
-    const existing = await this.lstatOrNull(abs, path);
-    if (existing?.isDirectory()) throw new StorageError('IS_A_DIRECTORY', `${path} is a directory`);
-    const dir = await this.ensureParent(abs, path);
+    const { path, segments } = this.resolve(raw);
+    if (segments.length === 0) throw new StorageError('IS_A_DIRECTORY', 'the root is a directory');
     const limit =
       options.size === undefined
         ? new ByteLimit(Number.MAX_SAFE_INTEGER, false)
         : new ByteLimit(options.size, true);
-    await this.withTemp(dir, async (temp) => {
-      await this.writeTemp(temp, toNodeReadable(body), limit, path);
-      try {
-        await fs.rename(temp, abs);
-      } catch (error) {
-        await fs.rm(temp, { force: true });
-        if (isErrno(error, 'EISDIR', 'ENOTEMPTY', 'EEXIST')) {
-          throw new StorageError('IS_A_DIRECTORY', `${path} is a directory`, { cause: error });
-        }
-        mapFsError(error, 'write', path);
+    try {
+      return await this.replaceFile(segments, path, (dir, temp) =>
+        this.writeTemp(dir.at(temp), toNodeReadable(body), limit, path),
+      );
+    } catch (error) {
+      return mapFsError(error, 'write', path);
+    }
+  }
+
+  /**
+   * Writes a whole file: `fill` writes a temp file beside it (in its folder, made when missing),
+   * which is then renamed into place, so a reader sees the old file or the new one, never a part.
+   */
+  private replaceFile(
+    segments: readonly string[],
+    path: string,
+    fill: (dir: OpenDir, temp: string) => Promise<void>,
+  ): Promise<WriteResult> {
+    return this.inParent(
+      segments,
+      async (dir, name) => {
+        const existing = await dir.lstat(name);
+        if (existing?.isDirectory()) throw new StorageError('IS_A_DIRECTORY', `${path} is a directory`);
+        if (existing?.isSymbolicLink()) throw linkRefused(path);
+        await this.withTemp(dir, async (temp) => {
+          await fill(dir, temp);
+          await this.renameTemp(dir, temp, name, path, 'IS_A_DIRECTORY');
+        });
+        const entry = this.toEntry(path, await this.lstatAt(dir, name, path));
+        return { etag: entry.etag, size: entry.size };
+      },
+      { create: true },
+    );
+  }
+
+  /** Renames a finished temp file or folder into place; removes it when that fails. */
+  private async renameTemp(
+    dir: OpenDir,
+    temp: string,
+    name: string,
+    path: string,
+    taken: StorageErrorCode,
+  ): Promise<void> {
+    try {
+      await fs.rename(dir.at(temp), dir.at(name));
+    } catch (error) {
+      await dir.removeTree(temp).catch(() => undefined);
+      if (isErrno(error, 'EISDIR', 'ENOTEMPTY', 'EEXIST')) {
+        throw new StorageError(
+          taken,
+          taken === 'IS_A_DIRECTORY' ? `${path} is a directory` : `${path} already exists`,
+          {
+            cause: error,
+          },
+        );
       }
-    });
-    const entry = await this.stat(path);
-    return { etag: entry.etag, size: entry.size };
+      mapFsError(error, 'write', path);
+    }
   }
 
   /** Streams `source` through `limit` into a new temp file, synced to disk; removes it on any failure. */
   private async writeTemp(temp: string, source: Readable, limit: ByteLimit, path: string): Promise<void> {
     // `flush` syncs the file before it is closed, so the rename that follows never exposes an
-    // empty file after a crash.
+    // empty file after a crash. `wx` (O_EXCL) never follows a link.
     const sink = createWriteStream(temp, { flags: 'wx', flush: true, highWaterMark: 1024 * 1024 });
     try {
       await pipeline(source, limit, sink);
@@ -437,15 +465,20 @@ export class LocalDriver implements StorageDriver {
     }
   }
 
-  /** Runs `use` with a new temp path in `dir`, known as a live write (swept never) until `use` settles. */
-  private async withTemp<T>(dir: string, use: (temp: string) => Promise<T>): Promise<T> {
-    const temp = nodePath.join(dir, tempName());
-    liveTemps.add(temp);
+  /** Runs `use` with a new temp name in `dir`, known as a live write (swept never) until `use` settles. */
+  private async withTemp<T>(dir: OpenDir, use: (temp: string) => Promise<T>): Promise<T> {
+    const temp = tempName();
+    const live = this.liveKey(dir.childPath(temp));
+    liveTemps.add(live);
     try {
       return await use(temp);
     } finally {
-      liveTemps.delete(temp);
+      liveTemps.delete(live);
     }
+  }
+
+  private liveKey(path: string): string {
+    return `${this.root}\u0000${path}`;
   }
 
   /**
@@ -455,196 +488,234 @@ export class LocalDriver implements StorageDriver {
    * this process is writing is never touched. Returns how many went.
    */
   async sweepTemp(maxAgeMs: number): Promise<number> {
+    let root: OpenDir;
+    try {
+      root = await OpenDir.root(this.root);
+    } catch {
+      return 0; // never created, or gone
+    }
+    try {
+      return await this.sweepIn(root, maxAgeMs);
+    } finally {
+      await root.close();
+    }
+  }
+
+  private async sweepIn(dir: OpenDir, maxAgeMs: number): Promise<number> {
     let removed = 0;
-    const dirs = [this.root];
-    for (let dir = dirs.pop(); dir !== undefined; dir = dirs.pop()) {
-      let entries;
-      try {
-        entries = await fs.readdir(dir, { withFileTypes: true });
-      } catch {
-        continue; // gone meanwhile, or never created
-      }
-      for (const entry of entries) {
-        const abs = nodePath.join(dir, entry.name);
-        if (!entry.name.startsWith(TEMP_PREFIX)) {
-          // Symlinks are not followed: they may lead out of the root.
-          if (entry.isDirectory()) dirs.push(abs);
-          continue;
+    const entries = await dir.entries().catch(() => []);
+    for (const entry of entries) {
+      if (!entry.name.startsWith(TEMP_PREFIX)) {
+        // Links are not followed: they may lead out of the root.
+        if (!entry.isDirectory()) continue;
+        const child = await dir.open(entry.name).catch(() => null);
+        if (!child) continue;
+        try {
+          removed += await this.sweepIn(child, maxAgeMs);
+        } finally {
+          await child.close();
         }
-        if (liveTemps.has(abs)) continue;
-        if (processState(tempOwner(entry.name)) !== 'dead') {
-          const stats = await fs.lstat(abs).catch(() => null);
-          if (!stats || Date.now() - stats.mtimeMs < maxAgeMs) continue;
-        }
-        await fs.rm(abs, { recursive: true, force: true });
-        removed++;
+        continue;
       }
+      if (liveTemps.has(this.liveKey(dir.childPath(entry.name)))) continue;
+      if (processState(tempOwner(entry.name)) !== 'dead') {
+        const stats = await dir.lstat(entry.name).catch(() => null);
+        if (!stats || Date.now() - Number(stats.mtimeMs) < maxAgeMs) continue;
+      }
+      await dir.removeTree(entry.name).catch(() => undefined);
+      removed++;
     }
     return removed;
   }
 
   async mkdir(raw: string): Promise<void> {
-    const { path, abs } = await this.resolveConfined(raw);
-    if (path === '/' || (await this.lstatOrNull(abs, path))) {
-      throw new StorageError('ALREADY_EXISTS', `${path} already exists`);
-    }
-    await this.ensureParent(abs, path);
+    const { path, segments } = this.resolve(raw);
+    if (segments.length === 0) throw new StorageError('ALREADY_EXISTS', `${path} already exists`);
     try {
-      await fs.mkdir(abs);
+      await this.inParent(
+        segments,
+        async (dir, name) => {
+          if (await dir.lstat(name)) throw new StorageError('ALREADY_EXISTS', `${path} already exists`);
+          await fs.mkdir(dir.at(name));
+        },
+        { create: true },
+      );
     } catch (error) {
+      if (isErrno(error, 'EEXIST')) throw new StorageError('ALREADY_EXISTS', `${path} already exists`);
       mapFsError(error, 'mkdir', path);
     }
   }
 
   async remove(raw: string, options: { recursive?: boolean } = {}): Promise<void> {
-    const { path, abs } = await this.resolveConfined(raw);
-    if (path === '/') throw new StorageError('INVALID_PATH', 'the root cannot be removed');
-    const stats = await this.lstatOrNull(abs, path);
-    if (!stats) throw new StorageError('NOT_FOUND', `${path} not found`);
+    const { path, segments } = this.resolve(raw);
+    if (segments.length === 0) throw new StorageError('INVALID_PATH', 'the root cannot be removed');
     try {
-      if (!stats.isDirectory()) await fs.unlink(abs);
-      else if (options.recursive) await fs.rm(abs, { recursive: true });
-      else await fs.rmdir(abs);
+      await this.inParent(segments, async (dir, name) => {
+        const stats = await this.lstatAt(dir, name, path);
+        if (!stats.isDirectory()) await fs.unlink(dir.at(name));
+        else if (options.recursive) await dir.removeTree(name);
+        else await fs.rmdir(dir.at(name));
+      });
     } catch (error) {
       mapFsError(error, 'remove', path);
     }
   }
 
-  /** Shared checks of copy and move; returns both sides and whether the source is a directory. */
-  private async transferPlan(rawFrom: string, rawTo: string) {
-    const from = await this.resolveConfined(rawFrom);
-    const to = await this.resolveConfined(rawTo);
-    if (isSameOrInside(from.path, to.path)) {
+  /**
+   * Copy and move: both sides checked and their folders open (the target's made), then `use`
+   * with the source's folder and name, the target's, and whether the source is a folder.
+   */
+  private async transfer(
+    rawFrom: string,
+    rawTo: string,
+    use: (from: At, to: At, isDirectory: boolean) => Promise<void>,
+  ): Promise<void> {
+    const from = this.resolve(rawFrom);
+    const to = this.resolve(rawTo);
+    if (from.segments.length === 0 || to.segments.length === 0 || isSameOrInside(from.path, to.path)) {
       throw new StorageError('INVALID_PATH', `cannot copy or move ${from.path} onto or into itself`);
     }
-    const source = await this.lstatOrNull(from.abs, from.path);
-    if (!source) throw new StorageError('NOT_FOUND', `${from.path} not found`);
-    const target = await this.lstatOrNull(to.abs, to.path);
-    if (target && (source.isDirectory() || target.isDirectory())) {
-      throw new StorageError('ALREADY_EXISTS', `${to.path} already exists`);
+    try {
+      await this.inParent(from.segments, async (fromDir, fromName) => {
+        const source = await this.lstatAt(fromDir, fromName, from.path);
+        await this.inParent(
+          to.segments,
+          async (toDir, toName) => {
+            const target = await toDir.lstat(toName);
+            if (target?.isSymbolicLink()) throw linkRefused(to.path);
+            if (target && (source.isDirectory() || target.isDirectory())) {
+              throw new StorageError('ALREADY_EXISTS', `${to.path} already exists`);
+            }
+            await use(
+              { dir: fromDir, name: fromName, path: from.path },
+              { dir: toDir, name: toName, path: to.path },
+              source.isDirectory(),
+            );
+          },
+          { create: true },
+        );
+      });
+    } catch (error) {
+      mapFsError(error, 'copy', from.path);
     }
-    const dir = await this.ensureParent(to.abs, to.path);
-    return { from, to, dir, isDirectory: source.isDirectory() };
   }
 
   async copy(rawFrom: string, rawTo: string): Promise<void> {
-    const { from, to, dir, isDirectory } = await this.transferPlan(rawFrom, rawTo);
-    await this.copyInto(from, to, dir, isDirectory);
+    await this.transfer(rawFrom, rawTo, (from, to, isDirectory) => this.copyInto(from, to, isDirectory));
   }
 
   /** Copies into a hidden temp name beside the target, then renames it into place. */
-  private async copyInto(
-    from: { path: string; abs: string },
-    to: { path: string; abs: string },
-    dir: string,
-    isDirectory: boolean,
-  ): Promise<void> {
-    await this.withTemp(dir, async (temp) => {
+  private async copyInto(from: At, to: At, isDirectory: boolean): Promise<void> {
+    await this.withTemp(to.dir, async (temp) => {
       try {
-        if (isDirectory) {
-          await fs.cp(from.abs, temp, {
-            recursive: true,
-            errorOnExist: true,
-            force: false,
-            // Skip the driver's own files and symlinks: a copied link could point anywhere.
-            filter: async (src) =>
-              !nodePath.basename(src).startsWith(RESERVED_PREFIX) && !(await fs.lstat(src)).isSymbolicLink(),
-          });
-        } else {
-          await fs.copyFile(from.abs, temp, fs.constants.COPYFILE_EXCL);
-        }
-        await fs.rename(temp, to.abs);
+        if (isDirectory) await copyTree(from.dir, from.name, to.dir, temp);
+        else await copyFileAt(from.dir, from.name, to.dir, temp);
       } catch (error) {
-        await fs.rm(temp, { recursive: true, force: true });
-        if (isDirectory && isErrno(error, 'ENOTEMPTY', 'EEXIST', 'EISDIR')) {
-          throw new StorageError('ALREADY_EXISTS', `${to.path} already exists`, { cause: error });
-        }
+        await to.dir.removeTree(temp).catch(() => undefined);
+        if (isErrno(error, 'ELOOP')) throw linkRefused(from.path);
         mapFsError(error, 'copy', from.path);
       }
+      await this.renameTemp(to.dir, temp, to.name, to.path, 'ALREADY_EXISTS');
     });
   }
 
   async move(rawFrom: string, rawTo: string): Promise<void> {
-    const { from, to, dir, isDirectory } = await this.transferPlan(rawFrom, rawTo);
-    try {
-      await fs.rename(from.abs, to.abs);
-    } catch (error) {
-      if (!isErrno(error, 'EXDEV')) {
-        if (isErrno(error, 'ENOTEMPTY', 'EEXIST')) {
-          throw new StorageError('ALREADY_EXISTS', `${to.path} already exists`, { cause: error });
+    await this.transfer(rawFrom, rawTo, async (from, to, isDirectory) => {
+      try {
+        await fs.rename(from.dir.at(from.name), to.dir.at(to.name));
+      } catch (error) {
+        if (!isErrno(error, 'EXDEV')) {
+          if (isErrno(error, 'ENOTEMPTY', 'EEXIST')) {
+            throw new StorageError('ALREADY_EXISTS', `${to.path} already exists`, { cause: error });
+          }
+          mapFsError(error, 'move', from.path);
         }
-        mapFsError(error, 'move', from.path);
+        // The root spans file systems (a bind mount inside it): copy, then remove the source.
+        await this.copyInto(from, to, isDirectory);
+        await from.dir.removeTree(from.name);
       }
-      // The root spans file systems (a bind mount inside it): copy, then remove the source.
-      await this.copyInto(from, to, dir, isDirectory);
-      await fs.rm(from.abs, { recursive: true, force: true });
-    }
+    });
   }
 
   // ---- multipart ------------------------------------------------------------------------------
 
-  private uploadDir(uploadId: string): string {
-    return nodePath.join(this.root, MULTIPART_DIR, uploadId);
-  }
-
-  /** The upload's folder, after checking the id is ours and belongs to `path`; NOT_FOUND otherwise. */
-  private async openUpload(
+  /**
+   * Runs `use` in an upload's folder, after checking the id is ours and belongs to `path`
+   * (NOT_FOUND otherwise), with `<root>/.cubby-multipart` open too (the folder goes from there).
+   */
+  private async inUpload<T>(
     raw: string,
     uploadId: string,
-  ): Promise<{ path: string; dir: string; meta: UploadMeta }> {
+    use: (upload: { path: string; dir: OpenDir; uploads: OpenDir; meta: UploadMeta }) => Promise<T>,
+  ): Promise<T> {
     const path = this.resolve(raw).path;
     if (typeof uploadId !== 'string' || !/^[0-9a-f]{32}$/.test(uploadId)) {
       throw new StorageError('NOT_FOUND', 'unknown upload');
     }
-    const dir = this.uploadDir(uploadId);
-    let meta: UploadMeta;
+    const missing = (error: unknown) =>
+      isErrno(error, 'ENOENT') || (error instanceof StorageError && error.code === 'NOT_FOUND');
     try {
-      meta = JSON.parse(await fs.readFile(nodePath.join(dir, 'meta.json'), 'utf8')) as UploadMeta;
+      return await this.inDir([MULTIPART_DIR], (uploads) =>
+        withDir(uploads.open(uploadId), async (dir) => {
+          const meta = await readMeta(dir);
+          if (meta.path !== path) throw new StorageError('NOT_FOUND', 'unknown upload');
+          return use({ path, dir, uploads, meta });
+        }),
+      );
     } catch (error) {
-      if (isErrno(error, 'ENOENT')) throw new StorageError('NOT_FOUND', 'unknown upload');
+      if (missing(error)) throw new StorageError('NOT_FOUND', 'unknown upload', { cause: error });
       return mapFsError(error, 'multipart', path);
     }
-    if (meta.path !== path) throw new StorageError('NOT_FOUND', 'unknown upload');
-    return { path, dir, meta };
   }
 
   /** The unfinished uploads: the folders below `.cubby-multipart` with their `meta.json`. */
   private async multipartListUploads(limit: number): Promise<PendingUpload[]> {
-    let names: string[];
     try {
-      names = await fs.readdir(nodePath.join(this.root, MULTIPART_DIR));
+      return await this.inDir([MULTIPART_DIR], async (uploads) => {
+        const found: PendingUpload[] = [];
+        for (const entry of await uploads.entries()) {
+          if (found.length >= limit) break;
+          if (!entry.isDirectory() || !/^[0-9a-f]{32}$/.test(entry.name)) continue;
+          try {
+            const meta = await withDir(uploads.open(entry.name), readMeta);
+            found.push({ path: meta.path, uploadId: entry.name, initiated: new Date(meta.created) });
+          } catch {
+            // Completed or aborted meanwhile, or its init never finished writing.
+          }
+        }
+        return found;
+      });
     } catch (error) {
-      if (isErrno(error, 'ENOENT')) return [];
+      if (error instanceof StorageError && error.code === 'NOT_FOUND') return [];
       return mapFsError(error, 'list uploads', '/');
     }
-    const found: PendingUpload[] = [];
-    for (const uploadId of names) {
-      if (found.length >= limit) break;
-      if (!/^[0-9a-f]{32}$/.test(uploadId)) continue;
-      try {
-        const meta = JSON.parse(
-          await fs.readFile(nodePath.join(this.uploadDir(uploadId), 'meta.json'), 'utf8'),
-        ) as UploadMeta;
-        found.push({ path: meta.path, uploadId, initiated: new Date(meta.created) });
-      } catch {
-        // Completed or aborted meanwhile, or its init never finished writing.
-      }
-    }
-    return found;
   }
 
   private async multipartInit(raw: string, contentType?: string): Promise<{ uploadId: string }> {
-    const { path, abs } = await this.resolveConfined(raw);
-    if (path === '/' || (await this.lstatOrNull(abs, path))?.isDirectory()) {
-      throw new StorageError('IS_A_DIRECTORY', `${path} is a directory`);
-    }
+    const { path, segments } = this.resolve(raw);
+    if (segments.length === 0) throw new StorageError('IS_A_DIRECTORY', `${path} is a directory`);
+    const target = await this.inParent(segments, (dir, name) => dir.lstat(name)).catch((error: unknown) =>
+      error instanceof StorageError && error.code === 'NOT_FOUND'
+        ? null
+        : mapFsError(error, 'multipart init', path),
+    );
+    if (target?.isDirectory()) throw new StorageError('IS_A_DIRECTORY', `${path} is a directory`);
     const uploadId = randomBytes(16).toString('hex');
-    const dir = this.uploadDir(uploadId);
     const meta: UploadMeta = { path, created: this.clock.now().toISOString() };
     if (contentType !== undefined) meta.contentType = contentType;
     try {
-      await fs.mkdir(dir, { recursive: true });
-      await fs.writeFile(nodePath.join(dir, 'meta.json'), JSON.stringify(meta));
+      await this.inDir(
+        [MULTIPART_DIR, uploadId],
+        async (dir) => {
+          const file = await dir.createFile('meta.json');
+          try {
+            await file.writeFile(JSON.stringify(meta));
+          } finally {
+            await file.close();
+          }
+        },
+        { create: true },
+      );
     } catch (error) {
       mapFsError(error, 'multipart init', path);
     }
@@ -663,68 +734,61 @@ export class LocalDriver implements StorageDriver {
       throw new StorageError('PRECONDITION_FAILED', 'part size is required');
     }
     if (size > MULTIPART_LIMITS.maxPartSize) throw new StorageError('TOO_LARGE', 'part larger than 5 GiB');
-    const { path, dir } = await this.openUpload(raw, uploadId);
-    const hash = createHash('md5');
-    return this.withTemp(dir, async (temp) => {
-      await this.writeTemp(
-        temp,
-        toNodeReadable(body),
-        new ByteLimit(size, true, (chunk) => hash.update(chunk)),
-        path,
-      );
-      const md5 = hash.digest('hex');
-      const prefix = partPrefix(partNumber);
-      try {
-        await fs.rename(temp, nodePath.join(dir, prefix + md5));
-        // A part uploaded again replaces the earlier one, as on S3.
-        for (const name of await fs.readdir(dir)) {
-          if (name.startsWith(prefix) && name !== prefix + md5) {
-            await fs.rm(nodePath.join(dir, name), { force: true });
+    return this.inUpload(raw, uploadId, ({ path, dir }) => {
+      const hash = createHash('md5');
+      return this.withTemp(dir, async (temp) => {
+        await this.writeTemp(
+          dir.at(temp),
+          toNodeReadable(body),
+          new ByteLimit(size, true, (chunk) => hash.update(chunk)),
+          path,
+        );
+        const md5 = hash.digest('hex');
+        const prefix = partPrefix(partNumber);
+        try {
+          await fs.rename(dir.at(temp), dir.at(prefix + md5));
+          // A part uploaded again replaces the earlier one, as on S3.
+          for (const entry of await dir.entries()) {
+            if (entry.name.startsWith(prefix) && entry.name !== prefix + md5) {
+              await fs.rm(dir.at(entry.name), { force: true });
+            }
           }
+        } catch (error) {
+          await fs.rm(dir.at(temp), { force: true });
+          if (isErrno(error, 'ENOENT'))
+            throw new StorageError('NOT_FOUND', 'upload aborted', { cause: error });
+          mapFsError(error, 'upload part', path);
         }
-      } catch (error) {
-        await fs.rm(temp, { force: true });
-        if (isErrno(error, 'ENOENT')) throw new StorageError('NOT_FOUND', 'upload aborted', { cause: error });
-        mapFsError(error, 'upload part', path);
-      }
-      return { etag: `"${md5}"` };
+        return { etag: `"${md5}"` };
+      });
     });
   }
 
-  private async readParts(
-    dir: string,
-    path: string,
-  ): Promise<Map<number, MultipartPartInfo & { file: string }>> {
+  private async readParts(dir: OpenDir): Promise<Map<number, MultipartPartInfo & { file: string }>> {
     const parts = new Map<number, MultipartPartInfo & { file: string }>();
-    let names: string[];
-    try {
-      names = await fs.readdir(dir);
-    } catch (error) {
-      if (isErrno(error, 'ENOENT')) throw new StorageError('NOT_FOUND', 'unknown upload', { cause: error });
-      return mapFsError(error, 'list parts', path);
-    }
+    const names = (await dir.entries()).filter((e) => e.isFile()).map((e) => e.name);
     for (const name of names.sort()) {
       const match = /^(\d{5})\.([0-9a-f]{32})$/.exec(name);
       if (!match) continue;
-      const file = nodePath.join(dir, name);
-      const stats = await fs.stat(file).catch(() => null);
-      if (!stats) continue;
+      const stats = await dir.lstat(name).catch(() => null);
+      if (!stats?.isFile()) continue;
       parts.set(Number(match[1]), {
         partNumber: Number(match[1]),
         etag: `"${match[2]}"`,
-        size: stats.size,
-        file,
+        size: Number(stats.size),
+        file: name,
       });
     }
     return parts;
   }
 
   private async multipartListParts(raw: string, uploadId: string): Promise<MultipartPartInfo[]> {
-    const { path, dir } = await this.openUpload(raw, uploadId);
-    const parts = await this.readParts(dir, path);
-    return [...parts.values()]
-      .sort((a, b) => a.partNumber - b.partNumber)
-      .map(({ partNumber, etag, size }) => ({ partNumber, etag, size }));
+    return this.inUpload(raw, uploadId, async ({ dir }) => {
+      const parts = await this.readParts(dir);
+      return [...parts.values()]
+        .sort((a, b) => a.partNumber - b.partNumber)
+        .map(({ partNumber, etag, size }) => ({ partNumber, etag, size }));
+    });
   }
 
   private async multipartComplete(
@@ -732,42 +796,38 @@ export class LocalDriver implements StorageDriver {
     uploadId: string,
     parts: MultipartPart[],
   ): Promise<WriteResult> {
-    const { path, dir } = await this.openUpload(raw, uploadId);
-    const stored = await this.readParts(dir, path);
-    const files = checkCompleteParts(parts, stored);
-    const { abs } = await this.resolveConfined(path);
-    if ((await this.lstatOrNull(abs, path))?.isDirectory()) {
-      throw new StorageError('IS_A_DIRECTORY', `${path} is a directory`);
-    }
-    const targetDir = await this.ensureParent(abs, path);
-    await this.withTemp(targetDir, async (temp) => {
-      let handle: fs.FileHandle | undefined;
-      try {
-        handle = await fs.open(temp, 'wx');
-        for (const file of files) {
-          for await (const chunk of createReadStream(file, { highWaterMark: 1024 * 1024 })) {
-            await handle.write(chunk as Buffer);
+    const { segments } = this.resolve(raw);
+    if (segments.length === 0) throw new StorageError('IS_A_DIRECTORY', 'the root is a directory');
+    return this.inUpload(raw, uploadId, async ({ path, dir, uploads }) => {
+      const files = checkCompleteParts(parts, await this.readParts(dir));
+      const written = await this.replaceFile(segments, path, async (target, temp) => {
+        let handle: fs.FileHandle | undefined;
+        try {
+          handle = await target.createFile(temp);
+          for (const file of files) {
+            const part = await dir.openFile(file);
+            for await (const chunk of part.createReadStream({ highWaterMark: 1024 * 1024 })) {
+              await handle.write(chunk as Buffer);
+            }
           }
+          await handle.sync();
+          await handle.close();
+          handle = undefined;
+        } catch (error) {
+          await handle?.close().catch(() => undefined);
+          await fs.rm(target.at(temp), { force: true });
+          if (isErrno(error, 'ENOENT'))
+            throw new StorageError('NOT_FOUND', 'upload aborted', { cause: error });
+          mapFsError(error, 'complete', path);
         }
-        await handle.sync();
-        await handle.close();
-        handle = undefined;
-        await fs.rename(temp, abs);
-      } catch (error) {
-        await handle?.close().catch(() => undefined);
-        await fs.rm(temp, { force: true });
-        if (isErrno(error, 'ENOENT')) throw new StorageError('NOT_FOUND', 'upload aborted', { cause: error });
-        mapFsError(error, 'complete', path);
-      }
+      });
+      await uploads.removeTree(uploadId);
+      return written;
     });
-    await fs.rm(dir, { recursive: true, force: true });
-    const entry = await this.stat(path);
-    return { etag: entry.etag, size: entry.size };
   }
 
   private async multipartAbort(raw: string, uploadId: string): Promise<void> {
-    const { dir } = await this.openUpload(raw, uploadId);
-    await fs.rm(dir, { recursive: true, force: true });
+    await this.inUpload(raw, uploadId, ({ uploads }) => uploads.removeTree(uploadId));
   }
 
   // ---- presigned URLs -------------------------------------------------------------------------
@@ -816,7 +876,7 @@ export class LocalDriver implements StorageDriver {
     options: PresignPartOptions,
   ): Promise<URL> {
     checkPartNumber(partNumber);
-    const { path } = await this.openUpload(raw, uploadId);
+    const path = await this.inUpload(raw, uploadId, async ({ path }) => path);
     return this.presign(
       {
         op: 'part',
@@ -828,6 +888,63 @@ export class LocalDriver implements StorageDriver {
       options.expiresIn,
     );
   }
+}
+
+/** One side of a copy or move: the open folder that holds it, its name there, and its path. */
+interface At {
+  dir: OpenDir;
+  name: string;
+  path: string;
+}
+
+const linkRefused = (path: string) =>
+  new StorageError('FORBIDDEN', `${path} is a link, which is never followed`);
+
+async function readMeta(dir: OpenDir): Promise<UploadMeta> {
+  const file = await dir.openFile('meta.json');
+  try {
+    return JSON.parse(await file.readFile('utf8')) as UploadMeta;
+  } finally {
+    await file.close();
+  }
+}
+
+/** Copies the file `name` of `from` to a new file `target` of `to`, through handles (no link followed). */
+async function copyFileAt(from: OpenDir, name: string, to: OpenDir, target: string): Promise<void> {
+  const source = await from.openFile(name);
+  const stats = await source.stat().catch(async (error: unknown) => {
+    await source.close();
+    throw error;
+  });
+  if (!stats.isFile()) {
+    await source.close();
+    throw new StorageError('FORBIDDEN', `${from.childPath(name)} is not a regular file`);
+  }
+  const sink = await to.createFile(target).catch(async (error: unknown) => {
+    await source.close();
+    throw error;
+  });
+  await pipeline(
+    source.createReadStream({ highWaterMark: 1024 * 1024 }),
+    sink.createWriteStream({ highWaterMark: 1024 * 1024 }),
+  );
+}
+
+/**
+ * Copies the folder `name` of `from` as the new folder `target` of `to`, folder by open folder:
+ * the driver's own files and links are left out (a copied link could point anywhere).
+ */
+async function copyTree(from: OpenDir, name: string, to: OpenDir, target: string): Promise<void> {
+  await fs.mkdir(to.at(target));
+  await withDir(from.open(name), (source) =>
+    withDir(to.open(target), async (copy) => {
+      for (const entry of await source.entries()) {
+        if (entry.name.startsWith(RESERVED_PREFIX)) continue;
+        if (entry.isDirectory()) await copyTree(source, entry.name, copy, entry.name);
+        else if (entry.isFile()) await copyFileAt(source, entry.name, copy, entry.name);
+      }
+    }),
+  );
 }
 
 function checkPartNumber(partNumber: number): void {

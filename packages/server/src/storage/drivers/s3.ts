@@ -244,7 +244,9 @@ function classify(error: unknown): StorageErrorCode | undefined {
   if (status === 404) return 'NOT_FOUND';
   if (NETWORK_NAMES.has(name) || (e.code && NETWORK_CODES.has(e.code))) return 'UNAVAILABLE';
   if (e.errors?.some((inner) => inner.code && NETWORK_CODES.has(inner.code))) return 'UNAVAILABLE';
-  if (status !== undefined && status >= 500) return 'UNAVAILABLE';
+  // Anything else the endpoint answered — another status, or a 200 whose body is not S3's XML (a web
+  // page, a proxy's notice) — means it cannot serve as this storage: unavailable, not a bug here.
+  if (status !== undefined) return 'UNAVAILABLE';
   return undefined;
 }
 
