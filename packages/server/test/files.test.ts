@@ -687,6 +687,7 @@ for (const dialect of DIALECTS) {
         assert.equal(item.s3_config_name, 'Local storage');
         assert.equal(item.s3_provider_type, 'Local');
         assert.equal(item.storage_path, mine.storage_path);
+        assert.equal(item.keeps_file, false, 'deleting an uploaded share deletes its file');
         assert.equal(item.status, 'active');
         assert.equal(item.password_hash, undefined);
         const byRemark = await t.json('/api/admin/files?search=FINANCE', { headers: admin });

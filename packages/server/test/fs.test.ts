@@ -402,6 +402,7 @@ for (const dialect of DIALECTS) {
         assert.equal(guarded.status, 201, JSON.stringify(guarded.body));
         assert.equal(guarded.body.data.filename, 's.txt');
         assert.equal(guarded.body.data.has_password, true);
+        assert.equal(guarded.body.data.keeps_file, true, 'management is told the file stays');
         assert.ok(guarded.body.data.expires_at, 'an expiry was set');
         assert.ok(!JSON.stringify(guarded.body).includes('pass word'), 'the password is never answered');
         const locked = await t.json(`/api/public/files/${guarded.body.data.slug}`);

@@ -83,6 +83,11 @@ export interface FileItem {
   /** 'pending' until the upload is confirmed. */
   status: 'pending' | ShareState;
   source: FileSource;
+  /**
+   * Deleting the share keeps its file (a share of a mount's file: made by "Share…" in the explorer or
+   * published by an upload into a mount); otherwise the file goes with the share.
+   */
+  keeps_file: boolean;
   url: string;
 }
 

@@ -87,6 +87,7 @@ export function toFileItem(row: FileListRow, now: Date): FileItem {
     key_name: row.key_name,
     status: row.status === 'pending' ? 'pending' : shareState(row, now),
     source: row.source,
+    keeps_file: row.keep_object === 1,
     url: `/file/${row.slug}`,
   };
 }

@@ -29,6 +29,7 @@ const file: FileItem = {
   key_name: null,
   status: 'active',
   source: 'share',
+  keeps_file: false,
   url: '/file/report',
 };
 

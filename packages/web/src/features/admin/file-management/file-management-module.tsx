@@ -42,8 +42,7 @@ export default function FileManagementModule() {
 
   const items = files.data?.items ?? [];
   const narrowed = list.searching || source !== 'all';
-  const keepsMountFiles = (ids: string[]) =>
-    items.some((file) => ids.includes(file.id) && file.source === 'mount_upload');
+  const keepsMountFiles = (ids: string[]) => items.some((file) => ids.includes(file.id) && file.keeps_file);
   const removed = (message: string, count: number) => {
     showToast(message, 'success');
     list.afterRemoval(count, items.length);
@@ -141,8 +140,8 @@ export default function FileManagementModule() {
           }
           description={
             confirming.kind === 'one'
-              ? confirming.file.source === 'mount_upload'
-                ? t('admin.files.delete.descriptionMountUpload', { name: confirming.file.filename })
+              ? confirming.file.keeps_file
+                ? t('admin.files.delete.descriptionKeepsFile', { name: confirming.file.filename })
                 : t('admin.files.delete.description', { name: confirming.file.filename })
               : [
                   t('admin.files.batchDelete.description', { count: confirming.ids.length }),

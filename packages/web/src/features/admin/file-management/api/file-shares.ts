@@ -2,7 +2,7 @@
  * File share management: GET …/files?limit&offset&search&source (the admin sees every share at
  * `/admin/files`, an API key with the file permission its own at `/user/files`), PUT …/files/:id
  * (only the changed fields), DELETE …/files/:id and POST …/files/batch-delete {ids}. Deleting a
- * share deletes its object in storage too.
+ * share deletes its object in storage too, unless the share is of a mount's file (`keeps_file`).
  */
 import type { FileItem, FileListAnswer } from '@cubby/shared';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -35,6 +35,8 @@ export function toFileShare(raw: FileItem): FileItem {
     key_name: raw.key_name ?? null,
     // A backend that does not say (CloudPaste): its shares are listed as ordinary ones.
     source: raw.source === 'mount_upload' ? 'mount_upload' : 'share',
+    // Without the field (CloudPaste), deleting a share deletes its file.
+    keeps_file: raw.keeps_file === true,
   };
 }
 
