@@ -92,7 +92,16 @@ export async function createOnce(exists: () => Promise<boolean>, create: () => P
   try {
     await create();
   } catch (error) {
-    if (!(await exists())) throw error;
+    // The other worker's record may still be on its way (an upload holds its suffix while its bytes
+    // are sent, and is not public until they are all there): wait for it rather than fail.
+    const appeared = await expect
+      .poll(exists, { timeout: 15_000 })
+      .toBe(true)
+      .then(
+        () => true,
+        () => false,
+      );
+    if (!appeared) throw error;
   }
 }
 
