@@ -52,7 +52,9 @@ const theme = EditorView.theme({
     fontSize: '0.9rem',
   },
   // The ring every text field has when focused, inside the editor's frame (which clips overflow).
-  '&.cm-focused': { outline: '2px solid var(--ring)', outlineOffset: '-2px' },
+  // On :focus-within, which holds from the moment the focus arrives: CodeMirror adds .cm-focused
+  // from a timer 10 ms or more later (3 to 55 ms measured), and the ring must not lag behind.
+  '&.cm-focused, &:focus-within': { outline: '2px solid var(--ring)', outlineOffset: '-2px' },
   '.cm-scroller': {
     fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
     lineHeight: '1.6',
