@@ -143,6 +143,32 @@ test.describe('as the admin', () => {
     await expect(editor(page)).toContainText('# From a file');
   });
 
+  test('4.7 MiB pasted without a space (minified JSON) stays in the editor, is counted and shared', async ({
+    page,
+    request,
+  }) => {
+    const slug = uniqueName('json');
+    // Minified JSON, 4.4 million characters (4.7 MiB, under the 5 MiB limit) without a space.
+    const unit = '{"id":1,"price":"12€","note":"Zoë—ok"},';
+    const json = unit.repeat(Math.ceil(4_400_000 / unit.length));
+    const characters = [...json].length;
+    await page.goto('/');
+    await editor(page).click();
+    await editor(page).evaluate((el, text) => {
+      const clipboardData = new DataTransfer();
+      clipboardData.setData('text/plain', text);
+      el.dispatchEvent(new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true }));
+    }, json);
+    await expect(page.getByTestId('text-stats')).toHaveText(`${characters} characters · 1 words`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Create a text share' })).toBeVisible();
+    // Edited without Markdown highlighting, which would cost about a second per keystroke.
+    await expect(editor(page)).not.toHaveAttribute('data-language', 'markdown');
+    await page.getByRole('textbox', { name: 'Custom link suffix' }).fill(slug);
+    await page.getByRole('button', { name: 'Create share' }).click();
+    await expect(page.getByTestId('share-link')).toHaveValue(`${BASE_URL}/paste/${slug}`);
+    expect(await (await request.get(`/api/raw/${slug}`)).text()).toBe(json);
+  });
+
   test('restores the auto-saved draft after a reload', async ({ page }) => {
     await page.clock.install();
     await page.goto('/');

@@ -1,7 +1,8 @@
 /**
  * The code editor of the Home page (a lazy chunk: CodeMirror 6 with Markdown highlighting, or
  * plain text). Controlled: `value` in, `onChange` out; an outside change (restored draft, opened
- * file) replaces the document. Toolbar commands reach it through `handleRef`.
+ * file) replaces the document. Toolbar commands reach it through `handleRef`. A document longer
+ * than HIGHLIGHT_MAX_CHARS is edited without highlighting, which would cost a second per keystroke.
  */
 import { useEffect, useImperativeHandle, useRef, type Ref } from 'react';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
@@ -11,6 +12,7 @@ import { Compartment, EditorState, type Extension } from '@codemirror/state';
 import { EditorView, drawSelection, keymap, placeholder as placeholderText } from '@codemirror/view';
 import { tags } from '@lezer/highlight';
 import type { PasteFormat } from '@cubby/shared';
+import { HIGHLIGHT_MAX_CHARS } from '../../../lib/markdown/highlight-limit.ts';
 import type { TextEdit } from '../editor-commands.ts';
 
 export interface EditorHandle {
@@ -69,8 +71,8 @@ const theme = EditorView.theme({
   '.cm-placeholder': { color: 'var(--fg-muted)' },
 });
 
-function languageFor(format: PasteFormat): Extension {
-  return format === 'markdown'
+function languageFor(format: PasteFormat, length: number): Extension {
+  return format === 'markdown' && length <= HIGHLIGHT_MAX_CHARS
     ? [markdown({ base: markdownLanguage }), syntaxHighlighting(markdownHighlight)]
     : [];
 }
@@ -97,6 +99,7 @@ export default function MarkdownEditor({
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const onChangeRef = useRef(onChange);
+  const formatRef = useRef(format);
   const compartments = useRef({
     language: new Compartment(),
     attributes: new Compartment(),
@@ -108,6 +111,14 @@ export default function MarkdownEditor({
   useEffect(() => {
     onChangeRef.current = onChange;
   }, [onChange]);
+
+  useEffect(() => {
+    formatRef.current = format;
+    const editor = view.current;
+    editor?.dispatch({
+      effects: compartments.current.language.reconfigure(languageFor(format, editor.state.doc.length)),
+    });
+  }, [format]);
 
   useEffect(() => {
     const { language, attributes, placeholder: placeholderCompartment } = compartments.current;
@@ -122,7 +133,14 @@ export default function MarkdownEditor({
           EditorView.lineWrapping,
           keymap.of([indentWithTab, ...defaultKeymap, ...historyKeymap]),
           theme,
-          language.of(languageFor(start.format)),
+          language.of(languageFor(start.format, start.value.length)),
+          // Highlighting goes and comes back as the document crosses the limit.
+          EditorState.transactionExtender.of((tr) => {
+            const wasLong = tr.startState.doc.length > HIGHLIGHT_MAX_CHARS;
+            const isLong = tr.newDoc.length > HIGHLIGHT_MAX_CHARS;
+            if (wasLong === isLong) return null;
+            return { effects: language.reconfigure(languageFor(formatRef.current, tr.newDoc.length)) };
+          }),
           attributes.of(attributesFor(start.label, start.invalid, start.describedBy)),
           placeholderCompartment.of(placeholderText(start.placeholder)),
           EditorView.updateListener.of((update) => {
@@ -143,10 +161,6 @@ export default function MarkdownEditor({
     if (!editor || editor.state.doc.toString() === value) return;
     editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: value } });
   }, [value]);
-
-  useEffect(() => {
-    view.current?.dispatch({ effects: compartments.current.language.reconfigure(languageFor(format)) });
-  }, [format]);
 
   useEffect(() => {
     view.current?.dispatch({
