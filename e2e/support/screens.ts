@@ -686,6 +686,21 @@ export const SCREENS: Screen[] = [
     },
   },
   {
+    // The error page of a screen that fails in the browser (its code runs and throws).
+    name: 'route-error-local',
+    as: 'visitor',
+    path: '/',
+    action: async (page) => {
+      const chunk = '**/assets/upload-page-*.js';
+      await page.route(chunk, (route) =>
+        route.fulfill({ contentType: 'text/javascript', body: 'throw new Error("screen failed");' }),
+      );
+      await page.locator('header nav a[href="/upload"]').first().click();
+      await expect(page.getByTestId('route-error-local')).toBeVisible();
+      await page.unroute(chunk);
+    },
+  },
+  {
     name: 'mobile-menu-open',
     as: 'visitor',
     path: '/upload',

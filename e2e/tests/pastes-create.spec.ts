@@ -169,6 +169,19 @@ test.describe('as the admin', () => {
     expect(await (await request.get(`/api/raw/${slug}`)).text()).toBe(json);
   });
 
+  test('text typed just before leaving Home is offered as a draft on return, without waiting for the autosave', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    await typeContent(page, 'typed then left');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Upload' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Upload files' })).toBeVisible();
+    await nav.getByRole('link', { name: 'Home', exact: true }).click();
+    await page.getByTestId('draft-banner').getByRole('button', { name: 'Restore draft' }).click();
+    await expect(editor(page)).toHaveText('typed then left');
+  });
+
   test('restores the auto-saved draft after a reload', async ({ page }) => {
     await page.clock.install();
     await page.goto('/');

@@ -54,7 +54,7 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
   const [fileError, setFileError] = useState<string | null>(null);
   const { errorScope, ...form } = usePasteForm(EMPTY_SETTINGS);
   const create = useCreatePaste();
-  const draft = useMarkdownDraft(content);
+  const draft = useMarkdownDraft();
   const editor = useRef<EditorHandle | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const deferred = useDeferredValue(content);
@@ -65,6 +65,7 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
   const shownMode: Mode = markdownMode ? mode : 'edit';
 
   const changeContent = (value: string) => {
+    draft.note(value);
     setContent(value);
     form.clearErrors(['content']);
   };
