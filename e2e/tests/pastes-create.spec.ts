@@ -77,6 +77,33 @@ test.describe('as the admin', () => {
     await expect(page.getByTestId('draft-banner')).toHaveCount(0);
   });
 
+  test('Ctrl+B and Ctrl+I make the selection bold and italic, as the toolbar does; the tooltips name them', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    await typeContent(page, 'say hi');
+    await page.keyboard.press('Shift+ArrowLeft');
+    await page.keyboard.press('Shift+ArrowLeft');
+    await page.keyboard.press('Control+b');
+    await expect(editor(page)).toHaveText('say **hi**');
+    await page.keyboard.press('Control+i');
+    await expect(editor(page)).toHaveText('say **_hi_**');
+    // Pressed again, the shortcut unwraps what it wrapped, like the button.
+    await page.keyboard.press('Control+i');
+    await expect(editor(page)).toHaveText('say **hi**');
+    // Without a selection, the placeholder goes in selected, to be typed over.
+    await page.keyboard.press('End');
+    await page.keyboard.insertText(' ');
+    await page.keyboard.press('Control+b');
+    await page.keyboard.insertText('loud');
+    await expect(editor(page)).toHaveText('say **hi** **loud**');
+    const bold = page.getByTestId('toolbar-bold');
+    await expect(bold).toHaveAttribute('title', 'Bold (Ctrl+B)');
+    await expect(bold).toHaveAttribute('aria-keyshortcuts', 'Control+B');
+    await chooseLanguage(page, '中文');
+    await expect(page.getByTestId('toolbar-italic')).toHaveAttribute('title', '斜体（Ctrl+I）');
+  });
+
   test('shows inline errors in the current language, and the server conflict for a taken suffix', async ({
     page,
     api,

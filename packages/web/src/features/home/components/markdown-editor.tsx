@@ -13,7 +13,7 @@ import { EditorView, drawSelection, keymap, placeholder as placeholderText } fro
 import { tags } from '@lezer/highlight';
 import type { PasteFormat } from '@cubby/shared';
 import { HIGHLIGHT_MAX_CHARS } from '../../../lib/markdown/highlight-limit.ts';
-import type { TextEdit } from '../editor-commands.ts';
+import { COMMAND_SHORTCUTS, type EditorCommand, type TextEdit } from '../editor-commands.ts';
 
 export interface EditorHandle {
   /** The document and the main selection. */
@@ -28,6 +28,8 @@ export interface MarkdownEditorProps {
   format: PasteFormat;
   label: string;
   placeholder: string;
+  /** A command's keyboard shortcut was pressed (COMMAND_SHORTCUTS). */
+  onShortcut?(command: EditorCommand): void;
   handleRef?: Ref<EditorHandle>;
   invalid?: boolean;
   describedBy?: string;
@@ -92,6 +94,7 @@ export default function MarkdownEditor({
   format,
   label,
   placeholder,
+  onShortcut,
   handleRef,
   invalid,
   describedBy,
@@ -99,6 +102,7 @@ export default function MarkdownEditor({
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const onChangeRef = useRef(onChange);
+  const onShortcutRef = useRef(onShortcut);
   const formatRef = useRef(format);
   const compartments = useRef({
     language: new Compartment(),
@@ -110,7 +114,8 @@ export default function MarkdownEditor({
 
   useEffect(() => {
     onChangeRef.current = onChange;
-  }, [onChange]);
+    onShortcutRef.current = onShortcut;
+  }, [onChange, onShortcut]);
 
   useEffect(() => {
     formatRef.current = format;
@@ -131,7 +136,19 @@ export default function MarkdownEditor({
           history(),
           drawSelection(),
           EditorView.lineWrapping,
-          keymap.of([indentWithTab, ...defaultKeymap, ...historyKeymap]),
+          // The shortcuts first: the default keymap has Mod-i too (select the enclosing syntax).
+          keymap.of([
+            ...Object.entries(COMMAND_SHORTCUTS).map(([command, key]) => ({
+              key,
+              run: () => {
+                onShortcutRef.current?.(command as EditorCommand);
+                return true;
+              },
+            })),
+            indentWithTab,
+            ...defaultKeymap,
+            ...historyKeymap,
+          ]),
           theme,
           language.of(languageFor(start.format, start.value.length)),
           // Highlighting goes and comes back as the document crosses the limit.

@@ -134,6 +134,9 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
           format={format}
           label={t('home.editor.label')}
           placeholder={markdownMode ? t('home.editor.placeholderMarkdown') : t('home.editor.placeholderText')}
+          onShortcut={(command) => {
+            if (markdownMode) runCommand(command);
+          }}
           handleRef={editor}
           invalid={Boolean(contentError)}
           describedBy={contentError ? 'paste-content-error' : undefined}
