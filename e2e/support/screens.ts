@@ -216,6 +216,12 @@ async function selectEntry(page: Page, name: string) {
   await page.getByTestId('entry-row').filter({ hasText: name }).first().click();
 }
 
+/** Types into Home's editor. */
+async function typeInEditor(page: Page, text: string) {
+  await page.getByTestId('paste-editor').locator('.cm-content').click();
+  await page.keyboard.insertText(text);
+}
+
 export const SCREENS: Screen[] = [
   { name: 'home', as: 'visitor', path: '/' },
   {
@@ -223,12 +229,27 @@ export const SCREENS: Screen[] = [
     as: 'admin',
     path: '/',
     action: async (page) => {
-      await page.getByTestId('paste-editor').locator('.cm-content').click();
-      await page.keyboard.insertText(
+      await typeInEditor(
+        page,
         '# Meeting notes\n\n- [x] **Agenda**\n- [ ] Actions\n\n| a | b |\n| - | - |\n| 1 | 2 |\n',
       );
       await page.getByTestId('mode-split').click();
       await expect(page.getByTestId('paste-preview').locator('table')).toBeVisible();
+    },
+  },
+  {
+    // Opening a file over typed text asks first.
+    name: 'home-replace-file',
+    as: 'visitor',
+    path: '/',
+    action: async (page) => {
+      await typeInEditor(page, 'Notes typed before opening a file');
+      await page.getByTestId('open-file-input').setInputFiles({
+        name: 'meeting-notes.md',
+        mimeType: 'text/markdown',
+        buffer: Buffer.from('# Meeting notes'),
+      });
+      await expect(page.getByTestId('replace-with-file')).toBeVisible();
     },
   },
   {
@@ -248,8 +269,7 @@ export const SCREENS: Screen[] = [
     as: 'admin',
     path: '/',
     action: async (page) => {
-      await page.getByTestId('paste-editor').locator('.cm-content').click();
-      await page.keyboard.insertText('# Shared from the screenshot run');
+      await typeInEditor(page, '# Shared from the screenshot run');
       await page.locator('input[name=password]').fill('pw');
       await page.locator('input[name=maxViews]').fill('3');
       await page.getByTestId('create-paste').click();

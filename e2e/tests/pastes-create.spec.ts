@@ -170,6 +170,27 @@ test.describe('as the admin', () => {
     await expect(editor(page)).toContainText('# From a file');
   });
 
+  test('opening a file over typed text asks first; Cancel keeps the text, Replace opens the file', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    await typeContent(page, 'my own notes');
+    const file = { name: 'readme.md', mimeType: 'text/markdown', buffer: Buffer.from('# From a file') };
+    await page.getByTestId('open-file-input').setInputFiles(file);
+    const dialog = page.getByRole('alertdialog', { name: 'Replace the text in the editor?' });
+    await expect(dialog).toContainText('“readme.md” will take the place of what you have written');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(editor(page)).toHaveText('my own notes');
+
+    await chooseLanguage(page, '中文');
+    await page.getByTestId('open-file-input').setInputFiles(file);
+    const zhDialog = page.getByRole('alertdialog', { name: '替换编辑器中的文本？' });
+    await zhDialog.getByRole('button', { name: '替换' }).click();
+    await expect(zhDialog).toHaveCount(0);
+    await expect(editor(page)).toHaveText('# From a file');
+  });
+
   test('4.7 MiB pasted without a space (minified JSON) stays in the editor, is counted and shared', async ({
     page,
     request,

@@ -1,7 +1,8 @@
 /**
  * The Home editor: a CodeMirror editor (lazy) with a Markdown toolbar, edit / split / preview
- * modes, Markdown or plain-text format, opening a local .md/.txt file, character and word counts,
- * the share settings, and the draft kept in the offline database.
+ * modes, Markdown or plain-text format, opening a local .md/.txt file (after asking, when it would
+ * replace text), character and word counts, the share settings, and the draft kept in the offline
+ * database.
  */
 import { Suspense, lazy, useDeferredValue, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
@@ -10,6 +11,7 @@ import { PASTE_MAX_BYTES, formatBytes, type PasteFormat } from '@cubby/shared';
 import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
 import { Card } from '../../../components/card.tsx';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { PageLoading, Spinner } from '../../../components/spinner.tsx';
 import { paths } from '../../../config/paths.ts';
 import { formatDateTime } from '../../../lib/i18n/format-date.ts';
@@ -52,6 +54,8 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
   const [format, setFormat] = useState<PasteFormat>('markdown');
   const [mode, setMode] = useState<Mode>('edit');
   const [fileError, setFileError] = useState<string | null>(null);
+  /** A file read while the editor had text: it replaces the text only once the user agrees. */
+  const [pendingFile, setPendingFile] = useState<{ name: string; text: string } | null>(null);
   const { errorScope, ...form } = usePasteForm(EMPTY_SETTINGS);
   const create = useCreatePaste();
   const draft = useMarkdownDraft();
@@ -85,6 +89,11 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
     );
   };
 
+  const loadFile = ({ name, text }: { name: string; text: string }) => {
+    changeContent(text);
+    setFormat(/\.txt$/i.test(name) ? 'text' : 'markdown');
+  };
+
   const openFile = async (file: File | undefined) => {
     setFileError(null);
     if (!file) return;
@@ -99,8 +108,8 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
         setFileError(t('home.file.tooLarge', { name: file.name, limit }));
         return;
       }
-      changeContent(text);
-      setFormat(/\.txt$/i.test(file.name) ? 'text' : 'markdown');
+      if (content.trim() === '') loadFile({ name: file.name, text });
+      else setPendingFile({ name: file.name, text });
     } catch {
       setFileError(t('home.file.unreadable', { name: file.name }));
     }
@@ -268,6 +277,20 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
         <Alert tone="error" testId="file-error" className="-mt-2">
           {fileError}
         </Alert>
+      )}
+
+      {pendingFile && (
+        <ConfirmDialog
+          title={t('home.file.replaceTitle')}
+          description={t('home.file.replaceDescription', { name: pendingFile.name })}
+          confirmLabel={t('home.file.replace')}
+          onConfirm={() => {
+            loadFile(pendingFile);
+            setPendingFile(null);
+          }}
+          onClose={() => setPendingFile(null)}
+          testId="replace-with-file"
+        />
       )}
 
       <Card title={t('home.settings.title')} description={t('home.settings.description')}>
