@@ -429,6 +429,20 @@ export const SCREENS: Screen[] = [
       }),
   },
   {
+    // The last allowed view of a file that is downloaded, not previewed (so the visit counts none).
+    name: 'file-view-last-view',
+    as: 'visitor',
+    path: '/file/screens-last-view',
+    prepare: (api) =>
+      ensureShare(api, {
+        slug: 'screens-last-view',
+        name: 'handover.zip',
+        mimeType: 'application/zip',
+        body: Buffer.from('PK demo'),
+        maxViews: 1,
+      }),
+  },
+  {
     name: 'file-view-password',
     as: 'visitor',
     path: '/file/screens-secret',

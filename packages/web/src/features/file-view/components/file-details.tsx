@@ -1,10 +1,12 @@
 /**
- * A shared file as its visitor sees it: name, size, type, upload date, expiry and views; remark;
- * download, copy link and QR code of the page; and the preview.
+ * A shared file as its visitor sees it: name, size, type, upload date, expiry and views (this
+ * visit's included, with a warning when it is the last allowed one); remark; download, copy link
+ * and QR code of the page; and the preview.
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type FileShare, formatBytes } from '@cubby/shared';
+import { Alert } from '../../../components/alert.tsx';
 import { Badge } from '../../../components/badge.tsx';
 import { Button, buttonClasses } from '../../../components/button.tsx';
 import { CopyButton } from '../../../components/copy-button.tsx';
@@ -12,9 +14,11 @@ import { DownloadIcon } from '../../../components/icons.tsx';
 import { QrCode } from '../../../components/qr-code.tsx';
 import { getApiBaseUrl } from '../../../lib/api/index.ts';
 import { formatDateTime } from '../../../lib/i18n/format-date.ts';
+import { useNetworkStatus } from '../../../lib/offline/network-status.ts';
 import { filePageUrl } from '../file-urls.ts';
 import { previewKind } from '../preview-kind.ts';
-import { FilePreview } from './file-preview.tsx';
+import { visitViews } from '../visit-views.ts';
+import { FilePreview, showsInline } from './file-preview.tsx';
 
 /** The server's URL, or the proxy route when it gave none. */
 function fileUrl(given: string | null, route: 'file-view' | 'file-download', slug: string): string {
@@ -28,6 +32,8 @@ export function FileDetails({ file, isProtected }: { file: FileShare; isProtecte
   const previewUrl = fileUrl(file.previewUrl, 'file-view', file.slug);
   const downloadUrl = fileUrl(file.downloadUrl, 'file-download', file.slug);
   const link = filePageUrl(file.slug);
+  const online = useNetworkStatus((state) => state.online);
+  const views = visitViews(file, online);
 
   const facts = [
     t('fileView.facts.size', { size: formatBytes(file.size) }),
@@ -35,9 +41,9 @@ export function FileDetails({ file, isProtected }: { file: FileShare; isProtecte
     file.expires_at
       ? t('fileView.facts.expires', { date: formatDateTime(file.expires_at) })
       : t('fileView.facts.neverExpires'),
-    file.max_views > 0
-      ? t('fileView.facts.viewsLimited', { views: file.views, max: file.max_views })
-      : t('fileView.facts.views', { count: file.views }),
+    views.max > 0
+      ? t('fileView.facts.viewsLimited', { views: views.views, max: views.max })
+      : t('fileView.facts.views', { count: views.views }),
   ];
 
   return (
@@ -95,6 +101,12 @@ export function FileDetails({ file, isProtected }: { file: FileShare; isProtecte
           <QrCode value={link} size={160} />
           <p className="text-sm text-fg-muted">{t('fileView.qrHint')}</p>
         </div>
+      )}
+
+      {views.last && (
+        <Alert tone="warning" testId="last-view">
+          {showsInline(file, kind) ? t('fileView.lastViewShown') : t('fileView.lastViewDownload')}
+        </Alert>
       )}
 
       {file.remark && (
