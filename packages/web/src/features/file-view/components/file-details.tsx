@@ -1,7 +1,8 @@
 /**
  * A shared file as its visitor sees it: name, size, type, upload date, expiry and views (this
  * visit's included, with a warning when it is the last allowed one); remark; download, copy link
- * and QR code of the page; and the preview.
+ * and QR code of the page; and the preview. Offline (a copy of the details from the offline
+ * database: the file itself is never kept) the download is disabled and the preview says why.
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -68,15 +69,22 @@ export function FileDetails({ file, isProtected }: { file: FileShare; isProtecte
           </p>
         </div>
         <div className="flex flex-wrap gap-2" data-testid="file-actions">
-          <a
-            href={downloadUrl}
-            download={file.filename}
-            className={buttonClasses('primary', 'sm')}
-            data-testid="download"
-          >
-            <DownloadIcon className="size-4" />
-            {t('fileView.actions.download')}
-          </a>
+          {online ? (
+            <a
+              href={downloadUrl}
+              download={file.filename}
+              className={buttonClasses('primary', 'sm')}
+              data-testid="download"
+            >
+              <DownloadIcon className="size-4" />
+              {t('fileView.actions.download')}
+            </a>
+          ) : (
+            <Button size="sm" disabled aria-describedby="file-offline" data-testid="download">
+              <DownloadIcon className="size-4" />
+              {t('fileView.actions.download')}
+            </Button>
+          )}
           <CopyButton text={link} testId="copy-link">
             {t('fileView.actions.copyLink')}
           </CopyButton>
@@ -124,7 +132,13 @@ export function FileDetails({ file, isProtected }: { file: FileShare; isProtecte
         className="min-w-0 rounded-xl border border-border bg-surface p-3 shadow-card sm:p-4"
         data-testid="file-preview"
       >
-        <FilePreview file={file} kind={kind} previewUrl={previewUrl} downloadUrl={downloadUrl} />
+        {online ? (
+          <FilePreview file={file} kind={kind} previewUrl={previewUrl} downloadUrl={downloadUrl} />
+        ) : (
+          <Alert tone="info" testId="preview-offline" id="file-offline">
+            {t('fileView.preview.offline')}
+          </Alert>
+        )}
       </section>
     </article>
   );
