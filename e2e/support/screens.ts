@@ -1010,6 +1010,8 @@ export const SCREENS: Screen[] = [
       await expect(page.getByTestId('delete-key-dialog')).toBeVisible();
     },
   },
+  // The switcher's button, in the footer.
+  { name: 'env-switcher-button', as: 'admin', path: '/?showEnvSwitcher' },
   {
     name: 'env-switcher',
     as: 'admin',
