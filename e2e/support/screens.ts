@@ -216,6 +216,12 @@ async function selectEntry(page: Page, name: string) {
   await page.getByTestId('entry-row').filter({ hasText: name }).first().click();
 }
 
+/** Types into Home's editor. */
+async function typeInEditor(page: Page, text: string) {
+  await page.getByTestId('paste-editor').locator('.cm-content').click();
+  await page.keyboard.insertText(text);
+}
+
 export const SCREENS: Screen[] = [
   { name: 'home', as: 'visitor', path: '/' },
   {
@@ -223,12 +229,27 @@ export const SCREENS: Screen[] = [
     as: 'admin',
     path: '/',
     action: async (page) => {
-      await page.getByTestId('paste-editor').locator('.cm-content').click();
-      await page.keyboard.insertText(
+      await typeInEditor(
+        page,
         '# Meeting notes\n\n- [x] **Agenda**\n- [ ] Actions\n\n| a | b |\n| - | - |\n| 1 | 2 |\n',
       );
       await page.getByTestId('mode-split').click();
       await expect(page.getByTestId('paste-preview').locator('table')).toBeVisible();
+    },
+  },
+  {
+    // Opening a file over typed text asks first.
+    name: 'home-replace-file',
+    as: 'visitor',
+    path: '/',
+    action: async (page) => {
+      await typeInEditor(page, 'Notes typed before opening a file');
+      await page.getByTestId('open-file-input').setInputFiles({
+        name: 'meeting-notes.md',
+        mimeType: 'text/markdown',
+        buffer: Buffer.from('# Meeting notes'),
+      });
+      await expect(page.getByTestId('replace-with-file')).toBeVisible();
     },
   },
   {
@@ -248,8 +269,7 @@ export const SCREENS: Screen[] = [
     as: 'admin',
     path: '/',
     action: async (page) => {
-      await page.getByTestId('paste-editor').locator('.cm-content').click();
-      await page.keyboard.insertText('# Shared from the screenshot run');
+      await typeInEditor(page, '# Shared from the screenshot run');
       await page.locator('input[name=password]').fill('pw');
       await page.locator('input[name=maxViews]').fill('3');
       await page.getByTestId('create-paste').click();
@@ -406,6 +426,20 @@ export const SCREENS: Screen[] = [
         name: 'budget.xlsx',
         mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
         body: Buffer.from('PK demo'),
+      }),
+  },
+  {
+    // The last allowed view of a file that is downloaded, not previewed (so the visit counts none).
+    name: 'file-view-last-view',
+    as: 'visitor',
+    path: '/file/screens-last-view',
+    prepare: (api) =>
+      ensureShare(api, {
+        slug: 'screens-last-view',
+        name: 'handover.zip',
+        mimeType: 'application/zip',
+        body: Buffer.from('PK demo'),
+        maxViews: 1,
       }),
   },
   {
@@ -682,6 +716,21 @@ export const SCREENS: Screen[] = [
       await page.locator('header nav a[href="/upload"]').first().click();
       await expect(page).toHaveURL(/\/upload$/);
       await expect(page.locator('main a[href="/"]')).toBeVisible();
+      await page.unroute(chunk);
+    },
+  },
+  {
+    // The error page of a screen that fails in the browser (its code runs and throws).
+    name: 'route-error-local',
+    as: 'visitor',
+    path: '/',
+    action: async (page) => {
+      const chunk = '**/assets/upload-page-*.js';
+      await page.route(chunk, (route) =>
+        route.fulfill({ contentType: 'text/javascript', body: 'throw new Error("screen failed");' }),
+      );
+      await page.locator('header nav a[href="/upload"]').first().click();
+      await expect(page.getByTestId('route-error-local')).toBeVisible();
       await page.unroute(chunk);
     },
   },
@@ -972,6 +1021,8 @@ export const SCREENS: Screen[] = [
       await expect(page.getByTestId('delete-key-dialog')).toBeVisible();
     },
   },
+  // The switcher's button, in the footer.
+  { name: 'env-switcher-button', as: 'admin', path: '/?showEnvSwitcher' },
   {
     name: 'env-switcher',
     as: 'admin',

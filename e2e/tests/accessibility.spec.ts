@@ -237,6 +237,25 @@ test('reduced motion: the spinner stands still and buttons and links change with
   release();
 });
 
+test('the editor shows its focus ring the moment it takes the focus, and not once it lost it', async ({
+  page,
+}) => {
+  await page.goto('/');
+  const content = page.locator('.cm-content');
+  await expect(content).toBeVisible();
+  const editor = page.locator('.cm-editor');
+  // Read in the same task as the focus change, so before any timer: CodeMirror marks itself
+  // .cm-focused from one, 3 to 55 ms later, and a ring hung on that mark lags behind the focus.
+  const ringOnFocus = await content.evaluate((el) => {
+    el.focus();
+    const style = getComputedStyle(el.closest('.cm-editor')!);
+    return `${style.outlineStyle} ${style.outlineWidth}`;
+  });
+  expect(ringOnFocus).toBe('solid 2px');
+  await content.evaluate((el) => el.blur());
+  await expect(editor).toHaveCSS('outline-style', 'none');
+});
+
 for (const theme of ['light', 'dark'] as const) {
   test(`every control Tab reaches shows a focus ring of at least 3:1 (${theme})`, async ({
     page,

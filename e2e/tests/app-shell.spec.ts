@@ -3,7 +3,8 @@
  * - only the UI language's texts load with the page; the other language loads when it is chosen,
  *   and the page switches only once its texts are there (never showing keys), or stays as it was
  *   when they cannot be loaded;
- * - a screen whose code cannot be loaded shows the error page, and the back button leaves it;
+ * - a screen whose code cannot be loaded shows the error page, and the back button leaves it; a
+ *   screen that fails in the browser says so rather than blaming the connection;
  * - admin screens check the login with the server when the last check is older than five minutes,
  *   also when reached with the back button.
  */
@@ -115,6 +116,32 @@ test('a screen whose code cannot be loaded shows the error page; the back button
   await page.goBack();
   await expect(page).toHaveTitle('Online clipboard - Cubby');
   await expect(page.getByRole('heading', { level: 1, name: 'Something went wrong' })).toHaveCount(0);
+});
+
+test('a screen that fails in the browser does not blame the connection; the text being written on Home is offered again', async ({
+  page,
+}) => {
+  await page.goto('/');
+  await page.getByTestId('paste-editor').locator('.cm-content').click();
+  await page.keyboard.insertText('written just before the failure');
+  // The Upload screen's code loads but fails as it runs: an error in the page, not in the network.
+  await page.route('**/assets/upload-page-*.js', (route) =>
+    route.fulfill({ contentType: 'text/javascript', body: 'throw new TypeError("broken screen");' }),
+  );
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Upload' }).click();
+
+  await expect(page.getByRole('heading', { level: 1, name: 'Something went wrong' })).toBeVisible();
+  await expect(page.getByTestId('route-error-local')).toContainText('not on your connection');
+  await expect(page.getByText('Check your connection')).toHaveCount(0);
+  await page.evaluate(() => localStorage.setItem('language', 'zh-CN'));
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: '出错了' })).toBeVisible();
+  await expect(page.getByTestId('route-error-local')).toContainText('并非网络连接问题');
+
+  await page.getByRole('link', { name: '返回首页' }).click();
+  const banner = page.getByTestId('draft-banner');
+  await banner.getByRole('button', { name: '恢复草稿' }).click();
+  await expect(page.getByTestId('paste-editor')).toContainText('written just before the failure');
 });
 
 test('an admin screen reached with the back button checks the login again after five minutes', async ({

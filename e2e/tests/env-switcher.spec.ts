@@ -71,3 +71,36 @@ test('an admin points the UI at another backend and back to the default', async 
   await page.reload();
   expect(new URL((await sameOrigin).url()).host).toBe(`127.0.0.1:${PORT}`);
 });
+
+test('its button covers no control, on a phone and on a wide screen, wherever the page is scrolled', async ({
+  page,
+  seedAdmin,
+}) => {
+  await seedAdmin();
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: width < 768 ? 800 : 900 });
+    await page.goto('/?showEnvSwitcher');
+    const button = page.getByTestId('env-switcher-button');
+    await expect(button).toBeVisible();
+    const scrollHeight = await page.evaluate(() => document.documentElement.scrollHeight);
+    for (let y = 0; y <= scrollHeight; y += 200) {
+      await page.evaluate((top) => window.scrollTo(0, top), y);
+      // Every control under the button's box, found by what is on top at points inside it.
+      const covered = await button.evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        const hits = new Set<string>();
+        for (let x = box.left + 2; x < box.right - 1; x += 6) {
+          for (let y = box.top + 2; y < box.bottom - 1; y += 6) {
+            for (const under of document.elementsFromPoint(x, y)) {
+              if (el.contains(under) || under.contains(el)) continue;
+              const control = under.closest('a, button, input, select, textarea, [contenteditable=true]');
+              if (control) hits.add(control.outerHTML.slice(0, 80));
+            }
+          }
+        }
+        return [...hits];
+      });
+      expect(covered, `${width} px, scrolled to ${y}`).toEqual([]);
+    }
+  }
+});

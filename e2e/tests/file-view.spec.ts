@@ -43,7 +43,8 @@ test('an image: details, preview, download, copy link and QR; one view for the v
   await expect(facts).toContainText('Image');
   await expect(facts).toContainText('image/png');
   await expect(facts).toContainText('Never expires');
-  await expect(facts).toContainText('Views: 0 of 10');
+  // This visit's view included (the page's preview and download make it).
+  await expect(facts).toContainText('Views: 1 of 10');
   await expect(page.getByTestId('file-remark')).toHaveText('Holiday picture');
   const image = preview(page).getByTestId('image-preview');
   await expect(image).toBeVisible();
@@ -217,6 +218,50 @@ test('a protected file asks for its password; the unlocked links carry a token',
   await expect(page.getByTestId('download')).toHaveAttribute('href', /[?&]token=/);
   // Without the password the bytes stay locked.
   expect((await request.get(`${BASE_URL}/api/file-view/${share.slug}`)).status()).toBe(401);
+});
+
+test('the views include this visit; its last allowed view is announced (max 1 and 2, previewed or downloaded)', async ({
+  page,
+  request,
+  api,
+}) => {
+  const facts = page.getByTestId('file-facts');
+  const lastView = page.getByTestId('last-view');
+  const image = { mimeType: 'image/png', body: pngOf(8, 8) };
+  const twice = await uploadShare(request, api, {
+    name: `${uniqueName('twice')}.png`,
+    ...image,
+    maxViews: 2,
+  });
+  await page.goto(`/file/${twice.slug}`);
+  await expect(facts).toContainText('Views: 1 of 2');
+  await expect(preview(page).getByTestId('image-preview')).toBeVisible();
+  await expect(lastView).toHaveCount(0);
+  await expect.poll(async () => ((await publicFile(request, twice.slug)) as FileShareData).views).toBe(1);
+  await page.reload();
+  await expect(facts).toContainText('Views: 2 of 2');
+  await expect(lastView).toHaveText(
+    'This is the last allowed view: showing the file here used it, and the link stops working for everyone once you leave this page. Download the file now if you need it.',
+  );
+  await expect.poll(async () => await publicFile(request, twice.slug)).toBe(410);
+
+  const zipName = `${uniqueName('once')}.zip`;
+  const once = await uploadShare(request, api, {
+    name: zipName,
+    mimeType: 'application/zip',
+    body: Buffer.from('PK'),
+    maxViews: 1,
+  });
+  await page.evaluate(() => localStorage.setItem('language', 'zh-CN'));
+  await page.goto(`/file/${once.slug}`);
+  await expect(facts).toContainText('访问次数：1 / 1');
+  await expect(lastView).toHaveText('这是最后一次允许的查看：下载文件后，链接将对所有人失效。');
+  // Only the download counts it.
+  expect(((await publicFile(request, once.slug)) as FileShareData).views).toBe(0);
+  const download = page.waitForEvent('download');
+  await page.getByTestId('download').click();
+  expect((await download).suggestedFilename()).toBe(zipName);
+  await expect.poll(async () => await publicFile(request, once.slug)).toBe(410);
 });
 
 test('unknown and used-up links say so', async ({ page, request, api }) => {

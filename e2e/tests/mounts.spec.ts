@@ -141,7 +141,7 @@ test.describe('mount management', () => {
 
     const dialog = await openCreate(page, '新建挂载点');
     await expect(dialog.getByRole('combobox', { name: '存储配置' }).locator('option:checked')).toHaveText(
-      'Local storage（本地磁盘）',
+      '本地存储（本地磁盘）',
     );
     await dialog.getByRole('button', { name: '创建挂载点' }).click();
     await expect(dialog).toContainText('挂载点名称不能为空。');

@@ -77,6 +77,33 @@ test.describe('as the admin', () => {
     await expect(page.getByTestId('draft-banner')).toHaveCount(0);
   });
 
+  test('Ctrl+B and Ctrl+I make the selection bold and italic, as the toolbar does; the tooltips name them', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    await typeContent(page, 'say hi');
+    await page.keyboard.press('Shift+ArrowLeft');
+    await page.keyboard.press('Shift+ArrowLeft');
+    await page.keyboard.press('Control+b');
+    await expect(editor(page)).toHaveText('say **hi**');
+    await page.keyboard.press('Control+i');
+    await expect(editor(page)).toHaveText('say **_hi_**');
+    // Pressed again, the shortcut unwraps what it wrapped, like the button.
+    await page.keyboard.press('Control+i');
+    await expect(editor(page)).toHaveText('say **hi**');
+    // Without a selection, the placeholder goes in selected, to be typed over.
+    await page.keyboard.press('End');
+    await page.keyboard.insertText(' ');
+    await page.keyboard.press('Control+b');
+    await page.keyboard.insertText('loud');
+    await expect(editor(page)).toHaveText('say **hi** **loud**');
+    const bold = page.getByTestId('toolbar-bold');
+    await expect(bold).toHaveAttribute('title', 'Bold (Ctrl+B)');
+    await expect(bold).toHaveAttribute('aria-keyshortcuts', 'Control+B');
+    await chooseLanguage(page, '中文');
+    await expect(page.getByTestId('toolbar-italic')).toHaveAttribute('title', '斜体（Ctrl+I）');
+  });
+
   test('shows inline errors in the current language, and the server conflict for a taken suffix', async ({
     page,
     api,
@@ -141,6 +168,66 @@ test.describe('as the admin', () => {
     await expect(page.getByTestId('file-error')).toContainText('“huge.txt” is larger than the 5 MB limit');
     await page.getByTestId('mode-edit').click();
     await expect(editor(page)).toContainText('# From a file');
+  });
+
+  test('opening a file over typed text asks first; Cancel keeps the text, Replace opens the file', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    await typeContent(page, 'my own notes');
+    const file = { name: 'readme.md', mimeType: 'text/markdown', buffer: Buffer.from('# From a file') };
+    await page.getByTestId('open-file-input').setInputFiles(file);
+    const dialog = page.getByRole('alertdialog', { name: 'Replace the text in the editor?' });
+    await expect(dialog).toContainText('“readme.md” will take the place of what you have written');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(editor(page)).toHaveText('my own notes');
+
+    await chooseLanguage(page, '中文');
+    await page.getByTestId('open-file-input').setInputFiles(file);
+    const zhDialog = page.getByRole('alertdialog', { name: '替换编辑器中的文本？' });
+    await zhDialog.getByRole('button', { name: '替换' }).click();
+    await expect(zhDialog).toHaveCount(0);
+    await expect(editor(page)).toHaveText('# From a file');
+  });
+
+  test('4.7 MiB pasted without a space (minified JSON) stays in the editor, is counted and shared', async ({
+    page,
+    request,
+  }) => {
+    const slug = uniqueName('json');
+    // Minified JSON, 4.4 million characters (4.7 MiB, under the 5 MiB limit) without a space.
+    const unit = '{"id":1,"price":"12€","note":"Zoë—ok"},';
+    const json = unit.repeat(Math.ceil(4_400_000 / unit.length));
+    const characters = [...json].length;
+    await page.goto('/');
+    await editor(page).click();
+    await editor(page).evaluate((el, text) => {
+      const clipboardData = new DataTransfer();
+      clipboardData.setData('text/plain', text);
+      el.dispatchEvent(new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true }));
+    }, json);
+    await expect(page.getByTestId('text-stats')).toHaveText(`${characters} characters · 1 words`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Create a text share' })).toBeVisible();
+    // Edited without Markdown highlighting, which would cost about a second per keystroke.
+    await expect(editor(page)).not.toHaveAttribute('data-language', 'markdown');
+    await page.getByRole('textbox', { name: 'Custom link suffix' }).fill(slug);
+    await page.getByRole('button', { name: 'Create share' }).click();
+    await expect(page.getByTestId('share-link')).toHaveValue(`${BASE_URL}/paste/${slug}`);
+    expect(await (await request.get(`/api/raw/${slug}`)).text()).toBe(json);
+  });
+
+  test('text typed just before leaving Home is offered as a draft on return, without waiting for the autosave', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    await typeContent(page, 'typed then left');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Upload' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Upload files' })).toBeVisible();
+    await nav.getByRole('link', { name: 'Home', exact: true }).click();
+    await page.getByTestId('draft-banner').getByRole('button', { name: 'Restore draft' }).click();
+    await expect(editor(page)).toHaveText('typed then left');
   });
 
   test('restores the auto-saved draft after a reload', async ({ page }) => {

@@ -5,9 +5,11 @@
  * than 7 days are purged when the app starts; a version-1 database is upgraded with its Markdown
  * draft kept and its cached answers dropped; after browsing as the admin, no store holds the
  * admin's token, an API key, a password or a signed URL, and logout leaves nothing credentialed.
+ * A file share's page offline shows its details but says the file itself is not there, and its
+ * download is disabled.
  */
 import { ADMIN_PASSWORD } from '../support/env.ts';
-import { uploadShare } from '../support/files.ts';
+import { pngOf, uploadShare } from '../support/files.ts';
 import { expect, test, uniqueName } from '../support/fixtures.ts';
 import {
   PRIVATE_API_CACHE,
@@ -285,4 +287,41 @@ test('after browsing as the admin no store holds a token, key, password or signe
   expect(await page.evaluate((name) => caches.has(name), PRIVATE_API_CACHE)).toBe(false);
   const after = await dumpOfflineStorage(page);
   for (const secret of [token, key.key, ADMIN_PASSWORD]) expect(after.text).not.toContain(secret);
+});
+
+test('offline, a file page says the file is not available offline and disables its download', async ({
+  page,
+  context,
+  request,
+  api,
+}) => {
+  const name = `${uniqueName('photo')}.png`;
+  const file = await uploadShare(request, api, { name, mimeType: 'image/png', body: pngOf(8, 8) });
+  await page.goto('/');
+  await waitForWorker(page);
+  await page.goto(`/file/${file.slug}`);
+  await expect(page.getByTestId('image-preview')).toBeVisible();
+  await expect
+    .poll(async () =>
+      ((await dumpOfflineStorage(page)).records['cubby-offline/files'] as { slug: string }[]).map(
+        (record) => record.slug,
+      ),
+    )
+    .toContain(file.slug);
+
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  await expect(page.getByTestId('offline-badge')).toContainText('Offline · copy from ');
+  await expect(page.getByTestId('preview-offline')).toHaveText(
+    'Not available offline: the file itself is not kept on this device. Connect to the internet to preview or download it.',
+  );
+  await expect(page.getByTestId('preview-failed')).toHaveCount(0);
+  await expect(page.getByTestId('download')).toBeDisabled();
+  await expect(page.getByTestId('copy-link')).toBeEnabled();
+
+  await context.setOffline(false);
+  await page.reload();
+  await expect(page.getByTestId('image-preview')).toBeVisible();
+  await expect(page.getByTestId('download')).toHaveAttribute('href', /\/api\/file-download\//);
 });

@@ -1,10 +1,12 @@
 /**
  * Screenshots of the installable app's screens for review (issue 14): the offline badge over a
- * saved paste with the install prompt, and the offline fallback page, in both languages and themes
- * at 375 and 1280 px, to artifacts/screenshots/pwa/ (gitignored). Each checks the language shown.
+ * saved paste with the install prompt, a file share's page offline, and the offline fallback page,
+ * in both languages and themes at 375 and 1280 px, to artifacts/screenshots/pwa/ (gitignored).
+ * Each checks the language shown.
  */
 import path from 'node:path';
 import { SCREENSHOT_DIR } from '../support/env.ts';
+import { pngOf, uploadShare } from '../support/files.ts';
 import { expect, seedStorage, test, uniqueName } from '../support/fixtures.ts';
 
 test.use({ serviceWorkers: 'allow' });
@@ -14,16 +16,27 @@ const TEXTS = {
     badge: 'Offline · copy from',
     fallback: 'Page temporarily unavailable',
     install: 'Install Cubby',
+    fileOffline: 'Not available offline',
   },
-  'zh-CN': { badge: '离线 ·', fallback: '页面暂时无法访问', install: '安装 Cubby' },
+  'zh-CN': {
+    badge: '离线 ·',
+    fallback: '页面暂时无法访问',
+    install: '安装 Cubby',
+    fileOffline: '离线时不可用',
+  },
 } as const;
 
 for (const language of ['en-US', 'zh-CN'] as const) {
   for (const theme of ['light', 'dark'] as const) {
-    test(`offline screens in ${language}, ${theme}`, async ({ page, context, api }) => {
+    test(`offline screens in ${language}, ${theme}`, async ({ page, context, request, api }) => {
       const texts = TEXTS[language];
       const slug = uniqueName('shot');
       await api.createPaste({ content: '# Notes\n\nRead on the plane.', slug, remark: 'Plane notes' });
+      const file = await uploadShare(request, api, {
+        name: 'boarding-pass.png',
+        mimeType: 'image/png',
+        body: pngOf(320, 180),
+      });
       await seedStorage(page, { language, themeMode: theme });
       await page.goto('/');
       await page.waitForFunction(
@@ -33,6 +46,8 @@ for (const language of ['en-US', 'zh-CN'] as const) {
           timeout: 20_000,
         },
       );
+      await page.goto(`/file/${file.slug}`);
+      await expect(page.getByTestId('image-preview')).toBeVisible();
       await page.goto(`/paste/${slug}`);
       await expect(page.getByTestId('paste-content')).toBeVisible();
       await context.setOffline(true);
@@ -51,6 +66,14 @@ for (const language of ['en-US', 'zh-CN'] as const) {
         await page.setViewportSize({ width, height: width < 768 ? 800 : 900 });
         await page.screenshot({
           path: path.join(SCREENSHOT_DIR, 'pwa', `${width}-${theme}-${language}-offline-paste.png`),
+        });
+      }
+      await page.goto(`/file/${file.slug}`);
+      await expect(page.getByTestId('preview-offline')).toContainText(texts.fileOffline);
+      for (const width of [375, 1280]) {
+        await page.setViewportSize({ width, height: width < 768 ? 800 : 900 });
+        await page.screenshot({
+          path: path.join(SCREENSHOT_DIR, 'pwa', `${width}-${theme}-${language}-offline-file.png`),
         });
       }
       await page.goto('/upload');

@@ -164,6 +164,24 @@ test('deleting a config is refused while file shares use it, and allowed once th
   await expect(row(page, name)).toHaveCount(0);
 });
 
+test('the first-start config shows its name in Chinese too, while the API keeps its name', async ({
+  page,
+  request,
+  api,
+}) => {
+  const builtIn = (await listStorageConfigs(request, await api.adminToken())).find(
+    (config) => config.name === 'Local storage',
+  );
+  expect(builtIn, 'the config made on first start').toBeDefined();
+  await page.addInitScript(() => localStorage.setItem('language', 'zh-CN'));
+  await page.goto('/admin/storage-config');
+  await expect(row(page, 'Local storage').getByRole('heading', { level: 3 })).toHaveText('本地存储');
+  await page.goto('/upload');
+  const storage = page.getByRole('combobox', { name: '存储', exact: true });
+  await expect(storage).toContainText('本地存储');
+  await expect(storage).not.toContainText('Local storage');
+});
+
 test.describe('an S3 config on radosgw', () => {
   let client: S3Client;
   let bucket: string;

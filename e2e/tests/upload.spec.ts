@@ -149,6 +149,20 @@ test.describe('as the admin', () => {
     for (const name of names) await expect(item(page, name)).toHaveAttribute('data-status', 'success');
     const slugs = await Promise.all(names.map((name) => slugOf(page, name)));
     expect(new Set(slugs).size).toBe(3);
+    const announcer = page.getByTestId('upload-announcer');
+    await expect(announcer).toHaveText('3 files uploaded.');
+
+    // A second batch is announced on its own: the earlier one stays listed but is not counted again.
+    const next = `${uniqueName('d')}.bin`;
+    await page.getByTestId('file-input').setInputFiles({
+      name: next,
+      mimeType: 'application/octet-stream',
+      buffer: randomBytesOf(900, 9),
+    });
+    await page.getByTestId('start-upload').click();
+    await expect(item(page, next)).toHaveAttribute('data-status', 'success');
+    await expect(page.getByTestId('upload-item')).toHaveCount(4);
+    await expect(announcer).toHaveText('1 file uploaded.');
   });
 
   test('settings are validated: link suffix rules, one file per custom suffix, a taken suffix', async ({

@@ -36,6 +36,11 @@ export const S3_PROVIDER_RULES: Record<S3ProviderLabel, S3ProviderRules> = {
   'Other S3 Compatible': { endpointRequired: true },
 };
 
+/**
+ * The name of the local-disk config the server makes on first start. API answers keep it as is;
+ * the web app shows it in the UI's language while the config keeps this name.
+ */
+export const BUILT_IN_STORAGE_NAME = 'Local storage';
 export const STORAGE_NAME_MAX = 50;
 export const SIGNATURE_EXPIRES_MIN = 60;
 /** SigV4's longest presigned-URL lifetime: 7 days. */

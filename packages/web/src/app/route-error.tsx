@@ -2,7 +2,8 @@
  * Shown when a screen fails to render or its code cannot be loaded: `RouteErrorBoundary` around the
  * routes catches the error and shows `RouteError` in place of the page. A navigation (e.g. the back
  * button) tries the new location again. A screen whose code fails to load while offline shows the
- * offline fallback page instead.
+ * offline fallback page instead. The page says which it was: code that could not be loaded (the
+ * connection, or a new version) or an error in the page itself, which no connection check fixes.
  */
 import { Component, lazy, Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -24,13 +25,20 @@ export function isChunkLoadError(error: unknown): boolean {
   );
 }
 
-export function RouteError() {
+/** Why the page could not be shown: its code did not load, or it failed in the browser. */
+export type RouteErrorCause = 'load' | 'local';
+
+export function RouteError({ cause }: { cause: RouteErrorCause }) {
   const { t } = useTranslation();
   usePageTitle(t('titles.error'));
   // Shown instead of the whole layout, so it is the page's main landmark itself.
   return (
-    <main className="mx-auto max-w-lg px-4 py-16">
-      <Card title={t('routeError.heading')} as="h1" description={t('routeError.description')}>
+    <main className="mx-auto max-w-lg px-4 py-16" data-testid={`route-error-${cause}`}>
+      <Card
+        title={t('routeError.heading')}
+        as="h1"
+        description={cause === 'load' ? t('routeError.description') : t('routeError.localDescription')}
+      >
         <div className="flex flex-wrap gap-2">
           <Button onClick={() => window.location.reload()}>{t('routeError.retry')}</Button>
           <Link to={paths.home.getHref()} className={buttonClasses('secondary')} reloadDocument>
@@ -50,6 +58,8 @@ interface BoundaryProps {
 
 interface BoundaryState {
   failed: boolean;
+  /** What failed, when the page is not offline. */
+  cause: RouteErrorCause;
   /**
    * The screen's code could not be loaded while offline: the offline fallback page is shown.
    * Undefined while the server is being asked (a chunk failed although the browser says online).
@@ -59,11 +69,11 @@ interface BoundaryState {
 }
 
 class ErrorBoundary extends Component<BoundaryProps, BoundaryState> {
-  override state: BoundaryState = { failed: false, locationKey: this.props.locationKey };
+  override state: BoundaryState = { failed: false, cause: 'load', locationKey: this.props.locationKey };
 
   static getDerivedStateFromError(error: unknown): Partial<BoundaryState> {
-    const offline = isChunkLoadError(error) ? (isOffline() ? true : undefined) : false;
-    return { failed: true, offline };
+    if (!isChunkLoadError(error)) return { failed: true, cause: 'local', offline: false };
+    return { failed: true, cause: 'load', offline: isOffline() ? true : undefined };
   }
 
   static getDerivedStateFromProps(props: BoundaryProps, state: BoundaryState): Partial<BoundaryState> | null {
@@ -90,7 +100,7 @@ class ErrorBoundary extends Component<BoundaryProps, BoundaryState> {
         <OfflineFallback />
       </Suspense>
     ) : (
-      <RouteError />
+      <RouteError cause={this.state.cause} />
     );
   }
 }

@@ -15,14 +15,18 @@ export function Alert({
   children,
   className = '',
   testId,
+  id,
 }: {
   tone?: AlertTone;
   children: ReactNode;
   className?: string;
   testId?: string;
+  /** For a control the message describes (`aria-describedby`). */
+  id?: string;
 }) {
   return (
     <div
+      id={id}
       role={tone === 'error' || tone === 'warning' ? 'alert' : 'status'}
       data-testid={testId}
       className={`rounded-md border px-3 py-2 text-sm break-words ${tones[tone]} ${className}`}

@@ -9,6 +9,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import {
+  BUILT_IN_STORAGE_NAME,
   type Principal,
   type S3ProviderLabel,
   type StorageConfigInput,
@@ -457,7 +458,7 @@ export class StorageConfigsService {
     await fs.mkdir(settings.root_path, { recursive: true });
     await this.repo.insert({
       id: randomUUID(),
-      name: 'Local storage',
+      name: BUILT_IN_STORAGE_NAME,
       driver: 'local',
       provider_type: LOCAL_PROVIDER_TYPE,
       settings: JSON.stringify(settings),

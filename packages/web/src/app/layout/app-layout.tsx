@@ -32,8 +32,9 @@ export function AppLayout() {
           <Outlet />
         </Suspense>
       </main>
-      <Footer />
-      <EnvSwitcher />
+      <Footer>
+        <EnvSwitcher />
+      </Footer>
       <PwaPromptsSlot />
       <Toaster />
     </div>

@@ -1,15 +1,20 @@
-/** Site footer: copyright with the current year. */
+/**
+ * Site footer: copyright with the current year, and the tools given to it (the environment
+ * switcher's button: in the page's flow, so it never covers a control as a floating button did).
+ */
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PRODUCT_NAME } from '../../lib/product.ts';
 
-export function Footer() {
+export function Footer({ children }: { children?: ReactNode }) {
   const { t } = useTranslation();
   const year = new Date().getFullYear();
   return (
     <footer className="border-t border-border bg-surface">
-      <div className="mx-auto flex max-w-6xl flex-col gap-1 px-4 py-5 text-sm text-fg-muted sm:flex-row sm:items-center sm:justify-between sm:px-6">
+      <div className="mx-auto flex max-w-6xl flex-col gap-1 px-4 py-5 sm:gap-4 text-sm text-fg-muted sm:flex-row sm:items-center sm:justify-between sm:px-6">
         <p data-testid="copyright">{t('footer.copyright', { year, name: PRODUCT_NAME })}</p>
-        <p>{t('footer.tagline')}</p>
+        <p className="sm:ms-auto">{t('footer.tagline')}</p>
+        {children}
       </div>
     </footer>
   );

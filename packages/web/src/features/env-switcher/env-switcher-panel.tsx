@@ -43,19 +43,20 @@ export default function EnvSwitcherPanel() {
 
   return (
     <>
-      <button
-        type="button"
+      <Button
+        variant="secondary"
+        size="sm"
         onClick={() => {
           setError(null);
           setValue(current ?? '');
           setOpen(true);
         }}
-        className="fixed right-4 bottom-4 z-30 inline-flex items-center gap-2 rounded-full bg-surface-raised px-4 py-2 text-sm font-medium text-fg shadow-lg ring-1 ring-border hover:bg-surface-sunken focus-visible:outline-2 focus-visible:outline-ring"
+        className="self-start sm:self-auto"
         data-testid="env-switcher-button"
       >
         <ServerIcon className="size-4" />
         {t('envSwitcher.open')}
-      </button>
+      </Button>
       <Dialog
         open={open}
         onOpenChange={setOpen}

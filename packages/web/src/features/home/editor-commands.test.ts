@@ -1,7 +1,13 @@
 /** The Markdown toolbar's edits. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { applyEdit, editFor, type EditorCommand } from './editor-commands.ts';
+import {
+  COMMAND_SHORTCUTS,
+  applyEdit,
+  describeShortcut,
+  editFor,
+  type EditorCommand,
+} from './editor-commands.ts';
 
 const P = { bold: 'bold', italic: 'italic', code: 'code', linkText: 'text', column: 'Col' };
 
@@ -39,4 +45,10 @@ test('link selects the URL to type; table inserts a template on its own lines', 
   const table = run('table', 'intro', 5);
   assert.equal(table.doc, 'intro\n\n| Col 1 | Col 2 |\n| --- | --- |\n|  |  |\n');
   assert.equal(table.selected, 'Col 1');
+});
+
+test('bold and italic have the shortcuts CloudPaste users know, named per platform', () => {
+  assert.deepEqual(COMMAND_SHORTCUTS, { bold: 'Mod-b', italic: 'Mod-i' });
+  assert.deepEqual(describeShortcut('Mod-b', false), { label: 'Ctrl+B', aria: 'Control+B' });
+  assert.deepEqual(describeShortcut('Mod-i', true), { label: '⌘I', aria: 'Meta+I' });
 });

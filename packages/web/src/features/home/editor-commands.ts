@@ -17,6 +17,21 @@ export const EDITOR_COMMANDS = [
 ] as const;
 export type EditorCommand = (typeof EDITOR_COMMANDS)[number];
 
+/**
+ * Keys that run a command in the editor, as CodeMirror writes them: `Mod` is ⌘ on Apple devices
+ * and Ctrl elsewhere (the bindings CloudPaste's editor has).
+ */
+export const COMMAND_SHORTCUTS: Partial<Record<EditorCommand, `Mod-${string}`>> = {
+  bold: 'Mod-b',
+  italic: 'Mod-i',
+};
+
+/** A `Mod-<key>` shortcut as a tooltip shows it ("Ctrl+B", "⌘B") and as `aria-keyshortcuts` names it. */
+export function describeShortcut(shortcut: `Mod-${string}`, apple: boolean): { label: string; aria: string } {
+  const key = shortcut.slice('Mod-'.length).toUpperCase();
+  return apple ? { label: `⌘${key}`, aria: `Meta+${key}` } : { label: `Ctrl+${key}`, aria: `Control+${key}` };
+}
+
 export interface TextEdit {
   from: number;
   to: number;

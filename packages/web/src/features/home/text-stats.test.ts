@@ -18,3 +18,20 @@ test('each CJK character is a word; mixed text adds up', () => {
 test('an emoji is one character', () => {
   assert.deepEqual(countText('ok 👍'), { characters: 4, words: 1 });
 });
+
+test('5 MiB without a space (minified JSON) counts as one word, in one pass', () => {
+  // Non-ASCII letters and an emoji: one regular expression over the whole run overflowed its stack.
+  const unit = '{"név":"é€😀",';
+  const text = unit.repeat(Math.ceil((5 * 1024 * 1024) / unit.length));
+  assert.deepEqual(countText(text), { characters: (text.length / unit.length) * 13, words: 1 });
+  assert.deepEqual(countText(`${text} ${text}`), {
+    characters: (text.length / unit.length) * 26 + 1,
+    words: 2,
+  });
+});
+
+test('runs of marks are no words; CJK characters end a run', () => {
+  assert.deepEqual(countText('{"":[]},'.repeat(1000)), { characters: 8000, words: 0 });
+  assert.deepEqual(countText('ab中cd'), { characters: 5, words: 3 });
+  assert.deepEqual(countText('--中--'), { characters: 5, words: 1 });
+});

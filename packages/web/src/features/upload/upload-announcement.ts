@@ -1,7 +1,8 @@
 /**
  * What the upload page tells screen readers about the uploads: the file being uploaded and its
  * progress in quarter steps (not every tick of the bar, which would drown everything else), then
- * how many uploads succeeded and failed. The same text twice is not announced again.
+ * how many uploads of the latest start succeeded and failed (the list keeps earlier ones until they
+ * are cleared; they were announced when they ended). The same text twice is not announced again.
  */
 import type { UploadItem } from './upload-queue.ts';
 
@@ -15,7 +16,7 @@ type Translate = (
 ) => string;
 
 export function uploadAnnouncement(
-  items: readonly Pick<UploadItem, 'name' | 'status' | 'percent'>[],
+  items: readonly Pick<UploadItem, 'name' | 'status' | 'percent' | 'batch'>[],
   t: Translate,
 ): string {
   const uploading = items.find((item) => item.status === 'uploading');
@@ -23,8 +24,10 @@ export function uploadAnnouncement(
     const percent = Math.floor(uploading.percent / STEP) * STEP;
     return t('upload.announce.progress', { name: uploading.name, percent });
   }
-  const done = items.filter((item) => item.status === 'success').length;
-  const failed = items.filter((item) => item.status === 'error').length;
+  const latest = items.reduce((batch, item) => Math.max(batch, item.batch), 0);
+  const current = items.filter((item) => item.batch === latest);
+  const done = current.filter((item) => item.status === 'success').length;
+  const failed = current.filter((item) => item.status === 'error').length;
   const parts = [
     done > 0 ? t('upload.announce.done', { count: done }) : '',
     failed > 0 ? t('upload.announce.failed', { count: failed }) : '',

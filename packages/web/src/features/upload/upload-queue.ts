@@ -48,6 +48,11 @@ export interface UploadItem {
   target: UploadTarget | null;
   /** Started and waiting for its turn. */
   queued: boolean;
+  /**
+   * Which start it belongs to (the upload button, a URL's start, a retry), counting from 1; 0 before
+   * it is started. The page announces the outcome of the latest start only.
+   */
+  batch: number;
 }
 
 interface QueueState {
@@ -73,6 +78,7 @@ const controllers = new Map<string, AbortController>();
 const waiting: string[] = [];
 let pumping = false;
 let nextId = 1;
+let nextBatch = 1;
 /** Store updates for progress at most this often. */
 const PROGRESS_INTERVAL_MS = 150;
 
@@ -100,6 +106,7 @@ function newItem(
     tooLarge: size !== null && !isWithinLimit(size, maxBytes),
     target: null,
     queued: false,
+    batch: 0,
   } satisfies UploadItem;
 }
 
@@ -217,9 +224,10 @@ export const useUploadQueue = create<QueueState>()((set, get) => {
     },
 
     startPending(target) {
+      const batch = nextBatch++;
       for (const item of get().items) {
         if (item.status === 'pending' && !item.queued && !item.tooLarge) {
-          update(item.id, { target });
+          update(item.id, { target, batch });
           enqueue(item.id);
         }
       }
@@ -228,7 +236,7 @@ export const useUploadQueue = create<QueueState>()((set, get) => {
     start(id, target) {
       const item = find(id);
       if (!item || item.tooLarge || item.status !== 'pending' || item.queued) return;
-      update(id, { target });
+      update(id, { target, batch: nextBatch++ });
       enqueue(id);
     },
 
@@ -250,6 +258,7 @@ export const useUploadQueue = create<QueueState>()((set, get) => {
     retry(id) {
       const item = find(id);
       if (!item || item.status !== 'error' || !item.target || item.tooLarge) return;
+      update(id, { batch: nextBatch++ });
       enqueue(id);
     },
 

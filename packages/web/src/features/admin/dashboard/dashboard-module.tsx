@@ -13,6 +13,7 @@ import { LoadError } from '../../../components/list-states.tsx';
 import { PageLoading } from '../../../components/spinner.tsx';
 import { showToast } from '../../../components/toast/toast-store.ts';
 import { isApiError } from '../../../lib/api/index.ts';
+import { useStorageConfigName } from '../../../lib/i18n/storage-config-name.ts';
 import { useMounts } from '../mount-management/api/mounts.ts';
 import { useCacheStats, useClearCache, useDashboardStats } from './api.ts';
 import { WeekChart } from './week-chart.tsx';
@@ -119,12 +120,13 @@ function StatCard({
 
 function StorageRow({ bucket }: { bucket: StorageUsage }) {
   const { t } = useTranslation();
+  const storageName = useStorageConfigName();
   const used = formatBytes(bucket.usedStorage);
   return (
     <li>
       <div className="flex flex-wrap items-baseline justify-between gap-x-3 text-sm">
         <span className="min-w-0 font-medium break-words text-fg" data-user-content="">
-          {bucket.name}
+          {storageName(bucket.name)}
         </span>
         <span className="text-fg-muted tabular-nums">
           {bucket.quotaBytes === null

@@ -13,6 +13,7 @@ import { EmptyState, LoadError } from '../../../components/list-states.tsx';
 import { PageLoading } from '../../../components/spinner.tsx';
 import { showToast } from '../../../components/toast/toast-store.ts';
 import { isApiError } from '../../../lib/api/index.ts';
+import { useStorageConfigName } from '../../../lib/i18n/storage-config-name.ts';
 import { useStorageConfigs } from './api/get-storage-configs.ts';
 import { useDeleteStorageConfig, useSetDefaultStorageConfig } from './api/mutate-storage-configs.ts';
 import { useTestStorageConfig } from './api/test-storage-config.ts';
@@ -25,6 +26,7 @@ type Editing = { kind: 'create' } | { kind: 'edit'; config: StorageConfig };
 
 export default function StorageConfigModule() {
   const { t } = useTranslation();
+  const storageName = useStorageConfigName();
   const configs = useStorageConfigs();
   const [editing, setEditing] = useState<Editing | null>(null);
   const [deleting, setDeleting] = useState<StorageConfig | null>(null);
@@ -46,7 +48,8 @@ export default function StorageConfigModule() {
 
   const makeDefault = (config: StorageConfig) =>
     setDefault.mutate(config.id, {
-      onSuccess: () => showToast(t('admin.storage.setDefault.done', { name: config.name }), 'success'),
+      onSuccess: () =>
+        showToast(t('admin.storage.setDefault.done', { name: storageName(config.name) }), 'success'),
       onError: (error) => showToast(message(error), 'error'),
     });
 
@@ -59,7 +62,7 @@ export default function StorageConfigModule() {
     setDeleteError(null);
     remove.mutate(deleting.id, {
       onSuccess: () => {
-        showToast(t('admin.storage.delete.done', { name: deleting.name }), 'success');
+        showToast(t('admin.storage.delete.done', { name: storageName(deleting.name) }), 'success');
         closeDelete();
       },
       onError: (error) => setDeleteError(message(error)),
@@ -118,7 +121,7 @@ export default function StorageConfigModule() {
       {deleting && (
         <ConfirmDialog
           title={t('admin.storage.delete.title')}
-          description={t('admin.storage.delete.description', { name: deleting.name })}
+          description={t('admin.storage.delete.description', { name: storageName(deleting.name) })}
           confirmLabel={t('admin.storage.delete.confirm')}
           onConfirm={confirmDelete}
           onClose={closeDelete}

@@ -1,10 +1,13 @@
 /**
- * A shared file as its visitor sees it: name, size, type, upload date, expiry and views; remark;
- * download, copy link and QR code of the page; and the preview.
+ * A shared file as its visitor sees it: name, size, type, upload date, expiry and views (this
+ * visit's included, with a warning when it is the last allowed one); remark; download, copy link
+ * and QR code of the page; and the preview. Offline (a copy of the details from the offline
+ * database: the file itself is never kept) the download is disabled and the preview says why.
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type FileShare, formatBytes } from '@cubby/shared';
+import { Alert } from '../../../components/alert.tsx';
 import { Badge } from '../../../components/badge.tsx';
 import { Button, buttonClasses } from '../../../components/button.tsx';
 import { CopyButton } from '../../../components/copy-button.tsx';
@@ -12,9 +15,11 @@ import { DownloadIcon } from '../../../components/icons.tsx';
 import { QrCode } from '../../../components/qr-code.tsx';
 import { getApiBaseUrl } from '../../../lib/api/index.ts';
 import { formatDateTime } from '../../../lib/i18n/format-date.ts';
+import { useNetworkStatus } from '../../../lib/offline/network-status.ts';
 import { filePageUrl } from '../file-urls.ts';
 import { previewKind } from '../preview-kind.ts';
-import { FilePreview } from './file-preview.tsx';
+import { visitViews } from '../visit-views.ts';
+import { FilePreview, showsInline } from './file-preview.tsx';
 
 /** The server's URL, or the proxy route when it gave none. */
 function fileUrl(given: string | null, route: 'file-view' | 'file-download', slug: string): string {
@@ -28,6 +33,8 @@ export function FileDetails({ file, isProtected }: { file: FileShare; isProtecte
   const previewUrl = fileUrl(file.previewUrl, 'file-view', file.slug);
   const downloadUrl = fileUrl(file.downloadUrl, 'file-download', file.slug);
   const link = filePageUrl(file.slug);
+  const online = useNetworkStatus((state) => state.online);
+  const views = visitViews(file, online);
 
   const facts = [
     t('fileView.facts.size', { size: formatBytes(file.size) }),
@@ -35,9 +42,9 @@ export function FileDetails({ file, isProtected }: { file: FileShare; isProtecte
     file.expires_at
       ? t('fileView.facts.expires', { date: formatDateTime(file.expires_at) })
       : t('fileView.facts.neverExpires'),
-    file.max_views > 0
-      ? t('fileView.facts.viewsLimited', { views: file.views, max: file.max_views })
-      : t('fileView.facts.views', { count: file.views }),
+    views.max > 0
+      ? t('fileView.facts.viewsLimited', { views: views.views, max: views.max })
+      : t('fileView.facts.views', { count: views.views }),
   ];
 
   return (
@@ -62,15 +69,22 @@ export function FileDetails({ file, isProtected }: { file: FileShare; isProtecte
           </p>
         </div>
         <div className="flex flex-wrap gap-2" data-testid="file-actions">
-          <a
-            href={downloadUrl}
-            download={file.filename}
-            className={buttonClasses('primary', 'sm')}
-            data-testid="download"
-          >
-            <DownloadIcon className="size-4" />
-            {t('fileView.actions.download')}
-          </a>
+          {online ? (
+            <a
+              href={downloadUrl}
+              download={file.filename}
+              className={buttonClasses('primary', 'sm')}
+              data-testid="download"
+            >
+              <DownloadIcon className="size-4" />
+              {t('fileView.actions.download')}
+            </a>
+          ) : (
+            <Button size="sm" disabled aria-describedby="file-offline" data-testid="download">
+              <DownloadIcon className="size-4" />
+              {t('fileView.actions.download')}
+            </Button>
+          )}
           <CopyButton text={link} testId="copy-link">
             {t('fileView.actions.copyLink')}
           </CopyButton>
@@ -97,6 +111,12 @@ export function FileDetails({ file, isProtected }: { file: FileShare; isProtecte
         </div>
       )}
 
+      {views.last && (
+        <Alert tone="warning" testId="last-view">
+          {showsInline(file, kind) ? t('fileView.lastViewShown') : t('fileView.lastViewDownload')}
+        </Alert>
+      )}
+
       {file.remark && (
         <p
           className="rounded-xl border border-border bg-surface px-4 py-3 text-sm text-fg"
@@ -112,7 +132,13 @@ export function FileDetails({ file, isProtected }: { file: FileShare; isProtecte
         className="min-w-0 rounded-xl border border-border bg-surface p-3 shadow-card sm:p-4"
         data-testid="file-preview"
       >
-        <FilePreview file={file} kind={kind} previewUrl={previewUrl} downloadUrl={downloadUrl} />
+        {online ? (
+          <FilePreview file={file} kind={kind} previewUrl={previewUrl} downloadUrl={downloadUrl} />
+        ) : (
+          <Alert tone="info" testId="preview-offline" id="file-offline">
+            {t('fileView.preview.offline')}
+          </Alert>
+        )}
       </section>
     </article>
   );

@@ -23,12 +23,21 @@ export interface FilePreviewProps {
   downloadUrl: string;
 }
 
+type InlineKind = Exclude<PreviewKind, 'office' | 'other'>;
+
+/**
+ * Whether the page shows the file itself — which loads it, and so makes the visit's view on arrival
+ * — rather than a download card (the Office viewer too is only on request).
+ */
+export function showsInline(file: FileShare, kind: PreviewKind): kind is InlineKind {
+  return !file.office_preview && kind !== 'office' && kind !== 'other';
+}
+
 export function FilePreview({ file, kind, previewUrl, downloadUrl }: FilePreviewProps) {
   if (file.office_preview) {
     return <OfficePreview file={file} previewUrl={previewUrl} downloadUrl={downloadUrl} />;
   }
-  if (kind === 'office' || kind === 'other')
-    return <DownloadCard file={file} kind={kind} downloadUrl={downloadUrl} />;
+  if (!showsInline(file, kind)) return <DownloadCard file={file} kind={kind} downloadUrl={downloadUrl} />;
   return <InlinePreview name={file.filename} size={file.size} kind={kind} previewUrl={previewUrl} />;
 }
 
@@ -44,7 +53,7 @@ export function InlinePreview({
 }: {
   name: string;
   size: number;
-  kind: Exclude<PreviewKind, 'office' | 'other'>;
+  kind: InlineKind;
   previewUrl: string;
 }) {
   const { t } = useTranslation();

@@ -9,15 +9,13 @@ import { useTranslation } from 'react-i18next';
 import { formatBytes } from '@cubby/shared';
 import { Alert } from '../../../components/alert.tsx';
 import { PageLoading } from '../../../components/spinner.tsx';
+import { HIGHLIGHT_MAX_CHARS } from '../../../lib/markdown/highlight-limit.ts';
 import { codeLanguage, type PreviewKind } from '../preview-kind.ts';
 import { TEXT_PREVIEW_LIMIT, readTextHead, type TextHead } from '../read-text-head.ts';
 
 const MarkdownView = lazy(() =>
   import('../../../lib/markdown/markdown-view.tsx').then((module) => ({ default: module.MarkdownView })),
 );
-
-/** Larger texts are shown plain: highlighting them would hold up the page. */
-const HIGHLIGHT_MAX_CHARS = 200_000;
 
 export interface TextFilePreviewProps {
   url: string;

@@ -1,7 +1,18 @@
-/** Formatting buttons of the editor (Markdown only), with accessible names and tooltips. */
+/**
+ * Formatting buttons of the editor (Markdown only), with accessible names and tooltips; a command
+ * with a keyboard shortcut names it in its tooltip and in `aria-keyshortcuts`.
+ */
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EDITOR_COMMANDS, type EditorCommand } from '../editor-commands.ts';
+import {
+  COMMAND_SHORTCUTS,
+  EDITOR_COMMANDS,
+  describeShortcut,
+  type EditorCommand,
+} from '../editor-commands.ts';
+
+/** Apple devices: CodeMirror's `Mod` is ⌘ there. */
+const APPLE = typeof navigator !== 'undefined' && /Mac|iPhone|iPad|iPod/.test(navigator.platform);
 
 const ICONS: Record<EditorCommand, ReactElement> = {
   bold: <path d="M7 5h6a3.5 3.5 0 0 1 0 7H7zM7 12h7a3.5 3.5 0 0 1 0 7H7z" strokeWidth={2.4} />,
@@ -28,14 +39,18 @@ export function EditorToolbar({
   return (
     <div role="toolbar" aria-label={t('home.toolbar.label')} className="flex flex-wrap items-center gap-0.5">
       {EDITOR_COMMANDS.map((command) => {
+        const name = t(`home.toolbar.${command}`);
+        const shortcutKeys = COMMAND_SHORTCUTS[command];
+        const shortcut = shortcutKeys ? describeShortcut(shortcutKeys, APPLE) : null;
         return (
           <button
             key={command}
             type="button"
             disabled={disabled}
             onClick={() => onCommand(command)}
-            title={t(`home.toolbar.${command}`)}
-            aria-label={t(`home.toolbar.${command}`)}
+            title={shortcut ? t('home.toolbar.withShortcut', { name, shortcut: shortcut.label }) : name}
+            aria-label={name}
+            aria-keyshortcuts={shortcut?.aria}
             data-testid={`toolbar-${command}`}
             className="inline-flex size-8 items-center justify-center rounded-md text-sm text-fg-muted hover:bg-surface-sunken hover:text-fg focus-visible:outline-2 focus-visible:outline-ring disabled:opacity-50"
           >

@@ -1,7 +1,8 @@
 /**
  * The code editor of the Home page (a lazy chunk: CodeMirror 6 with Markdown highlighting, or
  * plain text). Controlled: `value` in, `onChange` out; an outside change (restored draft, opened
- * file) replaces the document. Toolbar commands reach it through `handleRef`.
+ * file) replaces the document. Toolbar commands reach it through `handleRef`. A document longer
+ * than HIGHLIGHT_MAX_CHARS is edited without highlighting, which would cost a second per keystroke.
  */
 import { useEffect, useImperativeHandle, useRef, type Ref } from 'react';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
@@ -11,7 +12,8 @@ import { Compartment, EditorState, type Extension } from '@codemirror/state';
 import { EditorView, drawSelection, keymap, placeholder as placeholderText } from '@codemirror/view';
 import { tags } from '@lezer/highlight';
 import type { PasteFormat } from '@cubby/shared';
-import type { TextEdit } from '../editor-commands.ts';
+import { HIGHLIGHT_MAX_CHARS } from '../../../lib/markdown/highlight-limit.ts';
+import { COMMAND_SHORTCUTS, type EditorCommand, type TextEdit } from '../editor-commands.ts';
 
 export interface EditorHandle {
   /** The document and the main selection. */
@@ -26,6 +28,8 @@ export interface MarkdownEditorProps {
   format: PasteFormat;
   label: string;
   placeholder: string;
+  /** A command's keyboard shortcut was pressed (COMMAND_SHORTCUTS). */
+  onShortcut?(command: EditorCommand): void;
   handleRef?: Ref<EditorHandle>;
   invalid?: boolean;
   describedBy?: string;
@@ -52,7 +56,9 @@ const theme = EditorView.theme({
     fontSize: '0.9rem',
   },
   // The ring every text field has when focused, inside the editor's frame (which clips overflow).
-  '&.cm-focused': { outline: '2px solid var(--ring)', outlineOffset: '-2px' },
+  // On :focus-within, which holds from the moment the focus arrives: CodeMirror adds .cm-focused
+  // from a timer 10 ms or more later (3 to 55 ms measured), and the ring must not lag behind.
+  '&.cm-focused, &:focus-within': { outline: '2px solid var(--ring)', outlineOffset: '-2px' },
   '.cm-scroller': {
     fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
     lineHeight: '1.6',
@@ -67,8 +73,8 @@ const theme = EditorView.theme({
   '.cm-placeholder': { color: 'var(--fg-muted)' },
 });
 
-function languageFor(format: PasteFormat): Extension {
-  return format === 'markdown'
+function languageFor(format: PasteFormat, length: number): Extension {
+  return format === 'markdown' && length <= HIGHLIGHT_MAX_CHARS
     ? [markdown({ base: markdownLanguage }), syntaxHighlighting(markdownHighlight)]
     : [];
 }
@@ -88,6 +94,7 @@ export default function MarkdownEditor({
   format,
   label,
   placeholder,
+  onShortcut,
   handleRef,
   invalid,
   describedBy,
@@ -95,6 +102,8 @@ export default function MarkdownEditor({
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const onChangeRef = useRef(onChange);
+  const onShortcutRef = useRef(onShortcut);
+  const formatRef = useRef(format);
   const compartments = useRef({
     language: new Compartment(),
     attributes: new Compartment(),
@@ -105,7 +114,16 @@ export default function MarkdownEditor({
 
   useEffect(() => {
     onChangeRef.current = onChange;
-  }, [onChange]);
+    onShortcutRef.current = onShortcut;
+  }, [onChange, onShortcut]);
+
+  useEffect(() => {
+    formatRef.current = format;
+    const editor = view.current;
+    editor?.dispatch({
+      effects: compartments.current.language.reconfigure(languageFor(format, editor.state.doc.length)),
+    });
+  }, [format]);
 
   useEffect(() => {
     const { language, attributes, placeholder: placeholderCompartment } = compartments.current;
@@ -118,9 +136,28 @@ export default function MarkdownEditor({
           history(),
           drawSelection(),
           EditorView.lineWrapping,
-          keymap.of([indentWithTab, ...defaultKeymap, ...historyKeymap]),
+          // The shortcuts first: the default keymap has Mod-i too (select the enclosing syntax).
+          keymap.of([
+            ...Object.entries(COMMAND_SHORTCUTS).map(([command, key]) => ({
+              key,
+              run: () => {
+                onShortcutRef.current?.(command as EditorCommand);
+                return true;
+              },
+            })),
+            indentWithTab,
+            ...defaultKeymap,
+            ...historyKeymap,
+          ]),
           theme,
-          language.of(languageFor(start.format)),
+          language.of(languageFor(start.format, start.value.length)),
+          // Highlighting goes and comes back as the document crosses the limit.
+          EditorState.transactionExtender.of((tr) => {
+            const wasLong = tr.startState.doc.length > HIGHLIGHT_MAX_CHARS;
+            const isLong = tr.newDoc.length > HIGHLIGHT_MAX_CHARS;
+            if (wasLong === isLong) return null;
+            return { effects: language.reconfigure(languageFor(formatRef.current, tr.newDoc.length)) };
+          }),
           attributes.of(attributesFor(start.label, start.invalid, start.describedBy)),
           placeholderCompartment.of(placeholderText(start.placeholder)),
           EditorView.updateListener.of((update) => {
@@ -141,10 +178,6 @@ export default function MarkdownEditor({
     if (!editor || editor.state.doc.toString() === value) return;
     editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: value } });
   }, [value]);
-
-  useEffect(() => {
-    view.current?.dispatch({ effects: compartments.current.language.reconfigure(languageFor(format)) });
-  }, [format]);
 
   useEffect(() => {
     view.current?.dispatch({

@@ -1,18 +1,21 @@
 /**
  * The Home editor: a CodeMirror editor (lazy) with a Markdown toolbar, edit / split / preview
- * modes, Markdown or plain-text format, opening a local .md/.txt file, character and word counts,
- * the share settings, and the draft kept in the offline database.
+ * modes, Markdown or plain-text format, opening a local .md/.txt file (after asking, when it would
+ * replace text), character and word counts, the share settings, and the draft kept in the offline
+ * database.
  */
-import { Suspense, lazy, useDeferredValue, useRef, useState, type FormEvent } from 'react';
+import { Suspense, lazy, useDeferredValue, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PASTE_MAX_BYTES, formatBytes, type PasteFormat } from '@cubby/shared';
 import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
 import { Card } from '../../../components/card.tsx';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { PageLoading, Spinner } from '../../../components/spinner.tsx';
 import { paths } from '../../../config/paths.ts';
 import { formatDateTime } from '../../../lib/i18n/format-date.ts';
+import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
 import { MarkdownView } from '../../../lib/markdown/markdown-view.tsx';
 import {
   EMPTY_SETTINGS,
@@ -33,6 +36,13 @@ const MarkdownEditor = lazy(() => import('./markdown-editor.tsx'));
 type Mode = 'edit' | 'split' | 'preview';
 const MODES: Mode[] = ['edit', 'split', 'preview'];
 
+/**
+ * Counting is one pass over the text (about 50 ms for 5 MiB): a text up to this length is counted
+ * as it changes, a longer one once typing pauses, not on every keystroke.
+ */
+const STATS_LIVE_MAX_CHARS = 100_000;
+const STATS_DELAY_MS = 300;
+
 export interface PasteComposerProps {
   canCreate: boolean;
   onCreated(created: CreatedPaste, content: string, format: PasteFormat): void;
@@ -44,17 +54,22 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
   const [format, setFormat] = useState<PasteFormat>('markdown');
   const [mode, setMode] = useState<Mode>('edit');
   const [fileError, setFileError] = useState<string | null>(null);
+  /** A file read while the editor had text: it replaces the text only once the user agrees. */
+  const [pendingFile, setPendingFile] = useState<{ name: string; text: string } | null>(null);
   const { errorScope, ...form } = usePasteForm(EMPTY_SETTINGS);
   const create = useCreatePaste();
-  const draft = useMarkdownDraft(content);
+  const draft = useMarkdownDraft();
   const editor = useRef<EditorHandle | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const deferred = useDeferredValue(content);
-  const stats = countText(deferred);
+  const settled = useDebouncedValue(content, STATS_DELAY_MS);
+  const counted = content.length <= STATS_LIVE_MAX_CHARS ? content : settled;
+  const stats = useMemo(() => countText(counted), [counted]);
   const markdownMode = format === 'markdown';
   const shownMode: Mode = markdownMode ? mode : 'edit';
 
   const changeContent = (value: string) => {
+    draft.note(value);
     setContent(value);
     form.clearErrors(['content']);
   };
@@ -74,6 +89,11 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
     );
   };
 
+  const loadFile = ({ name, text }: { name: string; text: string }) => {
+    changeContent(text);
+    setFormat(/\.txt$/i.test(name) ? 'text' : 'markdown');
+  };
+
   const openFile = async (file: File | undefined) => {
     setFileError(null);
     if (!file) return;
@@ -88,8 +108,8 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
         setFileError(t('home.file.tooLarge', { name: file.name, limit }));
         return;
       }
-      changeContent(text);
-      setFormat(/\.txt$/i.test(file.name) ? 'text' : 'markdown');
+      if (content.trim() === '') loadFile({ name: file.name, text });
+      else setPendingFile({ name: file.name, text });
     } catch {
       setFileError(t('home.file.unreadable', { name: file.name }));
     }
@@ -123,6 +143,9 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
           format={format}
           label={t('home.editor.label')}
           placeholder={markdownMode ? t('home.editor.placeholderMarkdown') : t('home.editor.placeholderText')}
+          onShortcut={(command) => {
+            if (markdownMode) runCommand(command);
+          }}
           handleRef={editor}
           invalid={Boolean(contentError)}
           describedBy={contentError ? 'paste-content-error' : undefined}
@@ -254,6 +277,20 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
         <Alert tone="error" testId="file-error" className="-mt-2">
           {fileError}
         </Alert>
+      )}
+
+      {pendingFile && (
+        <ConfirmDialog
+          title={t('home.file.replaceTitle')}
+          description={t('home.file.replaceDescription', { name: pendingFile.name })}
+          confirmLabel={t('home.file.replace')}
+          onConfirm={() => {
+            loadFile(pendingFile);
+            setPendingFile(null);
+          }}
+          onClose={() => setPendingFile(null)}
+          testId="replace-with-file"
+        />
       )}
 
       <Card title={t('home.settings.title')} description={t('home.settings.description')}>

@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SLUG_MAX, type StorageConfigView } from '@cubby/shared';
 import { SelectField, TextField } from '../../../components/form-field.tsx';
+import { useStorageConfigName } from '../../../lib/i18n/storage-config-name.ts';
 import {
   ExpiryField,
   MaxViewsField,
@@ -117,6 +118,7 @@ export function ShareSettingsFields({
   disabled,
 }: ShareSettingsFieldsProps) {
   const { t } = useTranslation();
+  const storageName = useStorageConfigName();
   const pathError = errors.path ? t(errors.path) : null;
 
   return (
@@ -132,8 +134,8 @@ export function ShareSettingsFields({
         {configs.map((config) => (
           <option key={config.id} value={config.id} data-user-content="">
             {config.is_default === 1
-              ? t('upload.settings.defaultStorage', { name: config.name })
-              : config.name}
+              ? t('upload.settings.defaultStorage', { name: storageName(config.name) })
+              : storageName(config.name)}
           </option>
         ))}
       </SelectField>

@@ -11,6 +11,7 @@ import { Dialog } from '../../../../components/dialog.tsx';
 import { QrCode } from '../../../../components/qr-code.tsx';
 import { paths } from '../../../../config/paths.ts';
 import { formatDateTime } from '../../../../lib/i18n/format-date.ts';
+import { useStorageConfigName } from '../../../../lib/i18n/storage-config-name.ts';
 
 /** The share page of a file, as an absolute address to hand out. */
 function fileShareUrl(slug: string): string {
@@ -19,6 +20,7 @@ function fileShareUrl(slug: string): string {
 
 export function FileDetailsDialog({ file, onClose }: { file: FileItem; onClose(): void }) {
   const { t } = useTranslation();
+  const storageName = useStorageConfigName();
   const link = fileShareUrl(file.slug);
   return (
     <Dialog
@@ -60,7 +62,7 @@ export function FileDetailsDialog({ file, onClose }: { file: FileItem; onClose()
             </Fact>
             <Fact label={t('admin.files.columns.storage')}>
               {file.s3_config_name ? (
-                <span data-user-content="">{file.s3_config_name}</span>
+                <span data-user-content="">{storageName(file.s3_config_name)}</span>
               ) : (
                 t('admin.files.unknownStorage')
               )}

@@ -14,6 +14,7 @@ import { ExternalLinkIcon, EyeIcon, PencilIcon, TrashIcon } from '../../../../co
 import { RowActions, rowActionTextClass, type RowAction } from '../../../../components/row-actions.tsx';
 import { paths } from '../../../../config/paths.ts';
 import { formatDateTime } from '../../../../lib/i18n/format-date.ts';
+import { useStorageConfigName } from '../../../../lib/i18n/storage-config-name.ts';
 import { SelectableShareList, type ShareSelection } from '../../../shares/selectable-share-list.tsx';
 import { fileStatus } from '../file-form.ts';
 
@@ -33,6 +34,7 @@ const STATUS_TONE: Record<Exclude<ShareState, 'active'>, BadgeTone> = {
 
 function useRowText(now: number) {
   const { t } = useTranslation();
+  const storageName = useStorageConfigName();
   return {
     views: (file: FileItem) =>
       file.max_views > 0
@@ -47,7 +49,7 @@ function useRowText(now: number) {
       ),
     storage: (file: FileItem): ReactNode =>
       file.s3_config_name ? (
-        <span data-user-content="">{file.s3_config_name}</span>
+        <span data-user-content="">{storageName(file.s3_config_name)}</span>
       ) : (
         t('admin.files.unknownStorage')
       ),

@@ -6,6 +6,7 @@
 import { useTranslation } from 'react-i18next';
 import { CACHE_TTL_MAX, MOUNT_NAME_MAX, MOUNT_PATH_MAX, MOUNT_REMARK_MAX } from '@cubby/shared';
 import { Checkbox, SelectField, TextField } from '../../../../components/form-field.tsx';
+import { useStorageConfigName } from '../../../../lib/i18n/storage-config-name.ts';
 import type { StorageConfig } from '../../storage-config/api/types.ts';
 import { reservedPrefixOf, type MountFormField } from '../mount-form.ts';
 import type { MountFormState } from './use-mount-form.ts';
@@ -21,6 +22,7 @@ export function MountFormFields({
   configs: StorageConfig[];
 }) {
   const { t } = useTranslation();
+  const storageName = useStorageConfigName();
   const { values, change } = form;
   const error = (field: MountFormField) =>
     form.fieldError(field, (key) => t(key, { prefix: reservedPrefixOf(values.mountPath) }));
@@ -52,7 +54,7 @@ export function MountFormFields({
         <option value="">{t('admin.mounts.placeholders.storage')}</option>
         {configs.map((config) => (
           <option key={config.id} value={config.id}>
-            {t('admin.mounts.storageOption', { name: config.name, kind: kind(config) })}
+            {t('admin.mounts.storageOption', { name: storageName(config.name), kind: kind(config) })}
           </option>
         ))}
       </SelectField>

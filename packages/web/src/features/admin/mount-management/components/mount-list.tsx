@@ -12,6 +12,7 @@ import { Fact } from '../../../../components/fact.tsx';
 import { PencilIcon, PowerIcon, TrashIcon } from '../../../../components/icons.tsx';
 import { RowActions, type RowAction } from '../../../../components/row-actions.tsx';
 import { formatDateTime } from '../../../../lib/i18n/format-date.ts';
+import { useStorageConfigName } from '../../../../lib/i18n/storage-config-name.ts';
 import { useMediaQuery } from '../../../../lib/use-media-query.ts';
 
 export interface MountListProps {
@@ -23,6 +24,7 @@ export interface MountListProps {
 
 function useCells() {
   const { t } = useTranslation();
+  const storageName = useStorageConfigName();
   return {
     path: (mount: Mount) => (
       <span className="font-mono break-all" data-user-content="" data-testid="mount-path">
@@ -32,7 +34,7 @@ function useCells() {
     storage: (mount: Mount) => (
       <span className="inline-flex flex-wrap items-center gap-1.5">
         <span className="break-words" data-user-content="">
-          {mount.storage_config_name}
+          {storageName(mount.storage_config_name)}
         </span>
         <Badge tone="muted" testId="mount-storage-type">
           {mount.storage_type === 'S3'

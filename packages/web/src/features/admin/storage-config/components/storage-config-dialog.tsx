@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../../components/alert.tsx';
 import { Dialog, FormDialogActions } from '../../../../components/dialog.tsx';
 import { submitForm } from '../../../../lib/forms/submit-form.ts';
+import { useStorageConfigName } from '../../../../lib/i18n/storage-config-name.ts';
 import { useCreateStorageConfig, useUpdateStorageConfig } from '../api/mutate-storage-configs.ts';
 import type { StorageConfig } from '../api/types.ts';
 import { applyProvider, emptyStorageForm, validateStorageForm, valuesOf } from '../storage-form.ts';
@@ -16,6 +17,7 @@ import { useStorageForm } from './use-storage-form.ts';
 
 export function StorageConfigDialog({ config, onClose }: { config?: StorageConfig; onClose(): void }) {
   const { t } = useTranslation();
+  const storageName = useStorageConfigName();
   const { errorScope, ...form } = useStorageForm(config ? valuesOf(config) : emptyStorageForm());
   const create = useCreateStorageConfig();
   const update = useUpdateStorageConfig();
@@ -40,7 +42,7 @@ export function StorageConfigDialog({ config, onClose }: { config?: StorageConfi
       title={config ? t('admin.storage.edit.title') : t('admin.storage.create.title')}
       description={
         config
-          ? t('admin.storage.edit.description', { name: config.name })
+          ? t('admin.storage.edit.description', { name: storageName(config.name) })
           : t('admin.storage.create.description')
       }
       testId="storage-config-dialog"

@@ -11,6 +11,7 @@ import { Badge } from '../../../../components/badge.tsx';
 import { Button } from '../../../../components/button.tsx';
 import { CheckIcon, PencilIcon, ServerIcon, TrashIcon } from '../../../../components/icons.tsx';
 import { formatDateTime } from '../../../../lib/i18n/format-date.ts';
+import { useStorageConfigName } from '../../../../lib/i18n/storage-config-name.ts';
 import type { StorageConfig } from '../api/types.ts';
 import { PROVIDER_PRESETS, providerOf } from '../storage-form.ts';
 
@@ -37,12 +38,13 @@ function ConfigActions({
   ...props
 }: { config: StorageConfig } & Omit<StorageConfigListProps, 'configs'>) {
   const { t } = useTranslation();
+  const storageName = useStorageConfigName();
   const actions = [
     {
       testId: 'test-storage-config',
       icon: <CheckIcon className="size-4" />,
       text: t('admin.storage.test.open'),
-      name: t('admin.storage.test.action', { name: config.name }),
+      name: t('admin.storage.test.action', { name: storageName(config.name) }),
       run: props.onTest,
     },
     ...(config.is_default === 1
@@ -52,7 +54,7 @@ function ConfigActions({
             testId: 'set-default-storage-config',
             icon: null,
             text: t('admin.storage.setDefault.open'),
-            name: t('admin.storage.setDefault.action', { name: config.name }),
+            name: t('admin.storage.setDefault.action', { name: storageName(config.name) }),
             run: props.onSetDefault,
             disabled: props.settingDefaultId !== null,
           },
@@ -61,14 +63,14 @@ function ConfigActions({
       testId: 'edit-storage-config',
       icon: <PencilIcon className="size-4" />,
       text: t('common.edit'),
-      name: t('admin.storage.edit.action', { name: config.name }),
+      name: t('admin.storage.edit.action', { name: storageName(config.name) }),
       run: props.onEdit,
     },
     {
       testId: 'delete-storage-config',
       icon: <TrashIcon className="size-4 text-danger-text" />,
       text: t('common.delete'),
-      name: t('admin.storage.delete.action', { name: config.name }),
+      name: t('admin.storage.delete.action', { name: storageName(config.name) }),
       run: props.onDelete,
     },
   ];
@@ -94,6 +96,7 @@ function ConfigActions({
 
 export function StorageConfigList(props: StorageConfigListProps) {
   const { t } = useTranslation();
+  const storageName = useStorageConfigName();
   const { configs } = props;
   return (
     <ul className="space-y-3" aria-label={t('admin.storage.listLabel')}>
@@ -115,7 +118,7 @@ export function StorageConfigList(props: StorageConfigListProps) {
                       className="font-semibold break-words text-fg"
                       data-user-content=""
                     >
-                      {config.name}
+                      {storageName(config.name)}
                     </h3>
                     <div className="mt-1 flex flex-wrap gap-1">
                       <Badge tone="muted" testId="storage-provider">

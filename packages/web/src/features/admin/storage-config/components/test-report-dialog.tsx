@@ -11,6 +11,7 @@ import { CopyButton } from '../../../../components/copy-button.tsx';
 import { Dialog, DialogActions } from '../../../../components/dialog.tsx';
 import { CheckIcon, CloseIcon } from '../../../../components/icons.tsx';
 import { PageLoading, Spinner } from '../../../../components/spinner.tsx';
+import { useStorageConfigName } from '../../../../lib/i18n/storage-config-name.ts';
 import type { StorageConfig, StorageTestReport, TestStep } from '../api/types.ts';
 
 /** The steps a browser upload depends on: their failure needs a change on the bucket. */
@@ -54,13 +55,14 @@ export function TestReportDialog({
   onClose,
 }: TestReportDialogProps) {
   const { t } = useTranslation();
+  const storageName = useStorageConfigName();
   const browserStepFailed = report?.steps.some((step) => BROWSER_STEPS.has(step.name) && !step.success);
   return (
     <Dialog
       open
       wide
       onOpenChange={(open) => !open && onClose()}
-      title={t('admin.storage.test.title', { name: config.name })}
+      title={t('admin.storage.test.title', { name: storageName(config.name) })}
       description={t('admin.storage.test.description')}
       testId="storage-test-dialog"
     >
