@@ -103,8 +103,9 @@ export class FsService {
     return this.deps.vfs;
   }
 
-  list(principal: Principal, path: string | undefined): Promise<FsListing> {
-    return this.vfs.list(principal, path ?? '/');
+  /** A folder's listing; `refresh` reads it from the storage instead of the cache (and caches that). */
+  list(principal: Principal, path: string | undefined, refresh = false): Promise<FsListing> {
+    return this.vfs.list(principal, path ?? '/', { cache: refresh ? 'refresh' : 'use' });
   }
 
   /** What is at a path (file or folder), with URLs to view and download a file. */
