@@ -4,8 +4,9 @@
  * through the server; name conflicts (keep both and skip for all, replace); cancel and retry; a reload
  * in the middle of a multipart upload continued with only the missing parts; and a file share made
  * from a mount file (password and view limit) that leaves the file in the mount; previews of video,
- * audio, PDF and sandboxed HTML. In Chinese: the
- * conflict question and the server's refusal of a taken link suffix.
+ * audio, PDF and sandboxed HTML. The mounts keep their listings for 5 minutes, as new mounts do: an
+ * uploaded folder shows at once, and Refresh shows what was written behind the server's back. In
+ * Chinese: the conflict question and the server's refusal of a taken link suffix.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -67,7 +68,10 @@ for (const kind of ['local', 's3'] as const) {
 
     test.beforeAll(async ({ request, api }, info) => {
       token = await api.adminToken();
-      mount = kind === 'local' ? await localMount(request, token) : await s3Mount(request, token);
+      // Listings kept for 5 minutes, as a new mount keeps them: every write must still show at once.
+      const options = { cacheTtl: 300 };
+      mount =
+        kind === 'local' ? await localMount(request, token, options) : await s3Mount(request, token, options);
       dir = info.outputPath('files');
     });
     test.afterAll(async ({ request }) => {
@@ -265,6 +269,52 @@ for (const kind of ['local', 's3'] as const) {
       });
       expect(deleted.status()).toBe(200);
       expect((await readFile(request, token, `${base}notes.txt`)).toString()).toBe('shared notes');
+    });
+
+    test("an uploaded folder shows at once and after a reload; Refresh shows a file written behind the server's back", async ({
+      page,
+      seedAdmin,
+      request,
+    }) => {
+      const base = `${mount.path}/cached/`;
+      await putText(request, token, `${base}first.txt`, 'first');
+      const tree = path.join(dir, 'album');
+      diskFile(tree, 'cover.txt', Buffer.from('cover'));
+      diskFile(path.join(tree, '2026', 'june'), 'p.txt', Buffer.from('june'));
+      const entry = (name: string) => page.getByTestId('entry-name').getByText(name, { exact: true });
+      await seedAdmin();
+      await page.goto(explorerHref(base));
+      await expect(entry('first.txt')).toBeVisible();
+
+      await page.getByTestId('explorer-upload-folder-input').setInputFiles(tree);
+      await expect(uploadRow(page, 'p.txt')).toHaveAttribute('data-status', 'done');
+      await expect(uploadRow(page, 'cover.txt')).toHaveAttribute('data-status', 'done');
+      await expect(entry('album')).toBeVisible();
+      await page.reload();
+      await expect(entry('album')).toBeVisible();
+      await entry('album').dblclick();
+      await expect
+        .poll(() => page.getByTestId('entry-name').allTextContents())
+        .toEqual(['2026', 'cover.txt']);
+      await entry('2026').dblclick();
+      await expect(entry('june')).toBeVisible();
+
+      // Written straight to the storage: the server's cached listing does not know it, Refresh does.
+      await page.goto(explorerHref(base));
+      await expect(entry('first.txt')).toBeVisible();
+      await mount.writeBehind('cached/outside.txt', 'written elsewhere');
+      await page.reload();
+      await expect(entry('first.txt')).toBeVisible();
+      await expect(entry('outside.txt')).toHaveCount(0);
+      const asked = page.waitForRequest(
+        (r) => r.url().includes('/fs/list?') && r.url().includes('refresh=true'),
+      );
+      await page.getByTestId('explorer-refresh').click();
+      await asked;
+      await expect(entry('outside.txt')).toBeVisible();
+      // What Refresh read is what the server keeps now.
+      await page.reload();
+      await expect(entry('outside.txt')).toBeVisible();
     });
   });
 }

@@ -390,12 +390,14 @@ function Explorer({ folder }: { folder: string }) {
           <Button
             variant="secondary"
             size="sm"
-            onClick={() => void actions.refresh()}
+            onClick={() => void actions.reload()}
             aria-label={t('explorer.refresh')}
             title={t('explorer.refresh')}
             data-testid="explorer-refresh"
           >
-            <RefreshIcon className={`size-4 ${listing.isFetching ? 'animate-spin' : ''}`} />
+            <RefreshIcon
+              className={`size-4 ${listing.isFetching || actions.reloading ? 'animate-spin' : ''}`}
+            />
           </Button>
           <Button
             variant="secondary"
