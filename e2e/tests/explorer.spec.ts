@@ -435,6 +435,66 @@ test.describe('across mounts', () => {
     await expect(rowNamed(page, 'file-09999.txt')).toHaveAttribute('aria-selected', 'true');
   });
 
+  for (const [width, height] of [
+    [1280, 720],
+    [375, 740],
+  ] as const) {
+    test(`a double click on the last row at the bottom of a ${width} px window opens it; the row never moves between the clicks`, async ({
+      page,
+      seedAdmin,
+    }) => {
+      await page.setViewportSize({ width, height });
+      const folder = path.join(mount.root!, `bottom-${width}`);
+      for (let i = 0; i < 30; i++)
+        fs.mkdirSync(path.join(folder, 'dirs', `dir-${String(i).padStart(2, '0')}`), { recursive: true });
+      fs.mkdirSync(path.join(folder, 'files'));
+      for (let i = 0; i < 30; i++)
+        fs.writeFileSync(path.join(folder, 'files', `file-${String(i).padStart(2, '0')}.txt`), 'x');
+      await seedAdmin();
+
+      /** Scrolls to the bottom, then double-clicks the last row in two steps, checking it stays put. */
+      const doubleClickLast = async (name: string) => {
+        const row = rowNamed(page, name);
+        // Only the rows on screen are rendered: the last one appears once the page is at its end.
+        await expect(page.getByTestId('explorer-count')).toHaveText('30 items');
+        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+        await expect(row).toBeInViewport();
+        // The row at the very bottom of the window, where a bar floating there would appear.
+        await row.evaluate((element) =>
+          window.scrollBy(0, element.getBoundingClientRect().bottom - window.innerHeight),
+        );
+        await expect(row).toBeInViewport({ ratio: 1 });
+        const before = (await row.boundingBox())!;
+        const x = before.x + before.width / 3;
+        const y = before.y + before.height / 2;
+        await page.mouse.click(x, y);
+        await expect(row).toHaveAttribute('aria-selected', 'true');
+        await expect(page.getByTestId('selection-bar')).toBeVisible();
+        expect(await row.boundingBox()).toEqual(before);
+        expect(
+          await page.evaluate(
+            ([px, py]) =>
+              document
+                .elementFromPoint(px!, py!)
+                ?.closest('[data-testid="entry-row"]')
+                ?.getAttribute('data-path'),
+            [x, y],
+          ),
+        ).toBe(await row.getAttribute('data-path'));
+        await page.mouse.dblclick(x, y);
+      };
+
+      await page.goto(href(`${mount.path}/bottom-${width}/dirs`));
+      await doubleClickLast('dir-29');
+      await expect(page).toHaveURL(href(`${mount.path}/bottom-${width}/dirs/dir-29`));
+
+      await page.goto(href(`${mount.path}/bottom-${width}/files`));
+      await doubleClickLast('file-29.txt');
+      await expect(page.getByTestId('preview-dialog')).toBeVisible();
+      await expect(page).toHaveURL(/preview=file-29\.txt/);
+    });
+  }
+
   test('the phone layout keeps names, actions and the selection usable at 375 px', async ({
     page,
     seedAdmin,
