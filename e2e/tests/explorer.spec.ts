@@ -495,6 +495,55 @@ test.describe('across mounts', () => {
     });
   }
 
+  // The last: a short window, where the bar sits low enough for the toasts at the bottom to meet it.
+  for (const [width, height] of [
+    [1280, 720],
+    [375, 740],
+    [1280, 380],
+  ] as const) {
+    test(`toasts never cover the selection bar's actions (${width}x${height})`, async ({
+      page,
+      seedAdmin,
+    }) => {
+      await page.setViewportSize({ width, height });
+      const name = `toasts-${width}x${height}`;
+      fs.mkdirSync(path.join(mount.root!, name));
+      for (let i = 0; i < 20; i++)
+        fs.writeFileSync(path.join(mount.root!, name, `file-${String(i).padStart(2, '0')}.txt`), 'x');
+      await seedAdmin();
+      await page.goto(href(`${mount.path}/${name}`));
+      await rowNamed(page, 'file-00.txt').click();
+      await rowNamed(page, 'file-01.txt').click({ modifiers: ['Control'] });
+      const bar = page.getByTestId('selection-bar');
+      await expect(bar).toContainText('2 selected');
+      /** The test id of what a click at the middle of an element would hit. */
+      const hitAt = async (testId: string) => {
+        const box = (await page.getByTestId(testId).boundingBox())!;
+        return page.evaluate(
+          ([x, y]) =>
+            document.elementFromPoint(x!, y!)?.closest('[data-testid]')?.getAttribute('data-testid'),
+          [box.x + box.width / 2, box.y + box.height / 2],
+        );
+      };
+      for (const end of [false, true]) {
+        await page.evaluate((toEnd) => window.scrollTo(0, toEnd ? document.body.scrollHeight : 0), end);
+        // Two entries download as a zip, which a toast announces.
+        await page.getByTestId('selection-download').click();
+        const toast = page.getByTestId('toast').filter({ hasText: 'zip archive' });
+        await expect(toast).toBeVisible();
+        expect(await hitAt('selection-delete')).toBe('selection-delete');
+        expect(await hitAt('selection-clear')).toBe('selection-clear');
+        const toastBox = (await toast.boundingBox())!;
+        const barBox = (await bar.boundingBox())!;
+        expect(toastBox.y >= barBox.y + barBox.height || toastBox.y + toastBox.height <= barBox.y).toBe(true);
+        await toast.getByRole('button').click();
+        await expect(toast).toHaveCount(0);
+      }
+      await page.getByTestId('selection-delete').click();
+      await expect(page.getByTestId('delete-dialog')).toBeVisible();
+    });
+  }
+
   test('the phone layout keeps names, actions and the selection usable at 375 px', async ({
     page,
     seedAdmin,

@@ -2,13 +2,14 @@
  * The bar above the folder's entries: how many there are and, once some are chosen, the actions on
  * them. It keeps its place and its height whatever is chosen and sticks to the top of the window
  * while the list scrolls, so choosing an entry never moves the list nor covers the entry under the
- * pointer (the second click of a double click lands where the first did), and the toasts at the
- * bottom of the window never cover its actions. At phone width the actions show as icons and the
- * row scrolls sideways when they do not fit.
+ * pointer (the second click of a double click lands where the first did); toasts keep clear of it.
+ * At phone width the actions show as icons and the row scrolls sideways when they do not fit.
  */
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
 import { CloseIcon } from '../../../components/icons.tsx';
+import { keepToastsClearOf } from '../../../components/toast/toast-store.ts';
 import type { MenuAction } from './context-menu.tsx';
 
 /** Its height in pixels: the list keeps entries it scrolls to clear of it. */
@@ -28,8 +29,11 @@ export function SelectionBar({
   onClear(): void;
 }) {
   const { t } = useTranslation();
+  const bar = useRef<HTMLDivElement>(null);
+  useEffect(() => keepToastsClearOf(bar.current!), []);
   return (
     <div
+      ref={bar}
       className="sticky top-0 z-20 flex items-center gap-3 rounded-lg border border-border bg-surface-raised px-3 text-sm shadow-card"
       style={{ height: SELECTION_BAR_HEIGHT }}
       data-testid="explorer-bar"
