@@ -595,6 +595,15 @@ export const SCREENS: Screen[] = [
         await conflict.getByTestId('conflict-replace').click();
       }
       await expect(done).toHaveCount(2);
+      // And one cancelled on its way (its request held until then).
+      await page.route('**/api/admin/fs/upload', () => undefined);
+      await page
+        .getByTestId('explorer-upload-input')
+        .setInputFiles({ name: 'draft.md', mimeType: 'text/markdown', buffer: Buffer.from('# Draft\n') });
+      const draft = page.getByTestId('fs-upload').and(page.locator('[data-name="draft.md"]'));
+      await draft.getByTestId('fs-upload-cancel').click();
+      await expect(draft).toHaveAttribute('data-status', 'cancelled');
+      await page.unrouteAll({ behavior: 'ignoreErrors' });
     },
   },
   {

@@ -151,7 +151,7 @@ for (const kind of ['local', 's3'] as const) {
       );
     });
 
-    test('cancel and retry; a reload mid-upload continues with only the missing parts', async ({
+    test('cancelled (not failed) and uploaded again; a reload mid-upload continues with only the missing parts', async ({
       page,
       seedAdmin,
       request,
@@ -162,17 +162,21 @@ for (const kind of ['local', 's3'] as const) {
       await seedAdmin();
       await page.goto(explorerHref(base));
 
-      // Cancelled while a part hangs: no file; retried: stored.
+      // Cancelled while a part hangs: said so (not a failure), no file; uploaded again: stored.
       let held = await holdParts(page, 1);
       await page.getByTestId('explorer-upload-input').setInputFiles(big.file);
       await expect(uploadRow(page, 'big.bin')).toHaveAttribute('data-status', 'uploading');
       await expect(uploadRow(page, 'big.bin').getByRole('progressbar')).toBeVisible();
       await expect.poll(() => held.length).toBeGreaterThan(0);
       await uploadRow(page, 'big.bin').getByTestId('fs-upload-cancel').click();
-      await expect(uploadRow(page, 'big.bin')).toHaveAttribute('data-status', 'failed');
+      await expect(uploadRow(page, 'big.bin')).toHaveAttribute('data-status', 'cancelled');
+      await expect(uploadRow(page, 'big.bin').getByTestId('fs-upload-status')).toHaveText('Cancelled');
+      await expect(uploadRow(page, 'big.bin')).not.toContainText('Failed');
+      await expect(uploadRow(page, 'big.bin').getByTestId('fs-upload-retry')).toHaveCount(0);
       await page.unrouteAll({ behavior: 'ignoreErrors' });
       expect(await listNames(request, token, base)).not.toContain('big.bin');
-      await uploadRow(page, 'big.bin').getByTestId('fs-upload-retry').click();
+      await expect(uploadRow(page, 'big.bin').getByTestId('fs-upload-again')).toHaveText('Upload again');
+      await uploadRow(page, 'big.bin').getByTestId('fs-upload-again').click();
       await expect(uploadRow(page, 'big.bin')).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
       expect(sha256(await readFile(request, token, `${base}big.bin`))).toBe(big.hash);
 
@@ -341,6 +345,17 @@ test('in Chinese: the conflict question, and a taken link suffix refused with th
     await conflict.getByRole('button', { name: '保留两者' }).click();
     await expect(uploadRow(page, '笔记 (1).txt')).toContainText('已上传');
     expect((await readFile(request, token, `${base}笔记 (1).txt`)).toString()).toBe('新的');
+
+    // A cancelled upload says so, and offers to upload it again.
+    const held: Route[] = [];
+    await page.route('**/api/admin/fs/upload', (route) => void held.push(route));
+    const draft = diskFile(info.outputPath('files'), '草稿.txt', Buffer.from('草稿'));
+    await page.getByTestId('explorer-upload-input').setInputFiles(draft.file);
+    await expect.poll(() => held.length).toBe(1);
+    await uploadRow(page, '草稿.txt').getByRole('button', { name: '取消' }).click();
+    await expect(uploadRow(page, '草稿.txt').getByTestId('fs-upload-status')).toHaveText('已取消');
+    await expect(uploadRow(page, '草稿.txt').getByTestId('fs-upload-again')).toHaveText('重新上传');
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
 
     const shares = await request.post(`${BASE_URL}/api/admin/fs/share`, {
       headers: { Authorization: `Bearer ${token}` },
