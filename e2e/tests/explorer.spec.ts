@@ -544,6 +544,34 @@ test.describe('across mounts', () => {
     });
   }
 
+  test('a text file above the 10 MB the editor takes still previews, and its Edit is disabled with the reason', async ({
+    page,
+    seedAdmin,
+  }) => {
+    const folder = path.join(mount.root!, 'big-text');
+    fs.mkdirSync(folder);
+    fs.writeFileSync(path.join(folder, 'huge.txt'), 'x'.repeat(10 * 1024 * 1024 + 1));
+    fs.writeFileSync(path.join(folder, 'small.txt'), 'small');
+    await seedAdmin();
+    await page.goto(`${href(`${mount.path}/big-text`)}?preview=huge.txt`);
+    const dialog = page.getByTestId('preview-dialog');
+    await expect(dialog.getByTestId('preview-truncated')).toBeVisible();
+    await expect(dialog.getByTestId('text-preview')).toContainText('xxxx');
+    const edit = dialog.getByTestId('preview-edit');
+    await expect(edit).toBeDisabled();
+    await expect(edit).toHaveAccessibleDescription(
+      'Larger than 10 MB: too large to edit here. Download it to edit it.',
+    );
+    await expect(dialog.getByTestId('preview-edit-note')).toBeVisible();
+    // The next file is small: it can be edited.
+    await dialog.getByTestId('preview-next').click();
+    await expect(page).toHaveURL(/preview=small\.txt/);
+    await expect(edit).toBeEnabled();
+    await expect(dialog.getByTestId('preview-edit-note')).toHaveCount(0);
+    await edit.click();
+    await expect(page.getByTestId('editor-dialog')).toBeVisible();
+  });
+
   test('the phone layout keeps names, actions and the selection usable at 375 px', async ({
     page,
     seedAdmin,

@@ -17,6 +17,7 @@ import { pipeline, Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { pipeline as pipelineAsync } from 'node:stream/promises';
 import {
+  FS_TEXT_EDIT_MAX_BYTES,
   type FsInfoAnswer,
   formatBytes,
   hasControlChars,
@@ -39,8 +40,6 @@ import { readUploadForm } from '../uploads/upload-form.ts';
 
 /** The server relay's part size, as the reference recommends it. */
 export const RECOMMENDED_PART_SIZE = 5 * 1024 * 1024;
-/** `update` takes at most this many bytes of text. */
-export const UPDATE_MAX_BYTES = 10 * 1024 * 1024;
 /** Spooled form uploads older than this are leftovers of a crash. */
 const SPOOL_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
@@ -558,7 +557,7 @@ export class FsService {
     if (!raw || content === undefined) throw badRequest('fs.update_params');
     if (raw.endsWith('/')) throw badRequest('fs.update_directory');
     const bytes = Buffer.byteLength(content);
-    if (bytes > UPDATE_MAX_BYTES) throw badRequest('fs.update_too_large');
+    if (bytes > FS_TEXT_EDIT_MAX_BYTES) throw badRequest('fs.update_too_large');
     const at = await this.vfs.resolveWritable(principal, raw);
     const current = await at.driver.stat(at.subPath).then(
       (entry) => {
