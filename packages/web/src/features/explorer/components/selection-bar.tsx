@@ -54,7 +54,8 @@ export function SelectionBar({
           <span className="shrink-0 font-medium text-fg" aria-live="polite">
             {t('explorer.selected', { count: selected })}
           </span>
-          <div className="flex min-w-0 flex-1 items-center gap-2 overflow-x-auto p-1">
+          {/* Relative: the labels hidden at phone width (sr-only, absolute) stay inside the scroller. */}
+          <div className="relative flex min-w-0 flex-1 items-center gap-2 overflow-x-auto p-1">
             {actions.map((action) => (
               <Button
                 key={action.id}
