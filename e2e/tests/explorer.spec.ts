@@ -400,6 +400,56 @@ test.describe('across mounts', () => {
     await expect(tasks.getByTestId('task-card')).toHaveCount(before - 1);
   });
 
+  test('a failed task is retried for what failed, and finished tasks are cleared', async ({
+    page,
+    seedAdmin,
+    request,
+  }) => {
+    const base = `${mount.path}/retry-ui`;
+    await putText(request, token, `${base}/src/a.txt`, 'first');
+    await putText(request, token, `${base}/src/b.txt`, 'second');
+    // A folder where a.txt should go: its copy fails.
+    fs.mkdirSync(path.join(mount.root!, 'retry-ui', 'out', 'a.txt'), { recursive: true });
+    const headers = { Authorization: `Bearer ${token}` };
+    const started = await request.post(`${BASE_URL}/api/admin/fs/tasks`, {
+      headers,
+      data: {
+        items: [
+          { sourcePath: `${base}/src/a.txt`, targetPath: `${base}/out/a.txt` },
+          { sourcePath: `${base}/src/b.txt`, targetPath: `${base}/out/b.txt` },
+        ],
+      },
+    });
+    expect(started.status()).toBe(202);
+    const { id } = ((await started.json()) as { data: { id: string } }).data;
+    await expect
+      .poll(async () => {
+        const answer = await request.get(`${BASE_URL}/api/admin/fs/tasks/${id}`, { headers });
+        return ((await answer.json()) as { data: { status: string } }).data.status;
+      })
+      .toBe('failed');
+    fs.rmSync(path.join(mount.root!, 'retry-ui', 'out', 'a.txt'), { recursive: true });
+    // What worked is changed since: a retry that copied it again would undo that.
+    fs.writeFileSync(path.join(mount.root!, 'retry-ui', 'out', 'b.txt'), 'changed since');
+
+    await seedAdmin();
+    await page.goto(href(base));
+    await page.getByTestId('explorer-tasks').click();
+    const tasks = page.getByTestId('tasks-dialog');
+    const card = tasks.getByTestId('task-card').filter({ hasText: `${base}/src/a.txt` });
+    await expect(card).toHaveAttribute('data-status', 'failed');
+    await expect(card.getByTestId('task-retry')).toHaveText('Retry what failed');
+    await card.getByTestId('task-retry').click();
+    await expect(card).toHaveAttribute('data-status', 'done');
+    await expect(card.getByTestId('task-retry')).toHaveCount(0);
+    expect(fs.readFileSync(path.join(mount.root!, 'retry-ui', 'out', 'a.txt'), 'utf8')).toBe('first');
+    expect(fs.readFileSync(path.join(mount.root!, 'retry-ui', 'out', 'b.txt'), 'utf8')).toBe('changed since');
+
+    await tasks.getByTestId('tasks-clear-finished').click();
+    await expect(card).toHaveCount(0);
+    await expect(page.getByTestId('toast').filter({ hasText: 'finished task' })).toBeVisible();
+  });
+
   test('a key user sees its base path and is sent back to it from elsewhere', async ({
     page,
     api,

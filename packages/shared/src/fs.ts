@@ -81,6 +81,8 @@ export interface FsTaskAnswer {
     skipped: number;
     failed: number;
     error?: string;
+    /** Inside a folder: the files (paths below it) that failed, while they are few enough to name. */
+    failedFiles?: string[];
   }[];
   progress: {
     filesTotal: number;

@@ -192,6 +192,14 @@ export const startTask = (
 export const dropTask = (tree: FsTree, id: string) =>
   api.delete<unknown>(`${base(tree)}/tasks/${encodeURIComponent(id)}`);
 
+/** Runs a failed task again: only what failed. */
+export const retryTask = (tree: FsTree, id: string) =>
+  api.post<FsTaskAnswer>(`${base(tree)}/tasks/${encodeURIComponent(id)}/retry`);
+
+/** Forgets the caller's finished tasks. */
+export const clearFinishedTasks = (tree: FsTree) =>
+  api.post<{ clearedCount: number }>(`${base(tree)}/tasks/clear`);
+
 const isActive = (task: FsTaskAnswer) => task.status === 'pending' || task.status === 'running';
 
 /** The caller's tasks, newest first; asked again every second while one is under way. */
