@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { expect, type APIRequestContext } from '@playwright/test';
 import { BASE_URL } from './env.ts';
 import { allowBrowserAccess, freshBucket, removeBucket, s3ConfigFields } from './s3.ts';
@@ -19,6 +20,8 @@ export interface TestMount {
   configId: string;
   /** The folder on disk behind a local mount. */
   root?: string;
+  /** Puts a text file straight into the storage, behind the server's back (`sub/name.txt`). */
+  writeBehind(subPath: string, content: string): Promise<void>;
   /** Deletes the mount, its storage config and what is behind it. */
   cleanup(request: APIRequestContext): Promise<void>;
 }
@@ -32,11 +35,18 @@ async function adminPost(request: APIRequestContext, token: string, route: strin
   return ((await response.json()) as { data: Record<string, unknown> }).data;
 }
 
+/** How long the mount keeps listings (seconds; 0, the default here, keeps none). */
+export interface MountOptions {
+  cacheTtl?: number;
+}
+
 async function mountOn(
   request: APIRequestContext,
   token: string,
   kind: TestMount['kind'],
   configId: string,
+  options: MountOptions,
+  writeBehind: TestMount['writeBehind'],
   cleanup: () => Promise<void>,
 ): Promise<TestMount> {
   const mountPath = `/e2e-${kind}-${randomUUID().slice(0, 8)}`;
@@ -44,13 +54,14 @@ async function mountOn(
     name: mountPath.slice(1),
     storage_config_id: configId,
     mount_path: mountPath,
-    cache_ttl: 0,
+    cache_ttl: options.cacheTtl ?? 0,
   });
   return {
     kind,
     path: mountPath,
     mountId: String(mount.id),
     configId,
+    writeBehind,
     async cleanup(request: APIRequestContext) {
       const headers = { Authorization: `Bearer ${token}` };
       await request.delete(`${BASE_URL}/api/admin/mounts/${String(mount.id)}`, { headers });
@@ -60,20 +71,33 @@ async function mountOn(
   };
 }
 
-export async function localMount(request: APIRequestContext, token: string): Promise<TestMount> {
+export async function localMount(
+  request: APIRequestContext,
+  token: string,
+  options: MountOptions = {},
+): Promise<TestMount> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cubby-e2e-explorer-'));
   const config = await adminPost(request, token, '/s3-configs', {
     name: `explorer-local-${randomUUID().slice(0, 6)}`,
     provider_type: 'Local',
     root_path: root,
   });
-  const mount = await mountOn(request, token, 'local', String(config.id), async () =>
+  const writeBehind = async (subPath: string, content: string) => {
+    const file = path.join(root, ...subPath.split('/'));
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, content);
+  };
+  const mount = await mountOn(request, token, 'local', String(config.id), options, writeBehind, async () =>
     fs.rmSync(root, { recursive: true, force: true }),
   );
   return { ...mount, root };
 }
 
-export async function s3Mount(request: APIRequestContext, token: string): Promise<TestMount> {
+export async function s3Mount(
+  request: APIRequestContext,
+  token: string,
+  options: MountOptions = {},
+): Promise<TestMount> {
   const { client, bucket } = await freshBucket('cubby-explorer');
   await allowBrowserAccess(client, bucket);
   const config = await adminPost(
@@ -82,7 +106,12 @@ export async function s3Mount(request: APIRequestContext, token: string): Promis
     '/s3-configs',
     s3ConfigFields(bucket, `explorer-s3-${randomUUID().slice(0, 6)}`),
   );
-  return mountOn(request, token, 's3', String(config.id), () => removeBucket(client, bucket));
+  const writeBehind = async (subPath: string, content: string) => {
+    await client.send(new PutObjectCommand({ Bucket: bucket, Key: subPath, Body: content }));
+  };
+  return mountOn(request, token, 's3', String(config.id), options, writeBehind, () =>
+    removeBucket(client, bucket),
+  );
 }
 
 /** Writes a text file through the fs API (folders on the way are made). */

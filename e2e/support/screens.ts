@@ -205,6 +205,42 @@ async function writeExplorerFiles(api: Api) {
 
 const EXPLORER_DOCS = '/mount-explorer/screens/team/docs';
 
+/**
+ * Copy tasks for the tasks screen, made once per walk and changing no folder the screens show: one
+ * done (its file is there: skipped), and one failed (its target lies under a file), so Retry and
+ * Clear finished show.
+ */
+let tasksSeeded: Promise<void> | null = null;
+function seedTasks(api: Api): Promise<void> {
+  tasksSeeded ??= (async () => {
+    await seedExplorer(api);
+    const token = await api.adminToken();
+    const headers = { Authorization: `Bearer ${token}` };
+    const docs = '/screens/team/docs';
+    const ids: string[] = [];
+    for (const [source, target] of [
+      [`${docs}/greet.ts`, `${docs}/meeting-notes.md/greet.ts`],
+      [`${docs}/meeting-notes.md`, `${docs}/2026 planning/goals.md`],
+    ]) {
+      const started = await api.request.post('/api/admin/fs/tasks', {
+        headers,
+        data: { items: [{ sourcePath: source, targetPath: target }] },
+      });
+      expect(started.status(), await started.text()).toBe(202);
+      ids.push(((await started.json()) as { data: { id: string } }).data.id);
+    }
+    for (const id of ids) {
+      await expect
+        .poll(async () => {
+          const task = await api.request.get(`/api/admin/fs/tasks/${id}`, { headers });
+          return ((await task.json()) as { data: { status: string } }).data.status;
+        })
+        .toMatch(/^(done|failed)$/);
+    }
+  })();
+  return tasksSeeded;
+}
+
 /** The explorer in list view with an entry selected (a screen of the walk may have left the grid on). */
 async function explorerList(page: Page) {
   await page.getByTestId('view-list').click();
@@ -566,10 +602,11 @@ export const SCREENS: Screen[] = [
     name: 'explorer-tasks',
     as: 'admin',
     path: EXPLORER_DOCS,
-    prepare: seedExplorer,
+    prepare: seedTasks,
     action: async (page) => {
       await page.getByTestId('explorer-tasks').click();
       await expect(page.getByTestId('tasks-dialog').locator('[role=status] svg.animate-spin')).toHaveCount(0);
+      await expect(page.getByTestId('task-retry').first()).toBeVisible();
     },
   },
   {
@@ -629,6 +666,15 @@ export const SCREENS: Screen[] = [
         await conflict.getByTestId('conflict-replace').click();
       }
       await expect(done).toHaveCount(2);
+      // And one cancelled on its way (its request held until then).
+      await page.route('**/api/admin/fs/upload', () => undefined);
+      await page
+        .getByTestId('explorer-upload-input')
+        .setInputFiles({ name: 'draft.md', mimeType: 'text/markdown', buffer: Buffer.from('# Draft\n') });
+      const draft = page.getByTestId('fs-upload').and(page.locator('[data-name="draft.md"]'));
+      await draft.getByTestId('fs-upload-cancel').click();
+      await expect(draft).toHaveAttribute('data-status', 'cancelled');
+      await page.unrouteAll({ behavior: 'ignoreErrors' });
     },
   },
   {

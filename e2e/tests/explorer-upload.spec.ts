@@ -4,8 +4,9 @@
  * through the server; name conflicts (keep both and skip for all, replace); cancel and retry; a reload
  * in the middle of a multipart upload continued with only the missing parts; and a file share made
  * from a mount file (password and view limit) that leaves the file in the mount; previews of video,
- * audio, PDF and sandboxed HTML. In Chinese: the
- * conflict question and the server's refusal of a taken link suffix.
+ * audio, PDF and sandboxed HTML. The mounts keep their listings for 5 minutes, as new mounts do: an
+ * uploaded folder shows at once, and Refresh shows what was written behind the server's back. In
+ * Chinese: the conflict question and the server's refusal of a taken link suffix.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -67,7 +68,10 @@ for (const kind of ['local', 's3'] as const) {
 
     test.beforeAll(async ({ request, api }, info) => {
       token = await api.adminToken();
-      mount = kind === 'local' ? await localMount(request, token) : await s3Mount(request, token);
+      // Listings kept for 5 minutes, as a new mount keeps them: every write must still show at once.
+      const options = { cacheTtl: 300 };
+      mount =
+        kind === 'local' ? await localMount(request, token, options) : await s3Mount(request, token, options);
       dir = info.outputPath('files');
     });
     test.afterAll(async ({ request }) => {
@@ -147,7 +151,7 @@ for (const kind of ['local', 's3'] as const) {
       );
     });
 
-    test('cancel and retry; a reload mid-upload continues with only the missing parts', async ({
+    test('cancelled (not failed) and uploaded again; a reload mid-upload continues with only the missing parts', async ({
       page,
       seedAdmin,
       request,
@@ -158,17 +162,21 @@ for (const kind of ['local', 's3'] as const) {
       await seedAdmin();
       await page.goto(explorerHref(base));
 
-      // Cancelled while a part hangs: no file; retried: stored.
+      // Cancelled while a part hangs: said so (not a failure), no file; uploaded again: stored.
       let held = await holdParts(page, 1);
       await page.getByTestId('explorer-upload-input').setInputFiles(big.file);
       await expect(uploadRow(page, 'big.bin')).toHaveAttribute('data-status', 'uploading');
       await expect(uploadRow(page, 'big.bin').getByRole('progressbar')).toBeVisible();
       await expect.poll(() => held.length).toBeGreaterThan(0);
       await uploadRow(page, 'big.bin').getByTestId('fs-upload-cancel').click();
-      await expect(uploadRow(page, 'big.bin')).toHaveAttribute('data-status', 'failed');
+      await expect(uploadRow(page, 'big.bin')).toHaveAttribute('data-status', 'cancelled');
+      await expect(uploadRow(page, 'big.bin').getByTestId('fs-upload-status')).toHaveText('Cancelled');
+      await expect(uploadRow(page, 'big.bin')).not.toContainText('Failed');
+      await expect(uploadRow(page, 'big.bin').getByTestId('fs-upload-retry')).toHaveCount(0);
       await page.unrouteAll({ behavior: 'ignoreErrors' });
       expect(await listNames(request, token, base)).not.toContain('big.bin');
-      await uploadRow(page, 'big.bin').getByTestId('fs-upload-retry').click();
+      await expect(uploadRow(page, 'big.bin').getByTestId('fs-upload-again')).toHaveText('Upload again');
+      await uploadRow(page, 'big.bin').getByTestId('fs-upload-again').click();
       await expect(uploadRow(page, 'big.bin')).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
       expect(sha256(await readFile(request, token, `${base}big.bin`))).toBe(big.hash);
 
@@ -266,6 +274,52 @@ for (const kind of ['local', 's3'] as const) {
       expect(deleted.status()).toBe(200);
       expect((await readFile(request, token, `${base}notes.txt`)).toString()).toBe('shared notes');
     });
+
+    test("an uploaded folder shows at once and after a reload; Refresh shows a file written behind the server's back", async ({
+      page,
+      seedAdmin,
+      request,
+    }) => {
+      const base = `${mount.path}/cached/`;
+      await putText(request, token, `${base}first.txt`, 'first');
+      const tree = path.join(dir, 'album');
+      diskFile(tree, 'cover.txt', Buffer.from('cover'));
+      diskFile(path.join(tree, '2026', 'june'), 'p.txt', Buffer.from('june'));
+      const entry = (name: string) => page.getByTestId('entry-name').getByText(name, { exact: true });
+      await seedAdmin();
+      await page.goto(explorerHref(base));
+      await expect(entry('first.txt')).toBeVisible();
+
+      await page.getByTestId('explorer-upload-folder-input').setInputFiles(tree);
+      await expect(uploadRow(page, 'p.txt')).toHaveAttribute('data-status', 'done');
+      await expect(uploadRow(page, 'cover.txt')).toHaveAttribute('data-status', 'done');
+      await expect(entry('album')).toBeVisible();
+      await page.reload();
+      await expect(entry('album')).toBeVisible();
+      await entry('album').dblclick();
+      await expect
+        .poll(() => page.getByTestId('entry-name').allTextContents())
+        .toEqual(['2026', 'cover.txt']);
+      await entry('2026').dblclick();
+      await expect(entry('june')).toBeVisible();
+
+      // Written straight to the storage: the server's cached listing does not know it, Refresh does.
+      await page.goto(explorerHref(base));
+      await expect(entry('first.txt')).toBeVisible();
+      await mount.writeBehind('cached/outside.txt', 'written elsewhere');
+      await page.reload();
+      await expect(entry('first.txt')).toBeVisible();
+      await expect(entry('outside.txt')).toHaveCount(0);
+      const asked = page.waitForRequest(
+        (r) => r.url().includes('/fs/list?') && r.url().includes('refresh=true'),
+      );
+      await page.getByTestId('explorer-refresh').click();
+      await asked;
+      await expect(entry('outside.txt')).toBeVisible();
+      // What Refresh read is what the server keeps now.
+      await page.reload();
+      await expect(entry('outside.txt')).toBeVisible();
+    });
   });
 }
 
@@ -291,6 +345,17 @@ test('in Chinese: the conflict question, and a taken link suffix refused with th
     await conflict.getByRole('button', { name: '保留两者' }).click();
     await expect(uploadRow(page, '笔记 (1).txt')).toContainText('已上传');
     expect((await readFile(request, token, `${base}笔记 (1).txt`)).toString()).toBe('新的');
+
+    // A cancelled upload says so, and offers to upload it again.
+    const held: Route[] = [];
+    await page.route('**/api/admin/fs/upload', (route) => void held.push(route));
+    const draft = diskFile(info.outputPath('files'), '草稿.txt', Buffer.from('草稿'));
+    await page.getByTestId('explorer-upload-input').setInputFiles(draft.file);
+    await expect.poll(() => held.length).toBe(1);
+    await uploadRow(page, '草稿.txt').getByRole('button', { name: '取消' }).click();
+    await expect(uploadRow(page, '草稿.txt').getByTestId('fs-upload-status')).toHaveText('已取消');
+    await expect(uploadRow(page, '草稿.txt').getByTestId('fs-upload-again')).toHaveText('重新上传');
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
 
     const shares = await request.post(`${BASE_URL}/api/admin/fs/share`, {
       headers: { Authorization: `Bearer ${token}` },

@@ -400,6 +400,56 @@ test.describe('across mounts', () => {
     await expect(tasks.getByTestId('task-card')).toHaveCount(before - 1);
   });
 
+  test('a failed task is retried for what failed, and finished tasks are cleared', async ({
+    page,
+    seedAdmin,
+    request,
+  }) => {
+    const base = `${mount.path}/retry-ui`;
+    await putText(request, token, `${base}/src/a.txt`, 'first');
+    await putText(request, token, `${base}/src/b.txt`, 'second');
+    // A folder where a.txt should go: its copy fails.
+    fs.mkdirSync(path.join(mount.root!, 'retry-ui', 'out', 'a.txt'), { recursive: true });
+    const headers = { Authorization: `Bearer ${token}` };
+    const started = await request.post(`${BASE_URL}/api/admin/fs/tasks`, {
+      headers,
+      data: {
+        items: [
+          { sourcePath: `${base}/src/a.txt`, targetPath: `${base}/out/a.txt` },
+          { sourcePath: `${base}/src/b.txt`, targetPath: `${base}/out/b.txt` },
+        ],
+      },
+    });
+    expect(started.status()).toBe(202);
+    const { id } = ((await started.json()) as { data: { id: string } }).data;
+    await expect
+      .poll(async () => {
+        const answer = await request.get(`${BASE_URL}/api/admin/fs/tasks/${id}`, { headers });
+        return ((await answer.json()) as { data: { status: string } }).data.status;
+      })
+      .toBe('failed');
+    fs.rmSync(path.join(mount.root!, 'retry-ui', 'out', 'a.txt'), { recursive: true });
+    // What worked is changed since: a retry that copied it again would undo that.
+    fs.writeFileSync(path.join(mount.root!, 'retry-ui', 'out', 'b.txt'), 'changed since');
+
+    await seedAdmin();
+    await page.goto(href(base));
+    await page.getByTestId('explorer-tasks').click();
+    const tasks = page.getByTestId('tasks-dialog');
+    const card = tasks.getByTestId('task-card').filter({ hasText: `${base}/src/a.txt` });
+    await expect(card).toHaveAttribute('data-status', 'failed');
+    await expect(card.getByTestId('task-retry')).toHaveText('Retry what failed');
+    await card.getByTestId('task-retry').click();
+    await expect(card).toHaveAttribute('data-status', 'done');
+    await expect(card.getByTestId('task-retry')).toHaveCount(0);
+    expect(fs.readFileSync(path.join(mount.root!, 'retry-ui', 'out', 'a.txt'), 'utf8')).toBe('first');
+    expect(fs.readFileSync(path.join(mount.root!, 'retry-ui', 'out', 'b.txt'), 'utf8')).toBe('changed since');
+
+    await tasks.getByTestId('tasks-clear-finished').click();
+    await expect(card).toHaveCount(0);
+    await expect(page.getByTestId('toast').filter({ hasText: 'finished task' })).toBeVisible();
+  });
+
   test('a key user sees its base path and is sent back to it from elsewhere', async ({
     page,
     api,
@@ -433,6 +483,143 @@ test.describe('across mounts', () => {
     await page.keyboard.press('End');
     await expect(rowNamed(page, 'file-09999.txt')).toBeVisible();
     await expect(rowNamed(page, 'file-09999.txt')).toHaveAttribute('aria-selected', 'true');
+  });
+
+  for (const [width, height] of [
+    [1280, 720],
+    [375, 740],
+  ] as const) {
+    test(`a double click on the last row at the bottom of a ${width} px window opens it; the row never moves between the clicks`, async ({
+      page,
+      seedAdmin,
+    }) => {
+      await page.setViewportSize({ width, height });
+      const folder = path.join(mount.root!, `bottom-${width}`);
+      for (let i = 0; i < 30; i++)
+        fs.mkdirSync(path.join(folder, 'dirs', `dir-${String(i).padStart(2, '0')}`), { recursive: true });
+      fs.mkdirSync(path.join(folder, 'files'));
+      for (let i = 0; i < 30; i++)
+        fs.writeFileSync(path.join(folder, 'files', `file-${String(i).padStart(2, '0')}.txt`), 'x');
+      await seedAdmin();
+
+      /** Scrolls to the bottom, then double-clicks the last row in two steps, checking it stays put. */
+      const doubleClickLast = async (name: string) => {
+        const row = rowNamed(page, name);
+        // Only the rows on screen are rendered: the last one appears once the page is at its end.
+        await expect(page.getByTestId('explorer-count')).toHaveText('30 items');
+        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+        await expect(row).toBeInViewport();
+        // The row at the very bottom of the window, where a bar floating there would appear.
+        await row.evaluate((element) =>
+          window.scrollBy(0, element.getBoundingClientRect().bottom - window.innerHeight),
+        );
+        await expect(row).toBeInViewport({ ratio: 1 });
+        const before = (await row.boundingBox())!;
+        const x = before.x + before.width / 3;
+        const y = before.y + before.height / 2;
+        await page.mouse.click(x, y);
+        await expect(row).toHaveAttribute('aria-selected', 'true');
+        await expect(page.getByTestId('selection-bar')).toBeVisible();
+        expect(await row.boundingBox()).toEqual(before);
+        expect(
+          await page.evaluate(
+            ([px, py]) =>
+              document
+                .elementFromPoint(px!, py!)
+                ?.closest('[data-testid="entry-row"]')
+                ?.getAttribute('data-path'),
+            [x, y],
+          ),
+        ).toBe(await row.getAttribute('data-path'));
+        await page.mouse.dblclick(x, y);
+      };
+
+      await page.goto(href(`${mount.path}/bottom-${width}/dirs`));
+      await doubleClickLast('dir-29');
+      await expect(page).toHaveURL(href(`${mount.path}/bottom-${width}/dirs/dir-29`));
+
+      await page.goto(href(`${mount.path}/bottom-${width}/files`));
+      await doubleClickLast('file-29.txt');
+      await expect(page.getByTestId('preview-dialog')).toBeVisible();
+      await expect(page).toHaveURL(/preview=file-29\.txt/);
+    });
+  }
+
+  // The last: a short window, where the bar sits low enough for the toasts at the bottom to meet it.
+  for (const [width, height] of [
+    [1280, 720],
+    [375, 740],
+    [1280, 380],
+  ] as const) {
+    test(`toasts never cover the selection bar's actions (${width}x${height})`, async ({
+      page,
+      seedAdmin,
+    }) => {
+      await page.setViewportSize({ width, height });
+      const name = `toasts-${width}x${height}`;
+      fs.mkdirSync(path.join(mount.root!, name));
+      for (let i = 0; i < 20; i++)
+        fs.writeFileSync(path.join(mount.root!, name, `file-${String(i).padStart(2, '0')}.txt`), 'x');
+      await seedAdmin();
+      await page.goto(href(`${mount.path}/${name}`));
+      await rowNamed(page, 'file-00.txt').click();
+      await rowNamed(page, 'file-01.txt').click({ modifiers: ['Control'] });
+      const bar = page.getByTestId('selection-bar');
+      await expect(bar).toContainText('2 selected');
+      /** The test id of what a click at the middle of an element would hit. */
+      const hitAt = async (testId: string) => {
+        const box = (await page.getByTestId(testId).boundingBox())!;
+        return page.evaluate(
+          ([x, y]) =>
+            document.elementFromPoint(x!, y!)?.closest('[data-testid]')?.getAttribute('data-testid'),
+          [box.x + box.width / 2, box.y + box.height / 2],
+        );
+      };
+      for (const end of [false, true]) {
+        await page.evaluate((toEnd) => window.scrollTo(0, toEnd ? document.body.scrollHeight : 0), end);
+        // Two entries download as a zip, which a toast announces.
+        await page.getByTestId('selection-download').click();
+        const toast = page.getByTestId('toast').filter({ hasText: 'zip archive' });
+        await expect(toast).toBeVisible();
+        expect(await hitAt('selection-delete')).toBe('selection-delete');
+        expect(await hitAt('selection-clear')).toBe('selection-clear');
+        const toastBox = (await toast.boundingBox())!;
+        const barBox = (await bar.boundingBox())!;
+        expect(toastBox.y >= barBox.y + barBox.height || toastBox.y + toastBox.height <= barBox.y).toBe(true);
+        await toast.getByRole('button').click();
+        await expect(toast).toHaveCount(0);
+      }
+      await page.getByTestId('selection-delete').click();
+      await expect(page.getByTestId('delete-dialog')).toBeVisible();
+    });
+  }
+
+  test('a text file above the 10 MB the editor takes still previews, and its Edit is disabled with the reason', async ({
+    page,
+    seedAdmin,
+  }) => {
+    const folder = path.join(mount.root!, 'big-text');
+    fs.mkdirSync(folder);
+    fs.writeFileSync(path.join(folder, 'huge.txt'), 'x'.repeat(10 * 1024 * 1024 + 1));
+    fs.writeFileSync(path.join(folder, 'small.txt'), 'small');
+    await seedAdmin();
+    await page.goto(`${href(`${mount.path}/big-text`)}?preview=huge.txt`);
+    const dialog = page.getByTestId('preview-dialog');
+    await expect(dialog.getByTestId('preview-truncated')).toBeVisible();
+    await expect(dialog.getByTestId('text-preview')).toContainText('xxxx');
+    const edit = dialog.getByTestId('preview-edit');
+    await expect(edit).toBeDisabled();
+    await expect(edit).toHaveAccessibleDescription(
+      'Larger than 10 MB: too large to edit here. Download it to edit it.',
+    );
+    await expect(dialog.getByTestId('preview-edit-note')).toBeVisible();
+    // The next file is small: it can be edited.
+    await dialog.getByTestId('preview-next').click();
+    await expect(page).toHaveURL(/preview=small\.txt/);
+    await expect(edit).toBeEnabled();
+    await expect(dialog.getByTestId('preview-edit-note')).toHaveCount(0);
+    await edit.click();
+    await expect(page.getByTestId('editor-dialog')).toBeVisible();
   });
 
   test('the phone layout keeps names, actions and the selection usable at 375 px', async ({

@@ -141,8 +141,8 @@ export function createApp(deps: AppDeps) {
       logger.warn({ err: error }, 'could not forget what another instance changed');
     });
   }
-  function storageChanged(configId: string, path: string): void {
-    vfs.storageChanged(configId, path).catch((error: unknown) => {
+  function storageChanged(configId: string, path: string): Promise<void> {
+    return vfs.storageChanged(configId, path).catch((error: unknown) => {
       logger.warn({ err: error }, 'could not forget a cached listing');
     });
   }

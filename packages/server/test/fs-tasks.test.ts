@@ -2,13 +2,15 @@
  * Copy and move tasks (/api/{admin|user}/fs/tasks, batch-copy, batch-copy-commit) on both databases,
  * on local disk and radosgw: files and folders of 1,200 objects on one storage and across storages,
  * skip-existing, CloudPaste's answers, a key confined to its base path and to its own tasks, cancel,
- * the restart rule, listings refreshed after a copy, and a 1 GiB cross-storage copy with flat memory,
- * cancelled halfway without leaving anything under the target name.
+ * retry of only what failed, clearing one's own finished tasks, the restart rule, listings refreshed
+ * after a copy, and a 1 GiB cross-storage copy with flat memory, cancelled halfway without leaving
+ * anything under the target name.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { ListMultipartUploadsCommand } from '@aws-sdk/client-s3';
+import type { FsTasksTable } from '../src/db/schema.ts';
 import { formatTag, THIS_PROCESS } from '../src/lib/process-tag.ts';
 import type { StorageDriver } from '../src/storage/driver.ts';
 import { DIALECTS } from './support/databases.ts';
@@ -106,6 +108,30 @@ for (const dialect of DIALECTS) {
         if (until(res.body.data.status)) return res.body.data;
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
+    };
+    /** A task row as a process running it leaves it, put straight into the database. */
+    const runningRow = (id: string, fields: Partial<FsTasksTable> = {}): FsTasksTable => {
+      const now = t.clock.now().toISOString();
+      return {
+        id,
+        kind: 'copy',
+        status: 'running',
+        owner: 'admin-x',
+        items: '[]',
+        skip_existing: 1,
+        files_total: 10,
+        files_done: 3,
+        files_skipped: 0,
+        files_failed: 0,
+        bytes_total: 100,
+        bytes_done: 30,
+        error: null,
+        runner: formatTag(THIS_PROCESS),
+        created_at: now,
+        updated_at: now,
+        finished_at: null,
+        ...fields,
+      };
     };
     const writeMany = async (driver: StorageDriver, dir: string, count: number) => {
       const writes: Promise<unknown>[] = [];
@@ -246,26 +272,8 @@ for (const dialect of DIALECTS) {
     });
 
     it('marks failed a task its process left unfinished, and leaves a live one alone', async () => {
-      const now = t.clock.now().toISOString();
-      const row = (id: string, runner: string, updated_at = now) => ({
-        id,
-        kind: 'copy' as const,
-        status: 'running' as const,
-        owner: 'admin-x',
-        items: '[]',
-        skip_existing: 1,
-        files_total: 10,
-        files_done: 3,
-        files_skipped: 0,
-        files_failed: 0,
-        bytes_total: 100,
-        bytes_done: 30,
-        error: null,
-        runner,
-        created_at: now,
-        updated_at,
-        finished_at: null,
-      });
+      const row = (id: string, runner: string, updated_at?: string) =>
+        runningRow(id, { runner, ...(updated_at ? { updated_at } : {}) });
       const dead = formatTag({ ...THIS_PROCESS, pid: 4_000_000 });
       const elsewhere = 'abcdefabcd.12.0badf00d';
       const old = new Date(Date.now() - 3600_000).toISOString();
@@ -286,6 +294,104 @@ for (const dialect of DIALECTS) {
       assert.equal((await get('silent-elsewhere')).status, 'failed');
       assert.equal((await get('live-elsewhere')).status, 'running');
       await t.database.db.kysely.deleteFrom('fs_tasks').where('id', '=', 'live-elsewhere').execute();
+    });
+
+    it('retries a failed task: only the items and the files inside a folder that failed run again', async () => {
+      await local.write('/retry/src/a.txt', text('a'));
+      await local.write('/retry/src/b.txt', text('b'));
+      for (const name of ['f1', 'f2', 'f3']) await local.write(`/retry/dir/${name}.txt`, text(name));
+      // Folders where files should go: those copies fail.
+      await local.mkdir('/retry/out/a.txt');
+      await local.mkdir('/retry/out/dir/f2.txt');
+      const items = [
+        { sourcePath: '/l/retry/src/a.txt', targetPath: '/l/retry/out/a.txt' },
+        { sourcePath: '/l/retry/dir/', targetPath: '/l/retry/out/dir/' },
+        { sourcePath: '/l/retry/src/b.txt', targetPath: '/l/retry/out/b.txt' },
+      ];
+      const first = await runTask({ items, skipExisting: false });
+      assert.equal(first.status, 'failed', JSON.stringify(first));
+      assert.deepEqual(
+        first.items.map((i: { status: string }) => i.status),
+        ['failed', 'failed', 'done'],
+      );
+      assert.deepEqual(
+        [first.items[1].done, first.items[1].failed, first.items[1].failedFiles],
+        [2, 1, ['f2.txt']],
+      );
+      // What worked is changed since: a retry that copied it again would put the source back.
+      await local.write('/retry/out/b.txt', text('kept b'));
+      await local.write('/retry/out/dir/f1.txt', text('kept f1'));
+      await local.remove('/retry/out/a.txt', { recursive: true });
+      await local.remove('/retry/out/dir/f2.txt', { recursive: true });
+      const key2 = apiKey(
+        (await t.createKey({ name: 'other', basic_path: '/l', mount_permission: true })).key,
+      );
+      const foreign = await post(`/api/user/fs/tasks/${first.id}/retry`, {}, key2);
+      assert.equal(foreign.status, 404, 'a key cannot retry a task that is not its own');
+
+      const retried = await post(`/api/admin/fs/tasks/${first.id}/retry`, {});
+      assert.equal(retried.status, 202, JSON.stringify(retried.body));
+      assert.equal(retried.body.message, '任务已重新开始，只重试失败的部分');
+      const again = await waitFor(first.id);
+      assert.equal(again.status, 'done', JSON.stringify(again));
+      assert.equal(again.progress.filesDone, 2, 'a.txt and f2.txt, nothing else');
+      assert.deepEqual(
+        again.items.map((i: { status: string; done: number }) => [i.status, i.done]),
+        [
+          ['done', 1],
+          ['done', 3],
+          ['done', 1],
+        ],
+      );
+      assert.equal(again.items[1].failedFiles, undefined);
+      assert.equal(await read(local, '/retry/out/a.txt'), 'a');
+      assert.equal(await read(local, '/retry/out/dir/f2.txt'), 'f2');
+      assert.equal(await read(local, '/retry/out/b.txt'), 'kept b');
+      assert.equal(await read(local, '/retry/out/dir/f1.txt'), 'kept f1');
+      assert.equal(await read(local, '/retry/out/dir/f3.txt'), 'f3');
+      const done = await post(`/api/admin/fs/tasks/${first.id}/retry`, {});
+      assert.equal(done.status, 409, JSON.stringify(done.body));
+      assert.equal(done.body.message, '只有失败的任务可以重试');
+    });
+
+    it("clears the caller's finished tasks only: a key its own, the admin its own, none running", async () => {
+      await local.write('/team/c.txt', text('c'));
+      const keys = await runTask(
+        { items: [{ sourcePath: '/l/team/c.txt', targetPath: '/l/team/c2.txt' }] },
+        key,
+        'user',
+      );
+      const admins = await runTask({ items: [{ sourcePath: '/l/team/c.txt', targetPath: '/l/c3.txt' }] });
+      const { owner } = await t.database.db.kysely
+        .selectFrom('fs_tasks')
+        .select('owner')
+        .where('id', '=', admins.id)
+        .executeTakeFirstOrThrow();
+      await t.database.db.kysely
+        .insertInto('fs_tasks')
+        .values(runningRow('still-running', { owner, runner: 'abcdefabcd.12.0badf00d' }))
+        .execute();
+      const ids = async (headers = admin, tree = 'admin') =>
+        ((await t.json(`/api/${tree}/fs/tasks`, { headers })).body.data as Array<{ id: string }>).map(
+          (task) => task.id,
+        );
+
+      const cleared = await post('/api/admin/fs/tasks/clear', {});
+      assert.equal(cleared.status, 200, JSON.stringify(cleared.body));
+      assert.ok(cleared.body.data.clearedCount >= 1);
+      const left = await ids();
+      assert.ok(!left.includes(admins.id), "the admin's finished task went");
+      assert.ok(left.includes('still-running'), 'a running task stays');
+      assert.ok(left.includes(keys.id), "a key's task is not the admin's to clear");
+
+      const keyHad = await ids(key, 'user');
+      assert.ok(keyHad.includes(keys.id));
+      const byKey = await post('/api/user/fs/tasks/clear', {}, key);
+      assert.equal(byKey.status, 200, JSON.stringify(byKey.body));
+      assert.equal(byKey.body.data.clearedCount, keyHad.length);
+      assert.deepEqual(await ids(key, 'user'), []);
+      assert.ok((await ids()).includes('still-running'));
+      await t.database.db.kysely.deleteFrom('fs_tasks').where('id', '=', 'still-running').execute();
     });
 
     describe('across storages (radosgw)', { skip: S3_SKIP }, () => {

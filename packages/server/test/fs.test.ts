@@ -7,7 +7,10 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { DIALECTS } from './support/databases.ts';
 import { createBucket, deleteBucket, insertS3Config, S3_SKIP, s3AdminClient } from './support/s3.ts';
 import { apiKey, bearer, createTestApp, type TestApp } from './support/test-app.ts';
@@ -24,26 +27,24 @@ for (const dialect of DIALECTS) {
       let admin: Record<string, string>;
       let key: Record<string, string>;
       let mountId: string;
+      let configId: string;
       let bucket: string | undefined;
+      let localRoot: string | undefined;
       const s3 = driver === 's3' ? s3AdminClient() : undefined;
 
       before(async () => {
         t = await createTestApp(dialect);
         t.clock.followRealTime();
         admin = bearer(await t.adminToken());
-        let configId: string;
         if (driver === 's3') {
           bucket = await createBucket(s3!, 'cubby-fs', { cors: true });
           configId = await insertS3Config(t, bucket);
         } else {
+          localRoot = `${t.database.dataDir}/fs-${randomUUID()}`;
           const created = await t.json('/api/s3-configs', {
             method: 'POST',
             headers: admin,
-            json: {
-              name: 'fs-local',
-              provider_type: 'Local',
-              root_path: `${t.database.dataDir}/fs-${randomUUID()}`,
-            },
+            json: { name: 'fs-local', provider_type: 'Local', root_path: localRoot },
           });
           assert.equal(created.status, 201, JSON.stringify(created.body));
           configId = created.body.data.id;
@@ -510,6 +511,78 @@ for (const dialect of DIALECTS) {
         assert.ok(cleared.body.data.clearedCount >= 1);
         const user = await post('/api/user/cache/clear', {}, key);
         assert.equal(user.status, 200);
+      });
+
+      it('a folder made deep below cached folders shows in every listing above it (cache time 300 s)', async () => {
+        assert.equal((await post('/api/admin/fs/mkdir', { path: '/m/nest' })).status, 200);
+        // Every folder on the way is listed, and so cached, before each write.
+        assert.ok(!(await names('/m')).includes('made'));
+        assert.deepEqual(await names('/m/nest'), []);
+        assert.equal((await post('/api/admin/fs/mkdir', { path: '/m/made/a/b' })).status, 200);
+        assert.ok((await names('/m')).includes('made'), 'mkdir of a nested path: its top folder is listed');
+        assert.deepEqual(await names('/m/made'), ['a']);
+        assert.deepEqual(await names('/m/made/a'), ['b']);
+
+        // An upload into folders that do not exist yet, form and text alike.
+        const up = await formUpload('/m/nest/new/deeper', 'f.txt', 'f', true);
+        assert.equal(up.status, 200, JSON.stringify(up.body));
+        assert.deepEqual(await names('/m/nest'), ['new']);
+        assert.deepEqual(await names('/m/nest/new'), ['deeper']);
+        await post('/api/admin/fs/update', { path: '/m/nest/new/other/g.txt', content: 'g' });
+        assert.deepEqual(await names('/m/nest/new'), ['deeper', 'other']);
+
+        // An API key's upload into a new folder of its base path.
+        const keyNames = async () => (await list('/m/team', key, 'user')).map((i) => i.name);
+        assert.ok(!(await keyNames()).includes('reports'));
+        const keyUp = await formUpload('/m/team/reports/2026', 'r.txt', 'r', true, key, 'user');
+        assert.equal(keyUp.status, 200, JSON.stringify(keyUp.body));
+        assert.ok((await keyNames()).includes('reports'));
+
+        // A share upload into the mounted storage config lands in folders of its own (path/year/month).
+        const form = new FormData();
+        form.append('s3_config_id', configId);
+        form.append('path', 'inbox');
+        form.append('file', new Blob(['s']), 'shared.txt');
+        const shared = await t.json('/api/upload', { method: 'POST', headers: admin, body: form });
+        assert.equal(shared.status, 200, JSON.stringify(shared.body));
+        assert.ok((await names('/m')).includes('inbox'), 'the share upload folder is listed');
+      });
+
+      it('refresh=true reads the folder from the storage and caches what it read', async () => {
+        await post('/api/admin/fs/update', { path: '/m/team/behind/seen.txt', content: 's' });
+        assert.deepEqual(await names('/m/team/behind'), ['seen.txt']);
+        // A file written straight to the storage, behind the server's back.
+        if (s3) {
+          await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'team/behind/outside.txt', Body: 'o' }));
+        } else {
+          await mkdir(path.join(localRoot!, 'team', 'behind'), { recursive: true });
+          await writeFile(path.join(localRoot!, 'team', 'behind', 'outside.txt'), 'o');
+        }
+        assert.deepEqual(await names('/m/team/behind'), ['seen.txt'], 'the cached listing is answered');
+        const refreshed = await get('/api/admin/fs/list?path=/m/team/behind&refresh=true');
+        assert.equal(refreshed.status, 200, JSON.stringify(refreshed.body));
+        assert.deepEqual(
+          refreshed.body.data.items.map((i: { name: string }) => i.name),
+          ['outside.txt', 'seen.txt'],
+        );
+        const stats = async () => (await get('/api/admin/cache/stats')).body.data.cache.directory;
+        const before = await stats();
+        assert.deepEqual(await names('/m/team/behind'), ['outside.txt', 'seen.txt']);
+        assert.equal((await stats()).hits, before.hits + 1, 'the refreshed listing was cached');
+
+        // The same for an API key on the user tree.
+        if (s3) {
+          await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'team/behind/key.txt', Body: 'k' }));
+        } else {
+          await writeFile(path.join(localRoot!, 'team', 'behind', 'key.txt'), 'k');
+        }
+        const keyList = async (query: string) =>
+          (await get(`/api/user/fs/list?path=/m/team/behind${query}`, key)).body.data.items.map(
+            (i: { name: string }) => i.name,
+          );
+        assert.ok(!(await keyList('')).includes('key.txt'));
+        assert.ok((await keyList('&refresh=1')).includes('key.txt'));
+        assert.equal((await get('/api/user/fs/list?path=/m/team&refresh=yes', key)).status, 400);
       });
     });
   }

@@ -372,6 +372,25 @@ describe('several instances on one PostgreSQL database', () => {
         'B cleared',
       );
     });
+
+    it('a folder made deep through A is listed by B in every folder above it that B had cached', async () => {
+      assert.ok(!(await names(b, '/shared/', adminB)).includes('deep'));
+      assert.ok(!(await names(b, '/shared/docs/', adminB)).includes('new'));
+      await write('/shared/docs/new/er/file.txt', 'x');
+      const made = await a.json('/api/admin/fs/mkdir', {
+        method: 'POST',
+        headers: adminA,
+        json: { path: '/shared/deep/a/b' },
+      });
+      assert.equal(made.status, 200, JSON.stringify(made.body));
+      delays.nested = await eventually(
+        async () =>
+          (await names(b, '/shared/', adminB)).includes('deep') &&
+          (await names(b, '/shared/docs/', adminB)).includes('new'),
+        1000,
+        'the new folders through B',
+      );
+    });
   });
 });
 

@@ -3,6 +3,12 @@
  * field names; API-REFERENCE §6.11).
  */
 
+/**
+ * `POST …/fs/update` takes text files up to this many bytes (CloudPaste's 10 MiB), and the explorer
+ * offers its editor for files up to it.
+ */
+export const FS_TEXT_EDIT_MAX_BYTES = 10 * 1024 * 1024;
+
 /** One entry of a folder listing. A folder's `path` ends with `/`. */
 export interface FsListItem {
   name: string;
@@ -75,6 +81,8 @@ export interface FsTaskAnswer {
     skipped: number;
     failed: number;
     error?: string;
+    /** Inside a folder: the files (paths below it) that failed, while they are few enough to name. */
+    failedFiles?: string[];
   }[];
   progress: {
     filesTotal: number;

@@ -449,6 +449,9 @@ const catalogue = {
   'fs.tasks_listed': ['获取任务列表成功', 'Tasks loaded'],
   'fs.task_cancelled': ['任务已取消', 'Task cancelled'],
   'fs.task_deleted': ['任务记录已删除', 'Task record deleted'],
+  'fs.task_retried': ['任务已重新开始，只重试失败的部分', 'Task started again for what failed'],
+  'fs.task_not_retryable': ['只有失败的任务可以重试', 'Only a failed task can be retried'],
+  'fs.tasks_cleared': ['已清除 {count} 个已结束的任务', 'Cleared {count} finished tasks'],
   'fs.task_not_found': ['任务不存在', 'No such task'],
   'fs.task_elsewhere': [
     '任务正在另一个服务器进程中运行，无法在此取消',

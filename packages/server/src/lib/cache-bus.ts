@@ -30,8 +30,11 @@ const RETRY_MIN_MS = 250;
 const RETRY_MAX_MS = 10_000;
 
 export type CacheNote =
-  /** The listing of a folder (and with `below` every listing under it) of one mount. */
-  | { kind: 'listing'; mount: string; path: string; below: boolean }
+  /**
+   * The listing of a folder of one mount, with `below` every listing under it, with `above` those of
+   * the folders it lies in (an instance that does not know `above` still forgets the folder itself).
+   */
+  | { kind: 'listing'; mount: string; path: string; below: boolean; above?: boolean }
   /** Every listing of one mount, of the mounts on one storage config, or every listing at all. */
   | { kind: 'listings'; mount?: string; config?: string }
   /** A storage config changed or was deleted: its driver is built again. */
@@ -249,7 +252,12 @@ function isNote(value: unknown): value is CacheNote {
   if (typeof note !== 'object' || note === null) return false;
   switch (note.kind) {
     case 'listing':
-      return isString(note.mount) && isString(note.path) && typeof note.below === 'boolean';
+      return (
+        isString(note.mount) &&
+        isString(note.path) &&
+        typeof note.below === 'boolean' &&
+        (note.above === undefined || typeof note.above === 'boolean')
+      );
     case 'listings':
       return isOptionalString(note.mount) && isOptionalString(note.config);
     case 'storage-config':

@@ -11,9 +11,11 @@
  *   way) and read and write inside it.
  * - Listings are complete (every page of the driver) and sorted folders first, then by name. They
  *   are cached per mount for the mount's `cache_ttl` (0 = no cache); every write through the vfs,
- *   and every share upload into a mounted storage config, invalidates the folders it changed — on
- *   this instance at once, on the others through the cache bus (lib/cache-bus.ts). While the bus
- *   may miss notes (degraded), a listing is kept at most DEGRADED_TTL_MS.
+ *   and every share upload into a mounted storage config, invalidates the folders it changed (see
+ *   {@link Vfs.changed}) — on this instance at once, on the others through the cache bus
+ *   (lib/cache-bus.ts). While the bus may miss notes (degraded), a listing is kept at most
+ *   DEGRADED_TTL_MS. A listing asked for with `refresh` is read from the storage and replaces the
+ *   cached one (for changes made behind the server's back).
  */
 import type { FsListItem, FsListingAnswer } from '@cubby/shared';
 import {
@@ -62,6 +64,13 @@ export type FsItem = FsListItem;
 export type FsListing = FsListingAnswer;
 
 export type CacheStats = CacheCounters;
+
+/**
+ * How a listing uses the cache: `use` answers from it while fresh; `refresh` reads the storage and
+ * stores what it read (the explorer's Refresh, CloudPaste's `refresh=true`); `bypass` reads the
+ * storage and leaves the cache alone (a zip download walking a whole tree).
+ */
+export type ListingCache = 'use' | 'refresh' | 'bypass';
 
 /** Driver failures as fs answers (the reference's messages, real statuses). */
 const STORAGE_ANSWERS: Record<StorageErrorCode, () => AppError> = {
@@ -241,11 +250,8 @@ export class Vfs {
 
   // ---- reading --------------------------------------------------------------------------------
 
-  /**
-   * A directory listing: a mount's folder (complete, cached), plus virtual entries for mounts below it.
-   * `fresh` reads the storage and leaves the cache alone (a zip download walking a whole tree).
-   */
-  async list(principal: Principal, raw: unknown, options: { fresh?: boolean } = {}): Promise<FsListing> {
+  /** A directory listing: a mount's folder (complete, cached), plus virtual entries for mounts below it. */
+  async list(principal: Principal, raw: unknown, options: { cache?: ListingCache } = {}): Promise<FsListing> {
     const { path } = this.target(raw);
     this.check(principal, path, 'navigate');
     const mounts = await this.visibleMounts(principal);
@@ -258,7 +264,9 @@ export class Vfs {
     if (mount) {
       const mounted = await this.mounted(mount, path);
       // On the way to its base path a key sees only that way, not the folder's other names.
-      if (insideBase) ({ items, entry } = await this.mountItems(mounted, path === base, options.fresh));
+      if (insideBase) {
+        ({ items, entry } = await this.mountItems(mounted, path === base, options.cache ?? 'use'));
+      }
       listing = { mount_id: mount.id, storage_type: storageType(mounted.config) };
       this.touch(mount);
     } else if (mounts.length === 0 && path !== '/') {
@@ -310,18 +318,18 @@ export class Vfs {
   }
 
   /**
-   * Every entry of a mount folder (all driver pages), from the cache while it is fresh. A key's
-   * base folder that does not exist yet (`missingIsEmpty`) lists as empty: it is the key's home.
-   * `fresh` neither reads nor fills the cache.
+   * Every entry of a mount folder (all driver pages), from the cache while it is fresh (as `cache`
+   * says). A key's base folder that does not exist yet (`missingIsEmpty`) lists as empty: it is the
+   * key's home.
    */
   private async mountItems(
     at: MountedPath,
-    missingIsEmpty = false,
-    fresh = false,
+    missingIsEmpty: boolean,
+    cache: ListingCache,
   ): Promise<{ items: FsItem[]; entry?: CachedListing }> {
     const key = cacheKey(at.mount.id, at.subPath);
     const now = this.deps.clock.now().getTime();
-    const cached = fresh ? undefined : this.cache.get(key);
+    const cached = cache === 'use' ? this.cache.get(key) : undefined;
     if (cached) {
       if (cached.expiresAt > now && this.trusted(cached, now)) {
         this.stats.hits++;
@@ -332,7 +340,7 @@ export class Vfs {
       this.stats.expired++;
       this.cache.delete(key);
     }
-    if (!fresh) {
+    if (cache === 'use') {
       this.stats.misses++;
       this.countLookup(at.mount.id, 'misses');
     }
@@ -349,7 +357,12 @@ export class Vfs {
       if (!(missingIsEmpty && isStorageError(error, 'NOT_FOUND'))) throw fsStorageFailure(error);
     }
     const items = entries.map((e) => this.item(at.mount, e)).sort(byKindThenName);
-    if (at.mount.cache_ttl <= 0 || fresh || generation !== this.generation) return { items };
+    if (cache === 'bypass') return { items };
+    if (at.mount.cache_ttl <= 0 || generation !== this.generation) {
+      // A refresh read what the storage holds now: whatever was cached before is older still.
+      if (cache === 'refresh') this.cache.delete(key);
+      return { items };
+    }
     if (this.cache.size >= CACHE_MAX_ENTRIES) this.prune(now);
     const entry: CachedListing = {
       items,
@@ -450,12 +463,15 @@ export class Vfs {
   // ---- the directory cache --------------------------------------------------------------------
 
   /**
-   * Forgets what a change at `at` made stale: the listing of its folder, and with `recursive` every
-   * listing at or below it (a folder removed, renamed or copied over).
+   * Forgets what a change at `at` made stale, the one rule every write follows: the listing of its
+   * folder and of every folder above it — a write into a new subfolder makes the folders it lies in
+   * (a new entry in each listing up to the first that already held one), and removing the last
+   * object of an S3 folder makes it vanish from its parent — and with `recursive` every listing at
+   * or below it (a folder removed, renamed or copied over).
    */
   changed(at: Pick<MountedPath, 'mount' | 'subPath'>, options: { recursive: boolean }): void {
-    this.forget(at.mount.id, parentOf(at.subPath), false);
-    if (options.recursive) this.forget(at.mount.id, at.subPath, true);
+    this.forget(at.mount.id, parentOf(at.subPath), { above: true });
+    if (options.recursive) this.forget(at.mount.id, at.subPath, { below: true });
   }
 
   /** Whether a cached listing may be used: any while notes arrive, only young ones while they may not. */
@@ -466,37 +482,48 @@ export class Vfs {
   /** Another instance's note, or (`null`) notes were missed: forgets what it names, here only. */
   async applyNote(note: CacheNote | null): Promise<void> {
     if (note === null) this.clearLocal(undefined);
-    else if (note.kind === 'listing') this.forgetLocal(note.mount, note.path, note.below);
-    else if (note.kind === 'listings') {
+    else if (note.kind === 'listing') {
+      this.forgetLocal(note.mount, note.path, { below: note.below, above: note.above === true });
+    } else if (note.kind === 'listings') {
       this.clearLocal(await this.mountIds({ mountId: note.mount, storageConfigId: note.config }));
     }
   }
 
   /**
-   * A write straight to a storage config (a share upload): forgets the listings of every mount on
-   * that config that show the written path's folder.
+   * A write straight to a storage config (a share upload): forgets, as {@link changed} does, the
+   * listings of every mount on that config that show the written path or a folder above it.
    */
   async storageChanged(configId: string, driverPath: string): Promise<void> {
     const mounts = await this.deps.mounts.list();
-    for (const m of mounts)
-      if (m.storage_config_id === configId) this.forget(m.id, parentOf(driverPath), false);
+    for (const mount of mounts)
+      if (mount.storage_config_id === configId)
+        this.changed({ mount, subPath: driverPath }, { recursive: false });
   }
 
-  private forget(mountId: string, subPath: string, below: boolean): void {
-    this.forgetLocal(mountId, subPath, below);
-    this.deps.bus?.publish({ kind: 'listing', mount: mountId, path: subPath, below });
+  private forget(mountId: string, subPath: string, scope: ForgetScope): void {
+    this.forgetLocal(mountId, subPath, scope);
+    this.deps.bus?.publish({
+      kind: 'listing',
+      mount: mountId,
+      path: subPath,
+      below: scope.below === true,
+      ...(scope.above ? { above: true } : {}),
+    });
   }
 
-  private forgetLocal(mountId: string, subPath: string, below: boolean): void {
+  /** Forgets the listing of `subPath`, with `above` those of the folders it lies in, with `below` those under it. */
+  private forgetLocal(mountId: string, subPath: string, scope: ForgetScope): void {
     this.generation++;
-    const exact = cacheKey(mountId, subPath);
-    const prefix = cacheKey(mountId, subPath === '/' ? '/' : `${subPath}/`);
-    for (const key of this.cache.keys()) {
-      if (key === exact || (below && key.startsWith(prefix))) {
-        this.cache.delete(key);
-        this.stats.invalidations++;
-      }
+    const drop = (key: string) => {
+      if (this.cache.delete(key)) this.stats.invalidations++;
+    };
+    drop(cacheKey(mountId, subPath));
+    if (scope.above) {
+      for (let folder = subPath; folder !== '/';) drop(cacheKey(mountId, (folder = parentOf(folder))));
     }
+    if (!scope.below) return;
+    const prefix = cacheKey(mountId, subPath === '/' ? '/' : `${subPath}/`);
+    for (const key of this.cache.keys()) if (key.startsWith(prefix)) drop(key);
   }
 
   /** Clears the cache of one mount, of the mounts on one storage config, or everything; returns how many listings went. */
@@ -595,6 +622,12 @@ export function cachedItemsJson(listing: FsListing): Uint8Array<ArrayBuffer> | u
 }
 
 const cacheKey = (mountId: string, subPath: string) => `${mountId}\u0000${subPath}`;
+
+/** Which listings besides a folder's own a forget takes: those above it, those below it. */
+interface ForgetScope {
+  above?: boolean;
+  below?: boolean;
+}
 
 /** What a mount really is, from its config (CloudPaste clients know only "S3"). */
 export function storageType(config: Pick<StorageConfigRecord, 'driver'>): 'S3' | 'Local' {

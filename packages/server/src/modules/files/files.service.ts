@@ -112,8 +112,8 @@ export class FilesService {
       settings: Pick<SettingsService, 'officePreviewEnabled'>;
       /** Aborts the unfinished multipart uploads of a pending share (UploadsService), before its row goes. */
       abortUploads?: (fileId: string) => Promise<void>;
-      /** Told of every object a delete removed (the vfs forgets the folder's listing). */
-      storageChanged?: (storageConfigId: string, path: string) => void;
+      /** Told of every object a delete removed (the vfs forgets the folder's listings); never rejects. */
+      storageChanged?: (storageConfigId: string, path: string) => Promise<void>;
     },
   ) {}
 
@@ -489,7 +489,7 @@ export class FilesService {
     try {
       const driver = await this.storage.driver(row.storage_config_id);
       await driver.remove(row.storage_path);
-      this.options.storageChanged?.(row.storage_config_id, row.storage_path);
+      await this.options.storageChanged?.(row.storage_config_id, row.storage_path);
       return true;
     } catch (err) {
       if (isStorageError(err, 'NOT_FOUND')) return true;

@@ -46,4 +46,25 @@ export class FsTasksRepository {
   async delete(id: string): Promise<void> {
     await this.db.deleteFrom('fs_tasks').where('id', '=', id).execute();
   }
+
+  /** Starts a failed task again with `changes`; false when it is no longer failed (another retry won). */
+  async restartFailed(id: string, changes: Updateable<FsTasksTable>): Promise<boolean> {
+    const result = await this.db
+      .updateTable('fs_tasks')
+      .set(changes)
+      .where('id', '=', id)
+      .where('status', '=', 'failed')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Deletes one owner's finished tasks (done, failed, cancelled); returns how many went. */
+  async deleteFinished(owner: string): Promise<number> {
+    const result = await this.db
+      .deleteFrom('fs_tasks')
+      .where('owner', '=', owner)
+      .where('status', 'in', ['done', 'failed', 'cancelled'])
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
 }

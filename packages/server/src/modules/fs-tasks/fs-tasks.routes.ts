@@ -9,7 +9,7 @@ import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../../http/context.ts';
 import { badRequest } from '../../http/errors.ts';
-import { json, ok } from '../../http/envelope.ts';
+import { json, ok, okWith } from '../../http/envelope.ts';
 import { type MessageKey, translate } from '../../http/messages.ts';
 import { route } from '../../http/route-docs.ts';
 import type { Vfs } from '../../storage/vfs.ts';
@@ -106,6 +106,40 @@ export function fsTasksRoutes(tasks: FsTasksService, vfs: Vfs) {
         async (c) => {
           const { deleted, task } = await tasks.cancel(principal(c), c.req.param('id')!);
           return ok(c, deleted ? 'fs.task_deleted' : 'fs.task_cancelled', localized(task, lang(c)));
+        },
+      ),
+    );
+
+    app.post(
+      `${prefix}/tasks/:id/retry`,
+      route(
+        {
+          ...doc(
+            'Runs a failed task again: only its items that did not succeed (of a folder only the files that failed); answers 202 with the task',
+            'Items done or skipped stay as they are; each item is checked again for the caller. 409 unless the task has failed.',
+          ),
+        },
+        async (c) =>
+          ok(
+            c,
+            'fs.task_retried',
+            localized(await tasks.retry(principal(c), c.req.param('id')!), lang(c)),
+            202,
+          ),
+      ),
+    );
+
+    app.post(
+      `${prefix}/tasks/clear`,
+      route(
+        {
+          ...doc(
+            "Deletes the caller's finished tasks (done, failed, cancelled; an admin's own, a key's own); answers `{clearedCount}`",
+          ),
+        },
+        async (c) => {
+          const count = await tasks.clearFinished(principal(c));
+          return okWith(c, 'fs.tasks_cleared', { clearedCount: count }, {}, 200, { count });
         },
       ),
     );

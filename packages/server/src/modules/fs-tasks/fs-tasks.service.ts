@@ -9,6 +9,9 @@
  *   across storages each file is streamed from one driver into the other, never held in memory. A
  *   driver write is atomic, so a cancelled or failed copy leaves nothing under the target name.
  * - Progress (files and bytes) is written to the task as it goes; cancelling aborts the copy in flight.
+ * - A failed task can be run again (`retry`): only its items that did not succeed, and of a folder
+ *   only the files that failed when it knows them (up to FAILED_FILES_LISTED); what was copied stays
+ *   as it is. The progress then counts that run. Finished tasks are cleared per owner.
  * - A task runs in the process that created it. One left unfinished by a process that is gone is
  *   marked failed (`failOrphans`, at start and periodically), never reported as done.
  */
@@ -21,7 +24,7 @@ import { isMessageKey, type MessageKey, translate, type Lang } from '../../http/
 import type { Clock } from '../../lib/clock.ts';
 import { formatTag, parseTag, processState, THIS_PROCESS } from '../../lib/process-tag.ts';
 import { type Entry, isStorageError } from '../../storage/driver.ts';
-import { joinPath } from '../../storage/driver-path.ts';
+import { joinPath, parentOf } from '../../storage/driver-path.ts';
 import { fsStorageFailure, type MountedPath, storageOp, type Vfs } from '../../storage/vfs.ts';
 import type { FsTasksRepository } from './fs-tasks.repository.ts';
 
@@ -40,6 +43,13 @@ export interface FsTaskItem {
   failed: number;
   /** A message key. */
   error?: string;
+  /**
+   * Inside a folder: the files (paths below it) whose copy failed, for a retry; it names them all
+   * only while `failed` is at most FAILED_FILES_LISTED.
+   */
+  failedFiles?: string[];
+  /** While a retry runs: the only files of the folder it copies (its `failedFiles` before). */
+  onlyFiles?: string[];
 }
 
 export interface FsTaskInput {
@@ -54,7 +64,7 @@ export interface FsTaskView {
   kind: TaskKind;
   status: FsTasksTable['status'];
   skipExisting: boolean;
-  items: Array<Omit<FsTaskItem, 'error'> & { error?: string }>;
+  items: Array<Omit<FsTaskItem, 'error' | 'onlyFiles'> & { error?: string }>;
   progress: Progress;
   error: string | null;
   createdAt: string;
@@ -79,6 +89,8 @@ const FILES_AT_ONCE = 8;
 export const MAX_TASK_ITEMS = 1000;
 /** A task of another process that has not moved for this long is taken for dead. */
 const SILENT_AFTER_MS = 10 * 60_000;
+/** Failed files a folder item names for a retry; past that a retry copies the whole folder again. */
+export const FAILED_FILES_LISTED = 100;
 
 interface Running {
   abort: AbortController;
@@ -171,28 +183,22 @@ export class FsTasksService {
     const row: FsTasksTable = {
       id: randomUUID(),
       kind: input.kind ?? 'copy',
-      status: 'pending',
       owner: creatorId(principal),
-      items: JSON.stringify(items),
       skip_existing: input.skipExisting === false ? 0 : 1,
-      files_total: 0,
-      files_done: 0,
-      files_skipped: 0,
-      files_failed: 0,
-      bytes_total: 0,
-      bytes_done: 0,
-      error: null,
-      runner: formatTag(THIS_PROCESS),
       created_at: now,
-      updated_at: now,
-      finished_at: null,
+      ...runStart(items, now),
     };
     await this.deps.repo.insert(row);
+    return { row, run: this.launch(principal, row, items) };
+  }
+
+  /** Registers a task as running here and answers the function that runs it to its end. */
+  private launch(principal: Principal, row: FsTasksTable, items: FsTaskItem[]) {
     const abort = new AbortController();
     let finish!: () => void;
     const done = new Promise<void>((resolve) => (finish = resolve));
     this.running.set(row.id, { abort, done });
-    const run = async () => {
+    return async () => {
       try {
         await this.slot();
         await this.execute(principal, row, items, abort.signal);
@@ -206,7 +212,6 @@ export class FsTasksService {
       }
       return done;
     };
-    return { row, run };
   }
 
   /** One item, checked: the source exists and may be read, the target may be written. */
@@ -265,6 +270,43 @@ export class FsTasksService {
     }
     await this.deps.repo.delete(id);
     return { deleted: true, task: view(row) };
+  }
+
+  /**
+   * Runs a failed task again: its items that did not succeed (each checked again for the caller
+   * before anything is copied), and of a folder that names its failed files only those; items done
+   * or skipped are not touched. 409 unless the task has failed.
+   */
+  async retry(principal: Principal, id: string): Promise<FsTaskView> {
+    const row = await this.own(principal, id);
+    if (row.status !== 'failed' || this.running.has(id)) throw conflict('fs.task_not_retryable');
+    const items = JSON.parse(row.items) as FsTaskItem[];
+    for (const item of items) {
+      if (item.status === 'done' || item.status === 'skipped') continue;
+      await this.deps.vfs.resolveMounted(principal, item.sourcePath, 'read');
+      await this.deps.vfs.resolveWritable(principal, item.targetPath);
+      const listed = item.status === 'failed' && item.failed > 0 && item.failedFiles?.length === item.failed;
+      if (listed) item.onlyFiles = item.failedFiles;
+      else {
+        // Run again whole: what it counted is counted again.
+        item.done = 0;
+        item.skipped = 0;
+      }
+      item.status = 'pending';
+      item.failed = 0;
+      delete item.error;
+      delete item.failedFiles;
+    }
+    const changes = runStart(items, this.now());
+    if (!(await this.deps.repo.restartFailed(id, changes))) throw conflict('fs.task_not_retryable');
+    const restarted: FsTasksTable = { ...row, ...changes };
+    void this.launch(principal, restarted, items)();
+    return view(restarted);
+  }
+
+  /** Deletes the caller's finished tasks (an admin's own, a key's own); returns how many went. */
+  clearFinished(principal: Principal): Promise<number> {
+    return this.deps.repo.deleteFinished(creatorId(principal));
   }
 
   private async own(principal: Principal, id: string): Promise<FsTasksTable> {
@@ -345,6 +387,8 @@ export class FsTasksService {
     timer.unref();
     try {
       for (const item of items) {
+        // A retry leaves what worked as it is.
+        if (item.status === 'done' || item.status === 'skipped') continue;
         if (signal.aborted) {
           item.status = 'cancelled';
           continue;
@@ -422,11 +466,13 @@ export class FsTasksService {
         );
         return;
       }
-      const jobs = await this.walk(from, to, signal);
+      const jobs = item.onlyFiles
+        ? await this.listed(from, to, item.onlyFiles)
+        : await this.walk(from, to, signal);
       progress.filesTotal += jobs.files.length;
       progress.bytesTotal += jobs.files.reduce((sum, f) => sum + f.size, 0);
       const targetExists = await exists(to);
-      if (sameStorage && !targetExists) {
+      if (sameStorage && !targetExists && !item.onlyFiles) {
         // The storage copies (or moves) the whole folder itself.
         await storageOp(() =>
           (move ? from.driver.move : from.driver.copy).call(from.driver, from.subPath, to.subPath),
@@ -454,6 +500,9 @@ export class FsTasksService {
             item.failed++;
             progress.filesFailed++;
             item.error ??= errorKey(error);
+            if (item.failed <= FAILED_FILES_LISTED) {
+              (item.failedFiles ??= []).push(job.from.slice(from.subPath.length + 1));
+            }
           }
         }
       };
@@ -462,9 +511,28 @@ export class FsTasksService {
         await storageOp(() => from.driver.remove(from.subPath, { recursive: true }));
       }
     } finally {
+      delete item.onlyFiles;
       vfs.changed(to, { recursive: true });
       if (move) vfs.changed(from, { recursive: true });
     }
+  }
+
+  /** The files a retry copies again (paths below a folder item), with the folders they go into. */
+  private async listed(from: MountedPath, to: MountedPath, files: string[]) {
+    const jobs: FileJob[] = [];
+    const dirs = new Set<string>();
+    for (const file of files) {
+      const source = joinPath(from.subPath, file);
+      const target = joinPath(to.subPath, file);
+      // One that is gone fails again when it is copied.
+      const size = await from.driver.stat(source).then(
+        (entry) => entry.size,
+        () => 0,
+      );
+      jobs.push({ from: source, to: target, size });
+      dirs.add(parentOf(target));
+    }
+    return { files: jobs, dirs: [...dirs] };
   }
 
   /** Every folder (to create) and file (to copy) below a folder item, with their target paths. */
@@ -544,6 +612,24 @@ export class FsTasksService {
   }
 }
 
+/** A task's columns as a run of it starts (the first, or a retry): pending here, nothing counted. */
+function runStart(items: FsTaskItem[], now: string) {
+  return {
+    status: 'pending' as const,
+    items: JSON.stringify(items),
+    files_total: 0,
+    files_done: 0,
+    files_skipped: 0,
+    files_failed: 0,
+    bytes_total: 0,
+    bytes_done: 0,
+    error: null,
+    runner: formatTag(THIS_PROCESS),
+    updated_at: now,
+    finished_at: null,
+  };
+}
+
 /** Whether anything is at a mounted path. */
 async function exists(at: MountedPath): Promise<boolean> {
   return at.driver.stat(at.subPath).then(
@@ -593,7 +679,7 @@ function abortable(
 }
 
 function view(row: FsTasksTable): FsTaskView {
-  const items = JSON.parse(row.items) as FsTaskItem[];
+  const items = (JSON.parse(row.items) as FsTaskItem[]).map(({ onlyFiles: _only, ...item }) => item);
   return {
     id: row.id,
     kind: row.kind,

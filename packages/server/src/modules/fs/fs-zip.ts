@@ -144,7 +144,7 @@ export class FsZipService {
       const dir = pending.pop()!;
       if (dir.name) add({ kind: 'dir', name: dir.name, modified: dir.modified });
       const prefix = dir.name ? `${dir.name}/` : '';
-      const { items } = await this.vfs.list(principal, dir.path, { fresh: true });
+      const { items } = await this.vfs.list(principal, dir.path, { cache: 'bypass' });
       const folders = items.filter((i) => i.isDirectory);
       const files = items.filter((i) => !i.isDirectory);
       // A file's bytes are read from the mount that lists it: the folder's.

@@ -28,6 +28,8 @@ const text = z.string().max(PATH_MAX).optional();
 const optionalSize = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullish();
 
 const pathQuery = z.object({ path: text });
+/** CloudPaste 1.x's Refresh sends `refresh=true`: this answer is read from the storage, not the cache. */
+const listQuery = pathQuery.extend({ refresh: z.enum(['true', 'false', '1', '0']).optional() });
 const pathBody = z.object({ path: text });
 const fileLinkQuery = z.object({
   path: text,
@@ -127,12 +129,15 @@ export function fsRoutes(
           ...doc(
             'Lists a folder: every entry, folders first; above the mounts the way on as virtual folders',
             'Entries carry `name, path, isDirectory, isVirtual, size, modified` and `etag` for files. ' +
-              "Listings are cached per mount for the mount's cache time; writes invalidate them.",
+              "Listings are cached per mount for the mount's cache time; writes invalidate them. " +
+              '`refresh=true` reads the folder from the storage (changes made behind the server’s back) ' +
+              'and caches that.',
           ),
-          query: pathQuery,
+          query: listQuery,
         },
         async (c, { query }) => {
-          const listing = await fs.list(principal(c), query.path);
+          const refresh = query.refresh === 'true' || query.refresh === '1';
+          const listing = await fs.list(principal(c), query.path, refresh);
           const itemsJson = cachedItemsJson(listing);
           if (!itemsJson) return ok(c, 'fs.listed', listing);
           const { items: _items, ...rest } = listing;

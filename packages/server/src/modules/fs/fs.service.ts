@@ -18,6 +18,7 @@ import { pipeline, Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { pipeline as pipelineAsync } from 'node:stream/promises';
 import {
+  FS_TEXT_EDIT_MAX_BYTES,
   type FsInfoAnswer,
   formatBytes,
   hasControlChars,
@@ -40,8 +41,6 @@ import { readUploadForm } from '../uploads/upload-form.ts';
 
 /** The server relay's part size, as the reference recommends it. */
 export const RECOMMENDED_PART_SIZE = 5 * 1024 * 1024;
-/** `update` takes at most this many bytes of text. */
-export const UPDATE_MAX_BYTES = 10 * 1024 * 1024;
 /** Spooled form uploads older than this are leftovers of a crash. */
 const SPOOL_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
@@ -110,8 +109,9 @@ export class FsService {
     return this.deps.vfs;
   }
 
-  list(principal: Principal, path: string | undefined): Promise<FsListing> {
-    return this.vfs.list(principal, path ?? '/');
+  /** A folder's listing; `refresh` reads it from the storage instead of the cache (and caches that). */
+  list(principal: Principal, path: string | undefined, refresh = false): Promise<FsListing> {
+    return this.vfs.list(principal, path ?? '/', { cache: refresh ? 'refresh' : 'use' });
   }
 
   /** What is at a path (file or folder), with URLs to view and download a file. */
@@ -568,7 +568,7 @@ export class FsService {
     if (!raw || content === undefined) throw badRequest('fs.update_params');
     if (raw.endsWith('/')) throw badRequest('fs.update_directory');
     const bytes = Buffer.byteLength(content);
-    if (bytes > UPDATE_MAX_BYTES) throw badRequest('fs.update_too_large');
+    if (bytes > FS_TEXT_EDIT_MAX_BYTES) throw badRequest('fs.update_too_large');
     const at = await this.vfs.resolveWritable(principal, raw);
     const current = await at.driver.stat(at.subPath).then(
       (entry) => {

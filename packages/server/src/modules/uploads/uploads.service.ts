@@ -120,8 +120,11 @@ export interface UploadsDeps {
   logger: Logger;
   probe?: UrlProbe;
   streamTiming?: Partial<StreamTiming>;
-  /** Told of every object a share upload stored or removed (the vfs forgets the folder's listing). */
-  storageChanged?: (storageConfigId: string, path: string) => void;
+  /**
+   * Told of every object a share upload stored or removed (the vfs forgets the folders' listings);
+   * awaited, so the answer to the upload is sent once they are forgotten. Never rejects.
+   */
+  storageChanged?: (storageConfigId: string, path: string) => Promise<void>;
 }
 
 export interface Capacity {
@@ -955,7 +958,7 @@ export class UploadsService {
       throw error;
     }
     if (!updated) throw conflict('uploads.not_pending');
-    this.deps.storageChanged?.(row.storage_config_id, row.storage_path);
+    await this.deps.storageChanged?.(row.storage_config_id, row.storage_path);
     return { ...row, ...changes };
   }
 
@@ -974,7 +977,7 @@ export class UploadsService {
       await (driver ?? (await this.deps.storageConfigs.driver(row.storage_config_id))).remove(
         row.storage_path,
       );
-      this.deps.storageChanged?.(row.storage_config_id, row.storage_path);
+      await this.deps.storageChanged?.(row.storage_config_id, row.storage_path);
     } catch (error) {
       if (!isStorageError(error, 'NOT_FOUND')) {
         this.deps.logger.warn({ err: error, file: row.id }, 'could not remove the bytes of a file');

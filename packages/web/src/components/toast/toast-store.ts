@@ -14,6 +14,8 @@ export interface Toast {
 
 interface ToastState {
   toasts: Toast[];
+  /** What the toasts must not cover (a bar of controls), if anything. */
+  keepClear: HTMLElement | null;
   dismiss(id: number): void;
 }
 
@@ -22,6 +24,7 @@ const DEFAULT_DURATION_MS = 5000;
 
 export const useToastStore = create<ToastState>()((set) => ({
   toasts: [],
+  keepClear: null,
   dismiss: (id) => set((state) => ({ toasts: state.toasts.filter((toast) => toast.id !== id) })),
 }));
 
@@ -33,4 +36,15 @@ export function showToast(message: string, tone: ToastTone = 'info', durationMs 
     toasts: [...state.toasts.filter((toast) => toast.message !== message), { id, tone, message }].slice(-4),
   }));
   setTimeout(() => useToastStore.getState().dismiss(id), durationMs);
+}
+
+/**
+ * Keeps the toasts clear of `element` (the explorer's selection bar) while it is shown: they move
+ * above it when they would cover it. Returns the release.
+ */
+export function keepToastsClearOf(element: HTMLElement): () => void {
+  useToastStore.setState({ keepClear: element });
+  return () => {
+    if (useToastStore.getState().keepClear === element) useToastStore.setState({ keepClear: null });
+  };
 }

@@ -2,10 +2,15 @@
  * Renders the toast queue at the bottom of the viewport, in two live regions that are in the page
  * from the start (a region created together with its text is not announced): information and
  * successes in a polite status region, errors and warnings in an alert region. The toasts
- * themselves carry no role, so each is announced once, by the region it is added to.
+ * themselves carry no role, so each is announced once, by the region it is added to. Where they
+ * would cover the bar they keep clear of (keepToastsClearOf), they stand just above it.
  */
+import { useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useToastStore, type Toast, type ToastTone } from './toast-store.ts';
+
+/** The toasts' distance from a bar they keep clear of (from the window's bottom: `bottom-4`). */
+const GAP_PX = 8;
 
 const toneClasses: Record<ToastTone, string> = {
   info: 'border-border',
@@ -40,6 +45,34 @@ function ToastItem({ toast, onDismiss }: { toast: Toast; onDismiss(): void }) {
 export function Toaster() {
   const toasts = useToastStore((state) => state.toasts);
   const dismiss = useToastStore((state) => state.dismiss);
+  const keepClear = useToastStore((state) => state.keepClear);
+  const column = useRef<HTMLDivElement>(null);
+  const shown = toasts.length > 0;
+  // Where the column would cover the bar it keeps clear of, it stands just above it instead.
+  useLayoutEffect(() => {
+    const element = column.current;
+    if (!keepClear || !element || !shown) return;
+    const place = () => {
+      element.style.bottom = '';
+      const bar = keepClear.getBoundingClientRect();
+      const box = element.getBoundingClientRect();
+      const covers = bar.bottom > box.top && bar.top < box.bottom;
+      if (covers && bar.top - GAP_PX - box.height >= 0)
+        element.style.bottom = `${window.innerHeight - bar.top + GAP_PX}px`;
+    };
+    place();
+    const observer = new ResizeObserver(place);
+    observer.observe(element);
+    observer.observe(keepClear);
+    window.addEventListener('scroll', place, { passive: true });
+    window.addEventListener('resize', place);
+    return () => {
+      observer.disconnect();
+      window.removeEventListener('scroll', place);
+      window.removeEventListener('resize', place);
+      element.style.bottom = '';
+    };
+  }, [keepClear, shown]);
   const region = (urgent: boolean) => (
     <div
       role={urgent ? 'alert' : 'status'}
@@ -56,7 +89,10 @@ export function Toaster() {
     </div>
   );
   return (
-    <div className="pointer-events-none fixed inset-x-0 bottom-4 z-50 flex flex-col items-center gap-2 px-4">
+    <div
+      ref={column}
+      className="pointer-events-none fixed inset-x-0 bottom-4 z-50 flex flex-col items-center gap-2 px-4"
+    >
       {region(true)}
       {region(false)}
     </div>

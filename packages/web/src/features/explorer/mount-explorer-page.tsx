@@ -54,6 +54,7 @@ import { useTaskWatch } from './use-task-watch.ts';
 import { ContextMenu, type MenuAction, type MenuAnchor } from './components/context-menu.tsx';
 import { EntryGrid, EntryList, type EntriesViewProps } from './components/entry-views.tsx';
 import { ExplorerBreadcrumb } from './components/explorer-breadcrumb.tsx';
+import { SelectionBar } from './components/selection-bar.tsx';
 import { LinkDialog, NewFolderDialog, ShareDialog } from './components/explorer-dialogs.tsx';
 import { PreviewDialog } from './components/preview-dialog.tsx';
 import { TextEditorDialog } from './components/text-editor-dialog.tsx';
@@ -357,7 +358,7 @@ function Explorer({ folder }: { folder: string }) {
     selectedItems.length > 0 ? actionsFor(selectedItems).filter((action) => action.id !== 'open') : [];
 
   return (
-    <div className={`space-y-4 ${selectedItems.length > 0 ? 'pb-28 sm:pb-16' : ''}`} data-testid="explorer">
+    <div className="space-y-4" data-testid="explorer">
       <ExplorerHeading />
       <div className="flex flex-col gap-3 rounded-xl border border-border bg-surface p-3 shadow-card sm:p-4">
         <div className="flex flex-wrap items-center gap-2">
@@ -390,12 +391,14 @@ function Explorer({ folder }: { folder: string }) {
           <Button
             variant="secondary"
             size="sm"
-            onClick={() => void actions.refresh()}
+            onClick={() => void actions.reload()}
             aria-label={t('explorer.refresh')}
             title={t('explorer.refresh')}
             data-testid="explorer-refresh"
           >
-            <RefreshIcon className={`size-4 ${listing.isFetching ? 'animate-spin' : ''}`} />
+            <RefreshIcon
+              className={`size-4 ${listing.isFetching || actions.reloading ? 'animate-spin' : ''}`}
+            />
           </Button>
           <Button
             variant="secondary"
@@ -452,6 +455,14 @@ function Explorer({ folder }: { folder: string }) {
       <UploadPanel tree={tree} />
       {inStorage && <DropUploads folder={folder} onFiles={upload} />}
 
+      {listing.data && (
+        <SelectionBar
+          total={allItems.length}
+          selected={selectedItems.length}
+          actions={toolbarActions}
+          onClear={() => setSelection(EMPTY_SELECTION)}
+        />
+      )}
       {listing.isPending ? (
         <PageLoading />
       ) : listing.error ? (
@@ -480,46 +491,6 @@ function Explorer({ folder }: { folder: string }) {
         <EntryList {...viewProps} sort={sort} onSort={sortBy} />
       ) : (
         <EntryGrid {...viewProps} />
-      )}
-      {listing.data && (
-        <p className="text-xs text-fg-muted" data-testid="explorer-count">
-          {t('explorer.count', { count: allItems.length })}
-        </p>
-      )}
-
-      {selectedItems.length > 0 && (
-        // Floats over the bottom of the window, so choosing entries never moves the list under
-        // the pointer (a double click stays on the entry it started on).
-        <div
-          role="toolbar"
-          aria-label={t('explorer.selectionActions')}
-          className="fixed inset-x-3 bottom-3 z-30 mx-auto flex max-w-3xl flex-wrap items-center gap-2 rounded-xl border border-border bg-surface-raised px-3 py-2 text-sm shadow-lg"
-          data-testid="selection-bar"
-        >
-          <span className="font-medium text-fg" aria-live="polite">
-            {t('explorer.selected', { count: selectedItems.length })}
-          </span>
-          {toolbarActions.map((action) => (
-            <Button
-              key={action.id}
-              size="sm"
-              variant={action.danger ? 'danger' : 'secondary'}
-              onClick={action.run}
-              data-testid={`selection-${action.id}`}
-            >
-              {action.icon}
-              {action.label}
-            </Button>
-          ))}
-          <Button
-            size="sm"
-            variant="ghost"
-            onClick={() => setSelection(EMPTY_SELECTION)}
-            data-testid="selection-clear"
-          >
-            {t('explorer.clearSelection')}
-          </Button>
-        </div>
       )}
       {menu && (
         <ContextMenu

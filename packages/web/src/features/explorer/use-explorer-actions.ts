@@ -15,6 +15,7 @@ import {
   removeEntries,
   renameEntry,
   useRefreshFolders,
+  useReloadFolder,
   type FsTree,
 } from './api/fs-api.ts';
 import { childPath, nameProblem } from './explorer-model.ts';
@@ -34,10 +35,25 @@ export function useExplorerActions({
   const { t } = useTranslation();
   const client = useQueryClient();
   const refreshFolders = useRefreshFolders(tree);
+  const reloadFolder = useReloadFolder(tree);
   const [removing, setRemoving] = useState(false);
   const [removeError, setRemoveError] = useState<string | null>(null);
+  const [reloading, setReloading] = useState(false);
 
+  /** After a change made here: the server has forgotten what it cached, the folder is asked again. */
   const refresh = useCallback(() => refreshFolders(folder), [refreshFolders, folder]);
+
+  /** The Refresh button: the folder as the storage holds it now, past the server's cache. */
+  const reload = useCallback(async () => {
+    setReloading(true);
+    try {
+      await reloadFolder(folder);
+    } catch (error) {
+      showToast(messageOf(error), 'error');
+    } finally {
+      setReloading(false);
+    }
+  }, [reloadFolder, folder]);
 
   const createFolder = useCallback(
     async (name: string) => {
@@ -121,5 +137,15 @@ export function useExplorerActions({
     [client, tree, t],
   );
 
-  return { refresh, makeFolder: createFolder, rename, remove, removing, removeError, download };
+  return {
+    refresh,
+    reload,
+    reloading,
+    makeFolder: createFolder,
+    rename,
+    remove,
+    removing,
+    removeError,
+    download,
+  };
 }

@@ -2,6 +2,7 @@
  * Watches the caller's copy and move tasks: when one ends, every listing is refreshed (its targets
  * and, for a move, its sources changed) and a toast says how it went. Answers how many still run.
  */
+import type { FsTaskAnswer } from '@cubby/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,16 +13,17 @@ export function useTaskWatch(tree: FsTree): number {
   const { t } = useTranslation();
   const client = useQueryClient();
   const tasks = useTasks(tree);
-  // Tasks seen so far, and whether each was still under way; null before the first answer.
-  const seen = useRef<Map<string, boolean> | null>(null);
+  // Tasks seen so far, and each one's run: under way, or when it ended; null before the first answer.
+  const seen = useRef<Map<string, string> | null>(null);
   useEffect(() => {
     if (!tasks.data) return;
     const before = seen.current;
-    seen.current = new Map(tasks.data.map((task) => [task.id, isTaskActive(task)]));
+    const run = (task: FsTaskAnswer) => (isTaskActive(task) ? 'active' : (task.finishedAt ?? 'ended'));
+    seen.current = new Map(tasks.data.map((task) => [task.id, run(task)]));
     if (!before) return;
-    // Ended since the last look: was running then, or is new (a quick task may start and end between
-    // two looks) and is over now.
-    const ended = tasks.data.filter((task) => !isTaskActive(task) && (before.get(task.id) ?? true));
+    // Ended since the last look: was running then, or is new, or ended again (a quick task, or a
+    // retry, may start and end between two looks).
+    const ended = tasks.data.filter((task) => !isTaskActive(task) && before.get(task.id) !== run(task));
     if (ended.length === 0) return;
     void client.invalidateQueries({ queryKey: [...fsKeys.all(tree), 'list'] });
     for (const task of ended) {

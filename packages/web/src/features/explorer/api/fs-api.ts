@@ -46,16 +46,21 @@ function signedInAs(): string | null {
 
 /**
  * A folder's listing; each one read is kept on the device (lib/offline, deleted at logout), and
- * without a network the kept copy is shown with the header's offline mark.
+ * without a network the kept copy is shown with the header's offline mark. `refresh` asks the
+ * server to read the storage rather than its cache.
  */
-async function readListing(tree: FsTree, path: string, signal: AbortSignal): Promise<FsListingAnswer> {
+async function readListing(
+  tree: FsTree,
+  path: string,
+  signal?: AbortSignal,
+  refresh = false,
+): Promise<FsListingAnswer> {
   const folder = folderPath(path);
   const recordKey = `${tree}:${folder}`;
   const session = signedInAs();
   try {
-    const listing = await api.get<FsListingAnswer>(`${base(tree)}/list?${query({ path: folder })}`, {
-      signal,
-    });
+    const params: Record<string, string | boolean> = refresh ? { path: folder, refresh } : { path: folder };
+    const listing = await api.get<FsListingAnswer>(`${base(tree)}/list?${query(params)}`, { signal });
     // Not kept when the session ended meanwhile: logout has already deleted the kept listings.
     if (session !== null && signedInAs() === session)
       void rememberDirectory(recordKey, listing).catch(() => undefined);
@@ -157,6 +162,24 @@ export function useRefreshFolders(tree: FsTree) {
   );
 }
 
+/**
+ * The Refresh button: a folder read again from the storage past the server's cache (a change made
+ * behind the server's back shows), and every file fact asked again.
+ */
+export function useReloadFolder(tree: FsTree) {
+  const client = useQueryClient();
+  return useCallback(
+    async (folder: string) => {
+      const queryKey = fsKeys.list(tree, folder);
+      // An answer already on its way may be the cached one: it must not land after this.
+      await client.cancelQueries({ queryKey });
+      client.setQueryData(queryKey, await readListing(tree, folder, undefined, true));
+      await client.invalidateQueries({ queryKey: [...fsKeys.all(tree), 'info'] });
+    },
+    [client, tree],
+  );
+}
+
 /** Starts a copy or move of entries into a folder; the server runs it as a task. */
 export const startTask = (
   tree: FsTree,
@@ -168,6 +191,14 @@ export const startTask = (
 /** Cancels a running task, or forgets a finished one. */
 export const dropTask = (tree: FsTree, id: string) =>
   api.delete<unknown>(`${base(tree)}/tasks/${encodeURIComponent(id)}`);
+
+/** Runs a failed task again: only what failed. */
+export const retryTask = (tree: FsTree, id: string) =>
+  api.post<FsTaskAnswer>(`${base(tree)}/tasks/${encodeURIComponent(id)}/retry`);
+
+/** Forgets the caller's finished tasks. */
+export const clearFinishedTasks = (tree: FsTree) =>
+  api.post<{ clearedCount: number }>(`${base(tree)}/tasks/clear`);
 
 const isActive = (task: FsTaskAnswer) => task.status === 'pending' || task.status === 'running';
 

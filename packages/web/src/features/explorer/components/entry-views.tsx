@@ -16,6 +16,7 @@ import type { SortKey, SortOrder } from '../explorer-model.ts';
 import type { ClickMode, Selection } from '../selection.ts';
 import { EntryIcon, EntryThumbnail } from './entry-icon.tsx';
 import { RenameInput } from './rename-input.tsx';
+import { SELECTION_BAR_HEIGHT } from './selection-bar.tsx';
 
 export interface EntriesViewProps {
   tree: FsTree;
@@ -50,9 +51,32 @@ function useOffsetTop(element: React.RefObject<HTMLElement | null>) {
   return offset;
 }
 
-function useFocusIndex(props: EntriesViewProps) {
+/**
+ * The focused entry's index, scrolled into view when the keys moved the focus there — never when the
+ * pointer chose it (`pointedAt`, on pointer down): the entry under the pointer stays put, so the
+ * second click of a double click lands on it (the virtualizer aligns the last entry with the end of
+ * the page, which moved it away by the height of what follows the list). A new `layout` (the
+ * grid's columns) scrolls to it again.
+ */
+function useFocusIndex(props: EntriesViewProps, scrollTo: (index: number) => void, layout = 0) {
   const focus = props.selection.focus;
-  return focus === null ? -1 : props.items.findIndex((item) => item.path === focus);
+  const focusIndex = focus === null ? -1 : props.items.findIndex((item) => item.path === focus);
+  const pointed = useRef<string | null>(null);
+  const previous = useRef(focus);
+  const scroll = useRef(scrollTo);
+  useLayoutEffect(() => {
+    scroll.current = scrollTo;
+  });
+  useEffect(() => {
+    const byPointer = focus !== previous.current && focus === pointed.current;
+    previous.current = focus;
+    pointed.current = null;
+    if (focusIndex >= 0 && !byPointer) scroll.current(focusIndex);
+  }, [focus, focusIndex, layout]);
+  const pointedAt = (path: string) => {
+    pointed.current = path;
+  };
+  return { focusIndex, pointedAt };
 }
 
 /** How a click selects: Shift for a range, Ctrl/Cmd to toggle one, else just this one. */
@@ -61,12 +85,13 @@ export function clickMode(event: { shiftKey: boolean; ctrlKey: boolean; metaKey:
   return event.ctrlKey || event.metaKey ? 'toggle' : 'replace';
 }
 
-/** Opens an entry on a double click, or on one tap of a touch screen. */
-function openHandlers(props: EntriesViewProps, item: FsListItem) {
+/** Opens an entry on a double click, or on one tap of a touch screen; `pointedAt` hears every press. */
+function openHandlers(props: EntriesViewProps, item: FsListItem, pointedAt: (path: string) => void) {
   let touch = false;
   return {
     onPointerDown: (event: React.PointerEvent) => {
       touch = event.pointerType === 'touch';
+      pointedAt(item.path);
     },
     onClick: (event: MouseEvent) => {
       if (touch && !event.shiftKey && !event.ctrlKey && !event.metaKey) props.onOpen(item);
@@ -180,11 +205,12 @@ export function EntryList(props: EntriesViewProps & { sort: SortOrder; onSort(ke
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
     scrollMargin: offset,
+    // An entry scrolled to (keys) stays clear of the selection bar stuck to the top of the window.
+    scrollPaddingStart: SELECTION_BAR_HEIGHT,
   });
-  const focusIndex = useFocusIndex(props);
-  useEffect(() => {
-    if (focusIndex >= 0) virtualizer.scrollToIndex(focusIndex, { align: 'auto' });
-  }, [focusIndex, virtualizer]);
+  const { focusIndex, pointedAt } = useFocusIndex(props, (index) =>
+    virtualizer.scrollToIndex(index, { align: 'auto' }),
+  );
 
   return (
     <div
@@ -236,7 +262,7 @@ export function EntryList(props: EntriesViewProps & { sort: SortOrder; onSort(ke
               data-testid="entry-row"
               data-path={item.path}
               data-focused={focused || undefined}
-              {...openHandlers(props, item)}
+              {...openHandlers(props, item, pointedAt)}
               style={{
                 height: ROW_HEIGHT,
                 transform: `translateY(${row.start - virtualizer.options.scrollMargin}px)`,
@@ -329,11 +355,13 @@ export function EntryGrid(props: EntriesViewProps) {
     estimateSize: () => TILE_HEIGHT,
     overscan: 4,
     scrollMargin: offset,
+    scrollPaddingStart: SELECTION_BAR_HEIGHT,
   });
-  const focusIndex = useFocusIndex(props);
-  useEffect(() => {
-    if (focusIndex >= 0) virtualizer.scrollToIndex(Math.floor(focusIndex / columns), { align: 'auto' });
-  }, [focusIndex, columns, virtualizer]);
+  const { focusIndex, pointedAt } = useFocusIndex(
+    props,
+    (index) => virtualizer.scrollToIndex(Math.floor(index / columns), { align: 'auto' }),
+    columns,
+  );
 
   return (
     <div
@@ -375,7 +403,7 @@ export function EntryGrid(props: EntriesViewProps) {
                   data-testid="entry-tile"
                   data-path={item.path}
                   data-focused={focused || undefined}
-                  {...openHandlers(props, item)}
+                  {...openHandlers(props, item, pointedAt)}
                   className={`group relative mb-2 flex cursor-default flex-col overflow-hidden rounded-lg border text-sm select-none ${
                     selected
                       ? 'border-accent bg-accent-soft'

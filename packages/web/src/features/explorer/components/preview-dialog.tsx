@@ -2,11 +2,12 @@
  * The preview of a file in the folder (`?preview=<name>` in the URL, so a reload or a shared link
  * shows it again): the file-view previews from the file's signed preview URL — image, video, audio,
  * PDF, text and code highlighted, Markdown, HTML sandboxed — and a download card for the rest.
- * Previous / Next (and ← →) go through the folder's files; Edit opens a text file in the editor.
+ * Previous / Next (and ← →) go through the folder's files; Edit opens a text file in the editor —
+ * one larger than the editor takes has Edit disabled, with the reason beside it.
  */
 import { useQuery } from '@tanstack/react-query';
-import type { FsListItem } from '@cubby/shared';
-import { useEffect } from 'react';
+import { formatBytes, FS_TEXT_EDIT_MAX_BYTES, type FsListItem } from '@cubby/shared';
+import { useEffect, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
@@ -56,6 +57,8 @@ export function PreviewDialog({
   const next = at >= 0 && at < files.length - 1 ? files[at + 1] : undefined;
   const kind = previewKind(info.data?.contentType ?? null, item.name);
   const editable = canWrite && EDITABLE_KINDS.has(kind);
+  const tooLargeToEdit = item.size > FS_TEXT_EDIT_MAX_BYTES;
+  const editNote = useId();
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -122,12 +125,28 @@ export function PreviewDialog({
           {t('explorer.actions.link')}
         </Button>
         {editable && (
-          <Button variant="secondary" size="sm" onClick={() => onEdit(item)} data-testid="preview-edit">
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => onEdit(item)}
+            disabled={tooLargeToEdit}
+            aria-describedby={tooLargeToEdit ? editNote : undefined}
+            data-testid="preview-edit"
+          >
             <PencilIcon className="size-4" />
             {t('explorer.actions.edit')}
           </Button>
         )}
       </div>
+      {editable && tooLargeToEdit && (
+        <p
+          id={editNote}
+          className="-mt-2 mb-4 text-xs text-fg-muted sm:text-right"
+          data-testid="preview-edit-note"
+        >
+          {t('explorer.editor.tooLargeToEdit', { limit: formatBytes(FS_TEXT_EDIT_MAX_BYTES) })}
+        </p>
+      )}
       {info.isPending ? (
         <PageLoading />
       ) : info.error ? (

@@ -1,10 +1,12 @@
 /**
  * The copy and move tasks (kept by the server, so a reload finds them): each with its state, a
- * progress bar of bytes and counts of files, the result of each item, Cancel while it runs and
- * Remove once it has ended.
+ * progress bar of bytes and counts of files, the result of each item, Cancel while it runs, Remove
+ * once it has ended and, when it failed, Retry of only what failed; Clear finished removes every
+ * task of the caller's that has ended.
  */
 import { formatBytes, type FsTaskAnswer } from '@cubby/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../components/alert.tsx';
 import { Badge, type BadgeTone } from '../../../components/badge.tsx';
@@ -12,7 +14,16 @@ import { Button } from '../../../components/button.tsx';
 import { Dialog } from '../../../components/dialog.tsx';
 import { EmptyState } from '../../../components/list-states.tsx';
 import { PageLoading } from '../../../components/spinner.tsx';
-import { dropTask, fsKeys, isTaskActive, useTasks, type FsTree } from '../api/fs-api.ts';
+import { showToast } from '../../../components/toast/toast-store.ts';
+import {
+  clearFinishedTasks,
+  dropTask,
+  fsKeys,
+  isTaskActive,
+  retryTask,
+  useTasks,
+  type FsTree,
+} from '../api/fs-api.ts';
 import { Modified } from './entry-views.tsx';
 
 const TONES: Record<FsTaskAnswer['status'], BadgeTone> = {
@@ -26,10 +37,14 @@ const TONES: Record<FsTaskAnswer['status'], BadgeTone> = {
 function TaskCard({ tree, task }: { tree: FsTree; task: FsTaskAnswer }) {
   const { t } = useTranslation();
   const client = useQueryClient();
-  const drop = useMutation({
-    mutationFn: () => dropTask(tree, task.id),
-    onSettled: () => client.invalidateQueries({ queryKey: fsKeys.tasks(tree) }),
+  const settled = () => client.invalidateQueries({ queryKey: fsKeys.tasks(tree) });
+  const drop = useMutation({ mutationFn: () => dropTask(tree, task.id), onSettled: settled });
+  const retry = useMutation({
+    mutationFn: () => retryTask(tree, task.id),
+    onError: (error) => showToast(error.message, 'error'),
+    onSettled: settled,
   });
+  const retryHint = useId();
   const { progress } = task;
   const percent = progress.bytesTotal > 0 ? Math.round((progress.bytesDone / progress.bytesTotal) * 100) : 0;
   const first = task.items[0];
@@ -89,7 +104,25 @@ function TaskCard({ tree, task }: { tree: FsTree; task: FsTaskAnswer }) {
             ))}
         </ul>
       )}
-      <div className="mt-2 flex justify-end">
+      <div className="mt-2 flex flex-wrap items-center justify-end gap-2">
+        {task.status === 'failed' && (
+          <>
+            <span id={retryHint} className="sr-only">
+              {t('explorer.tasks.retryHint')}
+            </span>
+            <Button
+              size="sm"
+              variant="secondary"
+              disabled={retry.isPending}
+              onClick={() => retry.mutate()}
+              title={t('explorer.tasks.retryHint')}
+              aria-describedby={retryHint}
+              data-testid="task-retry"
+            >
+              {t('explorer.tasks.retry')}
+            </Button>
+          </>
+        )}
         <Button
           size="sm"
           variant={active ? 'danger' : 'ghost'}
@@ -106,7 +139,16 @@ function TaskCard({ tree, task }: { tree: FsTree; task: FsTaskAnswer }) {
 
 export function TasksDialog({ tree, onClose }: { tree: FsTree; onClose(): void }) {
   const { t } = useTranslation();
+  const client = useQueryClient();
   const tasks = useTasks(tree);
+  const clear = useMutation({
+    mutationFn: () => clearFinishedTasks(tree),
+    onSuccess: ({ clearedCount }) =>
+      showToast(t('explorer.tasks.cleared', { count: clearedCount }), 'success'),
+    onError: (error) => showToast(error.message, 'error'),
+    onSettled: () => client.invalidateQueries({ queryKey: fsKeys.tasks(tree) }),
+  });
+  const finished = tasks.data?.some((task) => !isTaskActive(task)) ?? false;
   return (
     <Dialog
       open
@@ -121,11 +163,27 @@ export function TasksDialog({ tree, onClose }: { tree: FsTree; onClose(): void }
       ) : tasks.data.length === 0 ? (
         <EmptyState title={t('explorer.tasks.none')} description={t('explorer.tasks.noneHint')} />
       ) : (
-        <ul className="space-y-3">
-          {tasks.data.map((task) => (
-            <TaskCard key={task.id} tree={tree} task={task} />
-          ))}
-        </ul>
+        <>
+          {finished && (
+            <div className="mb-3 flex justify-end">
+              <Button
+                size="sm"
+                variant="secondary"
+                disabled={clear.isPending}
+                onClick={() => clear.mutate()}
+                title={t('explorer.tasks.clearFinishedHint')}
+                data-testid="tasks-clear-finished"
+              >
+                {t('explorer.tasks.clearFinished')}
+              </Button>
+            </div>
+          )}
+          <ul className="space-y-3">
+            {tasks.data.map((task) => (
+              <TaskCard key={task.id} tree={tree} task={task} />
+            ))}
+          </ul>
+        </>
       )}
     </Dialog>
   );

@@ -4,7 +4,7 @@
  * had when it was opened, so a file changed by someone else since is not overwritten silently —
  * the user chooses to overwrite it or to reload it.
  */
-import { extensionOf, type FsListItem } from '@cubby/shared';
+import { extensionOf, FS_TEXT_EDIT_MAX_BYTES, type FsListItem } from '@cubby/shared';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -18,9 +18,6 @@ import { isApiError } from '../../../lib/api/index.ts';
 import { readText, saveText, type FsTree } from '../api/fs-api.ts';
 
 const MarkdownEditor = lazy(() => import('../../home/components/markdown-editor.tsx'));
-
-/** The spec's limit for text file editing (§5). */
-export const EDIT_MAX_BYTES = 10 * 1024 * 1024;
 
 export function TextEditorDialog({
   tree,
@@ -36,7 +33,7 @@ export function TextEditorDialog({
   const { t } = useTranslation();
   const file = useQuery({
     queryKey: ['fs-editor', tree, item.path],
-    queryFn: ({ signal }) => readText(tree, item.path, EDIT_MAX_BYTES, signal),
+    queryFn: ({ signal }) => readText(tree, item.path, FS_TEXT_EDIT_MAX_BYTES, signal),
     gcTime: 0,
     retry: false,
     refetchOnWindowFocus: false,
@@ -69,7 +66,7 @@ export function TextEditorDialog({
 
   const trySave = () => {
     const text = content.current ?? file.data?.text ?? '';
-    if (new TextEncoder().encode(text).length > EDIT_MAX_BYTES) {
+    if (new TextEncoder().encode(text).length > FS_TEXT_EDIT_MAX_BYTES) {
       setTooLarge(true);
       return;
     }

@@ -30,6 +30,7 @@ const TONE: Record<UploadStatus, BadgeTone> = {
   uploading: 'accent',
   done: 'success',
   failed: 'danger',
+  cancelled: 'muted',
 };
 
 function UploadRow({ item }: { item: ExplorerUpload }) {
@@ -76,6 +77,17 @@ function UploadRow({ item }: { item: ExplorerUpload }) {
           {item.status === 'failed' && (
             <Button size="sm" onClick={() => retry(item.id)} data-testid="fs-upload-retry">
               {t('common.retry')}
+            </Button>
+          )}
+          {item.status === 'cancelled' && (
+            <Button
+              size="sm"
+              variant="secondary"
+              onClick={() => retry(item.id)}
+              title={t('explorer.upload.againOf', { name: item.name })}
+              data-testid="fs-upload-again"
+            >
+              {t('explorer.upload.again')}
             </Button>
           )}
           {item.status !== 'uploading' && item.status !== 'queued' && (
@@ -254,7 +266,7 @@ export function UploadPanel({ tree }: { tree: FsTree }) {
   const items = all.filter((item) => item.tree === tree);
   const conflicts = items.filter((item) => item.status === 'conflict');
   const done = items.filter((item) => item.status === 'done').length;
-  const finished = items.filter((item) => item.status === 'done' || item.status === 'failed').length;
+  const finished = items.filter((item) => ['done', 'failed', 'cancelled'].includes(item.status)).length;
   const interrupted = <InterruptedUploads tree={tree} items={items} />;
   if (items.length === 0) return interrupted;
   return (

@@ -3,7 +3,8 @@
  * A name the folder already has waits for the user's choice — replace, keep both (`name (1).ext`),
  * or skip, for one or for all — and the rest start at once, two files at a time (a large one
  * already sends three parts at once). Each shows progress, speed and time left and can be cancelled,
- * retried and removed. The list lives outside the page, so uploads go on while the user browses.
+ * retried and removed; a cancelled one is not a failure (nothing of it is kept) and can be started
+ * again. The list lives outside the page, so uploads go on while the user browses.
  */
 import { create } from 'zustand';
 import type { FsTree } from '../api/fs-api.ts';
@@ -12,7 +13,7 @@ import { TransferMeter } from '../../upload/transfer-meter.ts';
 import { toUploadFailure, type UploadFailure } from '../../upload/transfer/transfer-error.ts';
 import { findRelay, sendFile, type RelayRecord } from './fs-transfer.ts';
 
-export type UploadStatus = 'conflict' | 'queued' | 'uploading' | 'done' | 'failed';
+export type UploadStatus = 'conflict' | 'queued' | 'uploading' | 'done' | 'failed' | 'cancelled';
 export type ConflictChoice = 'replace' | 'keepBoth' | 'skip';
 
 export interface ExplorerUpload {
@@ -154,9 +155,11 @@ export const useExplorerUploads = create<UploadState>()((set, get) => {
       update(item.id, { status: 'done', percent: 100, speed: null, eta: null, resuming: false });
       for (const listener of uploadedListeners) listener(item.tree, item.folder);
     } catch (error) {
+      const failure = toUploadFailure(error);
+      const cancelled = failure.cancelled || controller.signal.aborted;
       update(item.id, {
-        status: 'failed',
-        failure: toUploadFailure(error),
+        status: cancelled ? 'cancelled' : 'failed',
+        failure: cancelled ? null : failure,
         speed: null,
         eta: null,
         resuming: findRelay(item.file, item) !== null,
