@@ -507,9 +507,9 @@ export class FsTasksService {
         }
       };
       await Promise.all(Array.from({ length: FILES_AT_ONCE }, worker));
-      if (move && item.failed === 0 && !signal.aborted) {
-        await storageOp(() => from.driver.remove(from.subPath, { recursive: true }));
-      }
+      // Each moved file has left the source already; what is still there was skipped (the target
+      // had it) or failed, and stays. Only the folders the move emptied go, deepest first.
+      if (move && !signal.aborted) await this.removeEmptied(from, to, jobs.dirs);
     } finally {
       delete item.onlyFiles;
       vfs.changed(to, { recursive: true });
@@ -536,6 +536,23 @@ export class FsTasksService {
   }
 
   /** Every folder (to create) and file (to copy) below a folder item, with their target paths. */
+  /** Removes the source folders of `targetDirs` (and the source itself) that a move left empty. */
+  private async removeEmptied(from: MountedPath, to: MountedPath, targetDirs: string[]): Promise<void> {
+    const sources = new Set([from.subPath]);
+    for (const dir of targetDirs) {
+      if (dir === to.subPath || dir.startsWith(to.subPath === '/' ? '/' : `${to.subPath}/`)) {
+        sources.add(joinPath(from.subPath, dir.slice(to.subPath.length + 1)));
+      }
+    }
+    const deepestFirst = [...sources].sort((a, b) => b.length - a.length);
+    for (const dir of deepestFirst) {
+      await from.driver.remove(dir).catch((error: unknown) => {
+        // Not empty: it holds what was skipped or failed. Gone: an S3 folder with no marker.
+        if (!isStorageError(error, 'PRECONDITION_FAILED') && !isStorageError(error, 'NOT_FOUND')) throw error;
+      });
+    }
+  }
+
   private async walk(from: MountedPath, to: MountedPath, signal: AbortSignal) {
     const files: FileJob[] = [];
     const dirs: string[] = [to.subPath];
