@@ -184,21 +184,21 @@ for (const dialect of DIALECTS) {
     });
 
     it('a folder move that skips what the target has keeps those files in the source; only emptied folders go', async () => {
-      await local.write('/mv/src/keep.txt', text('source version'));
-      await local.write('/mv/src/sub/go.txt', text('go'));
-      await local.write('/mv/src/only/deeper/also.txt', text('also'));
-      await local.write('/mv/dst/keep.txt', text('target version'));
+      await local.write('/mvskip/src/keep.txt', text('source version'));
+      await local.write('/mvskip/src/sub/go.txt', text('go'));
+      await local.write('/mvskip/src/only/deeper/also.txt', text('also'));
+      await local.write('/mvskip/dst/keep.txt', text('target version'));
       const task = await runTask({
         kind: 'move',
-        items: [{ sourcePath: '/l/mv/src/', targetPath: '/l/mv/dst/' }],
+        items: [{ sourcePath: '/l/mvskip/src/', targetPath: '/l/mvskip/dst/' }],
       });
       assert.equal(task.status, 'done', JSON.stringify(task));
       assert.equal(task.progress.filesSkipped, 1);
-      assert.equal(await read(local, '/mv/dst/keep.txt'), 'target version');
-      assert.equal(await read(local, '/mv/src/keep.txt'), 'source version', 'a skipped file was lost');
-      assert.equal(await read(local, '/mv/dst/sub/go.txt'), 'go');
-      assert.equal(await read(local, '/mv/dst/only/deeper/also.txt'), 'also');
-      assert.deepEqual(await names('/l/mv/src'), ['keep.txt']);
+      assert.equal(await read(local, '/mvskip/dst/keep.txt'), 'target version');
+      assert.equal(await read(local, '/mvskip/src/keep.txt'), 'source version', 'a skipped file was lost');
+      assert.equal(await read(local, '/mvskip/dst/sub/go.txt'), 'go');
+      assert.equal(await read(local, '/mvskip/dst/only/deeper/also.txt'), 'also');
+      assert.deepEqual(await names('/l/mvskip/src'), ['keep.txt']);
     });
 
     it('refuses a key outside its base path before anything, and shows a key only its own tasks', async () => {
