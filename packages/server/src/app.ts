@@ -173,6 +173,7 @@ export function createApp(deps: AppDeps) {
     logger,
     probe: settingsUrlProbe(settings),
     storageChanged,
+    place: (principal, configId, folder) => vfs.shareUploadFolder(principal, configId, folder),
   });
 
   const app = new Hono<AppEnv>();

@@ -215,6 +215,7 @@ for (const dialect of DIALECTS) {
         clock: t.clock,
         logger: createLogger('silent'),
         streamTiming: { heartbeatMs: 20 },
+        place: (principal, configId, folder) => t.services.vfs.shareUploadFolder(principal, configId, folder),
       });
       let feed!: ReadableStreamDefaultController<Uint8Array>;
       const body = new ReadableStream<Uint8Array>({ start: (c) => void (feed = c) });

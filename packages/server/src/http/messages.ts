@@ -686,6 +686,10 @@ const catalogue = {
     'This API key may only upload below {base}',
   ],
   'uploads.path_invalid': ['上传路径无效', 'Invalid upload path'],
+  'uploads.storage_outside_base': [
+    '没有权限使用此存储配置（挂载此存储的位置都不在 {base} 之内）',
+    'This storage is mounted only outside {base}, so this API key cannot upload to it',
+  ],
   'uploads.filename_invalid': ['文件名无效', 'Invalid file name'],
   'uploads.slug_taken': [
     '链接后缀已被占用，请使用其他链接后缀',

@@ -23,6 +23,7 @@ import {
   isNormalizedPathWithin,
   type MountCacheCounters,
   normalizeFsPath,
+  normalizePath,
   type Principal,
 } from '@cubby/shared';
 import type { MountsTable } from '../db/schema.ts';
@@ -240,6 +241,38 @@ export class Vfs {
     const driver = await this.deps.storageConfigs.driver(config);
     const subPath = mount.mount_path === '/' ? path : path.slice(mount.mount_path.length) || '/';
     return { kind: 'mount', path, mount, config, driver, subPath };
+  }
+
+  /**
+   * The storage folder a share upload by `principal` into storage config `configId` goes to, for
+   * the folder the client named (a storage path; a relative one lies below the caller's own
+   * folder there). An admin's own folder is the storage's root. A key's base path is a virtual
+   * path: where mounts show this storage, the key's folder in it is its base path seen through the
+   * mount that holds it (the longest), and the upload must land inside that folder — what it
+   * writes then appears inside the key's folder of the tree, never beside it; a storage that
+   * mounts show but none holds the key's base path is refused. A storage no mount shows is no part
+   * of the tree the base path confines: there the base path is taken as a storage path.
+   */
+  async shareUploadFolder(principal: Principal, configId: string, raw: string | undefined): Promise<string> {
+    const base = this.base(principal);
+    let own = base;
+    if (base !== '/') {
+      const active = await this.deps.mounts.list({ activeOnly: true });
+      const showing = active.filter((m) => m.storage_config_id === configId);
+      if (showing.length > 0) {
+        const holder = showing
+          .filter((m) => isNormalizedPathWithin(m.mount_path, base))
+          .sort((a, b) => b.mount_path.length - a.mount_path.length)[0];
+        if (!holder) throw forbidden('uploads.storage_outside_base', { base });
+        own = holder.mount_path === '/' ? base : base.slice(holder.mount_path.length) || '/';
+      }
+    }
+    const wanted = raw?.trim() ?? '';
+    if (wanted === '') return own;
+    const folder = normalizePath(wanted.startsWith('/') ? wanted : `${own}/${wanted}`);
+    if (folder === null) throw badRequest('uploads.path_invalid');
+    if (!isNormalizedPathWithin(own, folder)) throw forbidden('uploads.path_forbidden', { base });
+    return folder;
   }
 
   /** The virtual path of a driver path inside a mount. */

@@ -24,7 +24,7 @@
 import { randomUUID } from 'node:crypto';
 import { pipeline, Readable } from 'node:stream';
 import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
-import { formatBytes, isCreator, isNormalizedPathWithin, normalizePath, type Principal } from '@cubby/shared';
+import { formatBytes, isCreator, type Principal } from '@cubby/shared';
 import type { Logger } from 'pino';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { FilesTable, UploadSessionsTable } from '../../db/schema.ts';
@@ -125,6 +125,11 @@ export interface UploadsDeps {
    * awaited, so the answer to the upload is sent once they are forgotten. Never rejects.
    */
   storageChanged?: (storageConfigId: string, path: string) => Promise<void>;
+  /**
+   * The storage folder an upload into a config goes to, for the folder the client named: checked
+   * for the caller on the virtual path (Vfs.shareUploadFolder, where the rule lives).
+   */
+  place: (principal: Principal, storageConfigId: string, path: string | undefined) => Promise<string>;
 }
 
 export interface Capacity {
@@ -824,31 +829,12 @@ export class UploadsService {
     if (size > max) throw tooLarge(max, size);
   }
 
-  /**
-   * The folder an upload goes to, in its canonical form (shared `normalizePath`: decoded once,
-   * refusing what a second decode would change), which is the value both checked and used. A path
-   * starting with "/" is absolute, any other is relative to the caller's base path; either way an
-   * API key stays inside its base path (403 otherwise).
-   */
-  private folderFor(principal: Principal, raw: string | undefined): string {
-    const stored = principal.type === 'apikey' ? principal.basicPath : '/';
-    const base = normalizePath(stored);
-    // A stored base path that no longer normalises confines to nothing rather than to the root.
-    if (base === null) throw forbidden('uploads.path_forbidden', { base: stored });
-    if (raw === undefined || raw.trim() === '') return base;
-    const trimmed = raw.trim();
-    const folder = normalizePath(trimmed.startsWith('/') ? trimmed : `${base}/${trimmed}`);
-    if (folder === null) throw badRequest('uploads.path_invalid');
-    if (!isNormalizedPathWithin(base, folder)) throw forbidden('uploads.path_forbidden', { base });
-    return folder;
-  }
-
   /** The pending row of a new upload (not yet inserted, share fields applied), its config and driver. */
   private async newUpload(principal: Principal, input: Placement): Promise<NewUpload> {
     const filename = displayName(input.filename);
     if (!filename) throw badRequest('uploads.filename_invalid');
-    const folder = this.folderFor(principal, input.path);
     const config = await this.deps.storageConfigs.resolveForUpload(principal, input.s3_config_id);
+    const folder = await this.deps.place(principal, config.id, input.path);
     const driver = await this.deps.storageConfigs.driver(config);
     if (input.slug && (await this.files.slugExists(input.slug))) throw conflict('uploads.slug_taken');
     const slug = input.slug ?? (await randomSlug((s) => this.files.slugExists(s), 'uploads.slug_exhausted'));
