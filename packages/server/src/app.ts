@@ -34,6 +34,7 @@ import { DashboardService } from './modules/dashboard/dashboard.service.ts';
 import { FilesRepository } from './modules/files/files.repository.ts';
 import { filesRoutes } from './modules/files/files.routes.ts';
 import { FilesService } from './modules/files/files.service.ts';
+import { shareUpkeep } from './modules/files/share-upkeep.ts';
 import { PastesRepository } from './modules/pastes/pastes.repository.ts';
 import { pastesRoutes } from './modules/pastes/pastes.routes.ts';
 import { PastesService } from './modules/pastes/pastes.service.ts';
@@ -60,6 +61,7 @@ import { FsService } from './modules/fs/fs.service.ts';
 import { MountsRepository } from './modules/mounts/mounts.repository.ts';
 import { mountsRoutes } from './modules/mounts/mounts.routes.ts';
 import { MountsService } from './modules/mounts/mounts.service.ts';
+import type { StorageChange } from './storage/changes.ts';
 import { LOCAL_PRESIGN_MOUNT } from './storage/drivers/local-signature.ts';
 import { APP_VERSION } from './version.ts';
 import { DavAuthenticator } from './webdav/auth.ts';
@@ -141,9 +143,12 @@ export function createApp(deps: AppDeps) {
       logger.warn({ err: error }, 'could not forget what another instance changed');
     });
   }
-  function storageChanged(configId: string, path: string): Promise<void> {
-    return vfs.storageChanged(configId, path).catch((error: unknown) => {
-      logger.warn({ err: error }, 'could not forget a cached listing');
+  // File shares follow their files on every door (modules/files/share-upkeep.ts).
+  vfs.changes.subscribe(shareUpkeep(filesRepository, clock));
+  /** For share uploads and deletes: what follows storage must not fail the upload that changed it. */
+  function storageChanged(change: StorageChange): Promise<void> {
+    return vfs.report(change).catch((error: unknown) => {
+      logger.warn({ err: error }, 'could not follow a change to storage');
     });
   }
   const fsTasks = new FsTasksService({ repo: new FsTasksRepository(db.kysely), vfs, clock, logger });

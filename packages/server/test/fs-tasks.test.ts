@@ -412,7 +412,51 @@ for (const dialect of DIALECTS) {
       await t.database.db.kysely.deleteFrom('fs_tasks').where('id', '=', 'still-running').execute();
     });
 
+    /** Makes a share of a mount file; answers a function that reads the file through its link. */
+    const share = async (path: string) => {
+      const made = await post('/api/admin/fs/share', { path });
+      assert.equal(made.status, 201, JSON.stringify(made.body));
+      return async () => {
+        const res = await t.request(`/api/file-download/${made.body.data.slug}`);
+        return { status: res.status, text: await res.text() };
+      };
+    };
+
+    it('a share follows its file through a move task: a file, and a folder moved whole', async () => {
+      await local.write('/follow/a.txt', text('file a'));
+      await local.write('/follow/dir/b.txt', text('file b'));
+      const a = await share('/l/follow/a.txt');
+      const b = await share('/l/follow/dir/b.txt');
+      const movedFile = await runTask({
+        kind: 'move',
+        items: [{ sourcePath: '/l/follow/a.txt', targetPath: '/l/followed/a.txt' }],
+      });
+      assert.equal(movedFile.status, 'done', JSON.stringify(movedFile));
+      assert.deepEqual(await a(), { status: 200, text: 'file a' });
+      const movedFolder = await runTask({
+        kind: 'move',
+        items: [{ sourcePath: '/l/follow/dir/', targetPath: '/l/followed/dir/' }],
+      });
+      assert.equal(movedFolder.status, 'done', JSON.stringify(movedFolder));
+      assert.deepEqual(await b(), { status: 200, text: 'file b' });
+    });
+
     describe('across storages (radosgw)', { skip: S3_SKIP }, () => {
+      it('a share follows its file moved into another storage, file by file', async () => {
+        await local.write('/across/one.txt', text('one'));
+        await local.write('/across/sub/two.txt', text('two'));
+        const one = await share('/l/across/one.txt');
+        const two = await share('/l/across/sub/two.txt');
+        const moved = await runTask({
+          kind: 'move',
+          items: [{ sourcePath: '/l/across/', targetPath: '/s/across/' }],
+        });
+        assert.equal(moved.status, 'done', JSON.stringify(moved));
+        assert.deepEqual(await one(), { status: 200, text: 'one' });
+        assert.deepEqual(await two(), { status: 200, text: 'two' });
+        await s3!.remove('/across', { recursive: true });
+      });
+
       it('copies a folder of 1,200 objects local → S3 and within S3, and moves a file across', async () => {
         await writeMany(local, '/big', 1200);
         let t0 = Date.now();

@@ -183,7 +183,12 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await names(), ['behind.txt', 'three.txt']);
       // A share upload into the mounted storage counts as a write too.
       await driver.write('/shared.txt', body('s'));
-      await vfs().storageChanged(configId, '/shared.txt');
+      await vfs().report({
+        kind: 'written',
+        at: { configId, path: '/shared.txt' },
+        size: 1,
+        etag: undefined,
+      });
       assert.deepEqual(await names(), ['behind.txt', 'shared.txt', 'three.txt']);
     });
 

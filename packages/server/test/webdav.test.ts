@@ -524,6 +524,28 @@ for (const dialect of DIALECTS) {
           assert.equal(row?.storage_path, '/mv/renamed.txt');
         }));
 
+      it(
+        'a MOVE to another mount (another storage) takes the file share along',
+        { skip: S3_SKIP },
+        async () => {
+          await put('/local/across.txt', 'moving on');
+          const made = await t.json('/api/admin/fs/share', {
+            method: 'POST',
+            headers: admin,
+            json: { path: '/local/across.txt' },
+          });
+          assert.equal(made.status, 201, JSON.stringify(made.body));
+          const moved = await dav('MOVE', '/local/across.txt', {
+            headers: { Destination: href('/s3/across.txt') },
+          });
+          assert.equal(moved.status, 201);
+          const res = await t.request(`/api/file-download/${made.body.data.slug}`);
+          assert.equal(res.status, 200);
+          assert.equal(await res.text(), 'moving on');
+          await dav('DELETE', '/s3/across.txt');
+        },
+      );
+
       it('PROPPATCH: dead properties set, read, removed, moved along; live ones protected', async () => {
         await put('/local/props.txt', 'p');
         const set = await dav('PROPPATCH', '/local/props.txt', {

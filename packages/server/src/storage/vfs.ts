@@ -35,6 +35,7 @@ import type {
   StorageConfigRecord,
   StorageConfigsService,
 } from '../modules/storage-configs/storage-configs.service.ts';
+import { ChangeFeed, type Place, type StorageChange } from './changes.ts';
 import { type Entry, isStorageError, type StorageDriver, type StorageErrorCode } from './driver.ts';
 import { joinPath, parentOf, pathSegments } from './driver-path.ts';
 
@@ -148,7 +149,20 @@ export class Vfs {
    */
   private generation = 0;
 
-  constructor(private readonly deps: VfsDeps) {}
+  /**
+   * Every change to storage, from every door (storage/changes.ts). The listings cache is its first
+   * listener; app.ts adds the rest (file shares follow their files).
+   */
+  readonly changes = new ChangeFeed();
+
+  constructor(private readonly deps: VfsDeps) {
+    this.changes.subscribe((change) => this.forgetChanged(change));
+  }
+
+  /** Tells every listener of a change (the caller made it); resolves once all have followed it. */
+  report(change: StorageChange): Promise<void> {
+    return this.changes.publish(change);
+  }
 
   // ---- paths and permissions ------------------------------------------------------------------
 
@@ -435,7 +449,7 @@ export class Vfs {
   async mkdir(principal: Principal, raw: unknown): Promise<MountedPath> {
     const at = await this.resolveWritable(principal, raw);
     await storageOp(() => at.driver.mkdir(at.subPath));
-    this.changed(at, { recursive: false });
+    await this.report({ kind: 'made', at: placeOf(at) });
     return at;
   }
 
@@ -443,7 +457,7 @@ export class Vfs {
   async remove(principal: Principal, raw: unknown): Promise<MountedPath> {
     const at = await this.resolveWritable(principal, raw);
     await storageOp(() => at.driver.remove(at.subPath, { recursive: true }));
-    this.changed(at, { recursive: true });
+    await this.report({ kind: 'deleted', at: placeOf(at) });
     return at;
   }
 
@@ -456,7 +470,7 @@ export class Vfs {
   ) {
     const at = await this.resolveWritable(principal, raw);
     const result = await storageOp(() => at.driver.write(at.subPath, body, options));
-    this.changed(at, { recursive: false });
+    await this.report({ kind: 'written', at: placeOf(at), size: result.size, etag: result.etag });
     return { at, result };
   }
 
@@ -481,8 +495,7 @@ export class Vfs {
       if (exists) throw new AppError(409, 'CONFLICT', 'fs.target_exists');
       await from.driver.move(from.subPath, to.subPath);
     });
-    this.changed(from, { recursive: true });
-    this.changed(to, { recursive: true });
+    await this.report({ kind: 'moved', from: placeOf(from), to: placeOf(to) });
     return { from, to };
   }
 
@@ -496,15 +509,31 @@ export class Vfs {
   // ---- the directory cache --------------------------------------------------------------------
 
   /**
-   * Forgets what a change at `at` made stale, the one rule every write follows: the listing of its
-   * folder and of every folder above it — a write into a new subfolder makes the folders it lies in
-   * (a new entry in each listing up to the first that already held one), and removing the last
-   * object of an S3 folder makes it vanish from its parent — and with `recursive` every listing at
-   * or below it (a folder removed, renamed or copied over).
+   * Forgets what a change made stale, in every mount that shows its storage, the one rule every
+   * write follows: the listing of the changed path's folder and of every folder above it — a write
+   * into a new subfolder makes the folders it lies in (a new entry in each listing up to the first
+   * that already held one), and removing the last object of an S3 folder makes it vanish from its
+   * parent — and, when a folder went or moved, every listing at or below it.
    */
-  changed(at: Pick<MountedPath, 'mount' | 'subPath'>, options: { recursive: boolean }): void {
-    this.forget(at.mount.id, parentOf(at.subPath), { above: true });
-    if (options.recursive) this.forget(at.mount.id, at.subPath, { below: true });
+  /**
+   * Forgets every listing at, above and below `places`, in every mount that shows them: for what
+   * failed midway, when what it left is not known (nothing else follows such a non-change).
+   */
+  async forgetAround(...places: Place[]): Promise<void> {
+    for (const at of places) await this.forgetChanged({ kind: 'deleted', at });
+  }
+
+  private async forgetChanged(change: StorageChange): Promise<void> {
+    const places = change.kind === 'moved' ? [change.from, change.to] : [change.at];
+    const below = change.kind === 'moved' || change.kind === 'deleted';
+    const mounts = await this.deps.mounts.list();
+    for (const place of places) {
+      for (const mount of mounts) {
+        if (mount.storage_config_id !== place.configId) continue;
+        this.forget(mount.id, parentOf(place.path), { above: true });
+        if (below) this.forget(mount.id, place.path, { below: true });
+      }
+    }
   }
 
   /** Whether a cached listing may be used: any while notes arrive, only young ones while they may not. */
@@ -520,17 +549,6 @@ export class Vfs {
     } else if (note.kind === 'listings') {
       this.clearLocal(await this.mountIds({ mountId: note.mount, storageConfigId: note.config }));
     }
-  }
-
-  /**
-   * A write straight to a storage config (a share upload): forgets, as {@link changed} does, the
-   * listings of every mount on that config that show the written path or a folder above it.
-   */
-  async storageChanged(configId: string, driverPath: string): Promise<void> {
-    const mounts = await this.deps.mounts.list();
-    for (const mount of mounts)
-      if (mount.storage_config_id === configId)
-        this.changed({ mount, subPath: driverPath }, { recursive: false });
   }
 
   private forget(mountId: string, subPath: string, scope: ForgetScope): void {
@@ -660,6 +678,11 @@ const cacheKey = (mountId: string, subPath: string) => `${mountId}\u0000${subPat
 interface ForgetScope {
   above?: boolean;
   below?: boolean;
+}
+
+/** The place in storage a mounted path names (storage/changes.ts). */
+export function placeOf(at: Pick<MountedPath, 'config' | 'subPath'>): Place {
+  return { configId: at.config.id, path: at.subPath };
 }
 
 /** What a mount really is, from its config (CloudPaste clients know only "S3"). */

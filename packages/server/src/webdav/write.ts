@@ -10,7 +10,7 @@
 import { mimeFromFilename } from '@cubby/shared';
 import { AppError } from '../http/errors.ts';
 import { isStorageError } from '../storage/driver.ts';
-import { storageOp } from '../storage/vfs.ts';
+import { placeOf, storageOp } from '../storage/vfs.ts';
 import { checkConditions } from './conditions.ts';
 import { type DavRequest, lookup, requireParent } from './context.ts';
 
@@ -85,8 +85,8 @@ async function proxyPut(
   await answer.body?.cancel();
   if (!answer.ok)
     throw new AppError(502, 'STORAGE_UNAVAILABLE', 'webdav.proxy_failed', { status: answer.status });
-  deps.vfs.changed(at, { recursive: false });
   const entry = await storageOp(() => at.driver.stat(at.subPath));
+  await deps.vfs.report({ kind: 'written', at: placeOf(at), size: entry.size, etag: entry.etag });
   await deps.fs.recordUpload(principal, at, entry.size, entry.etag, 'webdav');
   return entry.etag;
 }

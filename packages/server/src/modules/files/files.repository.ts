@@ -7,6 +7,7 @@ import { creatorId, type FileSource, mimeFromFilename, type Principal } from '@c
 import { type Kysely, type Updateable, sql } from 'kysely';
 import { pathBelow } from '../../db/path-below.ts';
 import type { Database, FilesTable } from '../../db/schema.ts';
+import type { Place } from '../../storage/changes.ts';
 import { createdByKey, likePattern } from '../shares/share-rules.ts';
 
 /**
@@ -92,7 +93,7 @@ export class FilesRepository {
     return Number(result.numDeletedRows);
   }
 
-  /** A file written again in place (WebDAV PUT): its shares now describe the new bytes. Returns how many. */
+  /** A file written again in place: its shares now describe the new bytes. Returns how many. */
   async refreshStored(
     configId: string,
     storagePath: string,
@@ -107,21 +108,39 @@ export class FilesRepository {
     return Number(result.numUpdatedRows);
   }
 
-  /** Points the shares of `from` (a file, or every object below a folder) at `to` after a rename. */
-  async moveUnder(configId: string, from: string, to: string): Promise<void> {
+  /**
+   * Points the shares of `from` (a file, or every object below a folder) at `to` after a move,
+   * within one storage or into another.
+   */
+  async moveUnder(from: Place, to: Place): Promise<void> {
     await this.db
       .updateTable('files')
-      .set({ storage_path: to })
-      .where('storage_config_id', '=', configId)
-      .where('storage_path', '=', from)
+      .set({ storage_config_id: to.configId, storage_path: to.path })
+      .where('storage_config_id', '=', from.configId)
+      .where('storage_path', '=', from.path)
       .execute();
-    const cut = [...from].length + 1;
+    const cut = [...from.path].length + 1;
     await this.db
       .updateTable('files')
-      .set({ storage_path: sql<string>`${to} || substr(storage_path, ${cut})` })
-      .where('storage_config_id', '=', configId)
-      .where(() => underPrefix(from))
+      .set({
+        storage_config_id: to.configId,
+        storage_path: sql<string>`${to.path} || substr(storage_path, ${cut})`,
+      })
+      .where('storage_config_id', '=', from.configId)
+      .where(() => underPrefix(from.path))
       .execute();
+  }
+
+  /** Whether any share (pending uploads aside) points at the object at `storagePath`. */
+  async hasShares(configId: string, storagePath: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('files')
+      .select('id')
+      .where('storage_config_id', '=', configId)
+      .where('storage_path', '=', storagePath)
+      .where('status', '!=', 'pending')
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   async update(id: string, changes: Updateable<FilesTable>): Promise<void> {

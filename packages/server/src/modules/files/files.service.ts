@@ -44,6 +44,7 @@ import {
 import type { AttemptLimiter } from '../../http/rate-limiter.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { hashPassword } from '../../lib/crypto.ts';
+import type { StorageChange } from '../../storage/changes.ts';
 import { isStorageError, type StorageDriver } from '../../storage/driver.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import type { StorageConfigsService } from '../storage-configs/storage-configs.service.ts';
@@ -113,7 +114,7 @@ export class FilesService {
       /** Aborts the unfinished multipart uploads of a pending share (UploadsService), before its row goes. */
       abortUploads?: (fileId: string) => Promise<void>;
       /** Told of every object a delete removed (the vfs forgets the folder's listings); never rejects. */
-      storageChanged?: (storageConfigId: string, path: string) => Promise<void>;
+      storageChanged?: (change: StorageChange) => Promise<void>;
     },
   ) {}
 
@@ -489,7 +490,10 @@ export class FilesService {
     try {
       const driver = await this.storage.driver(row.storage_config_id);
       await driver.remove(row.storage_path);
-      await this.options.storageChanged?.(row.storage_config_id, row.storage_path);
+      await this.options.storageChanged?.({
+        kind: 'deleted',
+        at: { configId: row.storage_config_id, path: row.storage_path },
+      });
       return true;
     } catch (err) {
       if (isStorageError(err, 'NOT_FOUND')) return true;

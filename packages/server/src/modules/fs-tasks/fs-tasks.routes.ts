@@ -12,7 +12,7 @@ import { badRequest } from '../../http/errors.ts';
 import { json, ok, okWith } from '../../http/envelope.ts';
 import { type MessageKey, translate } from '../../http/messages.ts';
 import { route } from '../../http/route-docs.ts';
-import type { Vfs } from '../../storage/vfs.ts';
+import { placeOf, type Vfs } from '../../storage/vfs.ts';
 import { FS_TREES } from '../fs/fs-trees.ts';
 import {
   type FsTaskItem,
@@ -223,8 +223,8 @@ export function fsTasksRoutes(tasks: FsTasksService, vfs: Vfs) {
               continue;
             }
             try {
-              const { at } = await vfs.stat(principal(c), file.targetPath);
-              vfs.changed(at, { recursive: false });
+              const { at, entry } = await vfs.stat(principal(c), file.targetPath);
+              await vfs.report({ kind: 'written', at: placeOf(at), size: entry.size, etag: entry.etag });
               success.push({ targetPath: at.path, fileName: at.path.split('/').pop()! });
             } catch (error) {
               const key = (error as { messageKey?: MessageKey }).messageKey ?? 'fs.not_found';

@@ -25,7 +25,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { formatTag, parseTag, processState, THIS_PROCESS } from '../../lib/process-tag.ts';
 import { type Entry, isStorageError } from '../../storage/driver.ts';
 import { joinPath, parentOf } from '../../storage/driver-path.ts';
-import { fsStorageFailure, type MountedPath, storageOp, type Vfs } from '../../storage/vfs.ts';
+import { fsStorageFailure, type MountedPath, placeOf, storageOp, type Vfs } from '../../storage/vfs.ts';
 import type { FsTasksRepository } from './fs-tasks.repository.ts';
 
 export type TaskKind = FsTasksTable['kind'];
@@ -477,15 +477,23 @@ export class FsTasksService {
         await storageOp(() =>
           (move ? from.driver.move : from.driver.copy).call(from.driver, from.subPath, to.subPath),
         );
+        await vfs.report(
+          move ? { kind: 'moved', from: placeOf(from), to: placeOf(to) } : { kind: 'made', at: placeOf(to) },
+        );
         item.done += jobs.files.length;
         progress.filesDone += jobs.files.length;
         progress.bytesDone += jobs.files.reduce((sum, f) => sum + f.size, 0);
         return;
       }
       for (const dir of jobs.dirs) {
-        await to.driver.mkdir(dir).catch((error: unknown) => {
-          if (!isStorageError(error, 'ALREADY_EXISTS')) throw error;
-        });
+        const made = await to.driver.mkdir(dir).then(
+          () => true,
+          (error: unknown) => {
+            if (!isStorageError(error, 'ALREADY_EXISTS')) throw error;
+            return false;
+          },
+        );
+        if (made) await vfs.report({ kind: 'made', at: { configId: to.config.id, path: dir } });
       }
       // Several files at a time: each small file costs the storages a few round trips.
       let next = 0;
@@ -510,10 +518,12 @@ export class FsTasksService {
       // Each moved file has left the source already; what is still there was skipped (the target
       // had it) or failed, and stays. Only the folders the move emptied go, deepest first.
       if (move && !signal.aborted) await this.removeEmptied(from, to, jobs.dirs);
+    } catch (error) {
+      // Whatever a failure left halfway, no listing of either side is trusted any longer.
+      await vfs.forgetAround(placeOf(to), ...(move ? [placeOf(from)] : []));
+      throw error;
     } finally {
       delete item.onlyFiles;
-      vfs.changed(to, { recursive: true });
-      if (move) vfs.changed(from, { recursive: true });
     }
   }
 
@@ -546,10 +556,17 @@ export class FsTasksService {
     }
     const deepestFirst = [...sources].sort((a, b) => b.length - a.length);
     for (const dir of deepestFirst) {
-      await from.driver.remove(dir).catch((error: unknown) => {
-        // Not empty: it holds what was skipped or failed. Gone: an S3 folder with no marker.
-        if (!isStorageError(error, 'PRECONDITION_FAILED') && !isStorageError(error, 'NOT_FOUND')) throw error;
-      });
+      const removed = await from.driver.remove(dir).then(
+        () => true,
+        (error: unknown) => {
+          // Not empty: it holds what was skipped or failed. Gone: an S3 folder with no marker.
+          if (!isStorageError(error, 'PRECONDITION_FAILED') && !isStorageError(error, 'NOT_FOUND'))
+            throw error;
+          return false;
+        },
+      );
+      if (removed)
+        await this.deps.vfs.report({ kind: 'deleted', at: { configId: from.config.id, path: dir } });
     }
   }
 
@@ -607,6 +624,9 @@ export class FsTasksService {
       progress.bytesDone += job.size;
       return;
     }
+    const source = { configId: from.config.id, path: job.from };
+    const target = { configId: to.config.id, path: job.to };
+    let written: { size: number; etag: string | undefined } = { size: job.size, etag: undefined };
     if (sameStorage) {
       await storageOp(() => (move ? from.driver.move(job.from, job.to) : from.driver.copy(job.from, job.to)));
       progress.bytesDone += job.size;
@@ -614,16 +634,22 @@ export class FsTasksService {
       const read = await storageOp(() => from.driver.read(job.from));
       const body = abortable(read.body, signal, (bytes) => (progress.bytesDone += bytes));
       try {
-        await to.driver.write(job.to, body, {
+        const result = await to.driver.write(job.to, body, {
           size: read.size,
           ...(read.contentType ? { contentType: read.contentType } : {}),
         });
+        written = { size: result.size, etag: result.etag };
       } catch (error) {
         if (signal.aborted) throw new Cancelled();
         throw error;
       }
       if (move) await storageOp(() => from.driver.remove(job.from));
     }
+    // What was at the target now holds these bytes; a moved file's shares come along.
+    if (there) await this.deps.vfs.report({ kind: 'written', at: target, ...written });
+    await this.deps.vfs.report(
+      move ? { kind: 'moved', from: source, to: target } : { kind: 'written', at: target, ...written },
+    );
     item.done++;
     progress.filesDone++;
   }

@@ -32,7 +32,14 @@ import type { Clock } from '../../lib/clock.ts';
 import { ByteLimit } from '../../storage/byte-limit.ts';
 import { type Entry, isStorageError, MULTIPART_LIMITS } from '../../storage/driver.ts';
 import { webBody } from '../../storage/node-body.ts';
-import { type FsListing, type MountedPath, storageOp, storageType, type Vfs } from '../../storage/vfs.ts';
+import {
+  type FsListing,
+  type MountedPath,
+  placeOf,
+  storageOp,
+  storageType,
+  type Vfs,
+} from '../../storage/vfs.ts';
 import { type FilesRepository, newFileRow } from '../files/files.repository.ts';
 import { servingHeaders } from '../files/files.serving.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
@@ -312,13 +319,10 @@ export class FsService {
     etag: string | undefined,
     door: 'fs' | 'webdav',
   ): Promise<FilesTable | null> {
-    const refreshed = await this.deps.files.refreshStored(at.config.id, at.subPath, {
-      size,
-      etag: etag ?? null,
-      updated_at: this.deps.clock.now().toISOString(),
-    });
+    // The shares the file already had follow its new bytes on their own (share-upkeep.ts).
     const publish = (await this.deps.settings.uploadShares())[door];
-    if (!publish || (door === 'webdav' && refreshed > 0)) return null;
+    if (!publish) return null;
+    if (door === 'webdav' && (await this.deps.files.hasShares(at.config.id, at.subPath))) return null;
     const slug = await randomSlug((s) => this.deps.files.slugExists(s), 'uploads.slug_exhausted');
     const row: FilesTable = {
       ...newFileRow(
@@ -368,7 +372,7 @@ export class FsService {
     const max = await this.deps.settings.maxUploadBytes();
     if (size <= max) return;
     await at.driver.remove(at.subPath).catch(() => undefined);
-    this.vfs.changed(at, { recursive: false });
+    await this.vfs.report({ kind: 'deleted', at: placeOf(at) });
     throw tooLarge(max, size);
   }
 
@@ -446,10 +450,10 @@ export class FsService {
         return { partNumber: held.partNumber, etag: held.etag };
       });
     const result = await this.relayOp(() => at.driver.multipart.complete(at.subPath, input.uploadId!, parts));
-    this.vfs.changed(at, { recursive: false });
     const entry = await storageOp(() => at.driver.stat(at.subPath));
-    await this.checkStoredSize(at, entry.size);
     const etag = result.etag ?? entry.etag;
+    await this.vfs.report({ kind: 'written', at: placeOf(at), size: entry.size, etag });
+    await this.checkStoredSize(at, entry.size);
     const share = await this.recordUpload(principal, at, entry.size, etag, 'fs');
     return { ...uploaded(at, entry.size, etag), share };
   }
@@ -507,21 +511,20 @@ export class FsService {
     const result = await this.relayOp(() =>
       at.driver.multipart.complete(at.subPath, input.uploadId!, [{ partNumber: 1, etag: first.etag }]),
     );
-    this.vfs.changed(at, { recursive: false });
     const entry = await storageOp(() => at.driver.stat(at.subPath));
-    await this.checkStoredSize(at, entry.size);
     const etag = result.etag ?? entry.etag;
+    await this.vfs.report({ kind: 'written', at: placeOf(at), size: entry.size, etag });
+    await this.checkStoredSize(at, entry.size);
     const share = await this.recordUpload(principal, at, entry.size, etag, 'fs');
     return { ...uploaded(at, entry.size, etag), share };
   }
 
   // ---- changing -------------------------------------------------------------------------------
 
-  /** Removes a file or a folder with everything in it, and the shares of what went. */
+  /** Removes a file or a folder with everything in it (their shares go too: share-upkeep.ts). */
   async remove(principal: Principal, raw: string | undefined): Promise<void> {
     if (!raw) throw badRequest('fs.path_required');
-    const at = await this.vfs.remove(principal, raw);
-    await this.deps.files.deleteUnder(at.config.id, at.subPath);
+    await this.vfs.remove(principal, raw);
   }
 
   /** Removes several paths; every one is checked first (all or nothing), then each is tried. */
@@ -546,7 +549,7 @@ export class FsService {
     return { success, failed };
   }
 
-  /** Renames a file or folder within its mount; its shares follow it. */
+  /** Renames a file or folder within its mount; its shares follow it (share-upkeep.ts). */
   async rename(
     principal: Principal,
     oldPath: string | undefined,
@@ -554,8 +557,7 @@ export class FsService {
   ): Promise<void> {
     if (!oldPath || !newPath) throw badRequest('fs.rename_params');
     if (oldPath.endsWith('/') !== newPath.endsWith('/')) throw badRequest('fs.rename_kind_mismatch');
-    const { from, to } = await this.vfs.rename(principal, oldPath, newPath);
-    await this.deps.files.moveUnder(from.config.id, from.subPath, to.subPath);
+    await this.vfs.rename(principal, oldPath, newPath);
   }
 
   /** Writes text to a file, creating it when missing. */

@@ -34,6 +34,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { formatTag, parseTag, processState, THIS_PROCESS } from '../../lib/process-tag.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 import { ByteLimit } from '../../storage/byte-limit.ts';
+import type { StorageChange } from '../../storage/changes.ts';
 import { webBody } from '../../storage/node-body.ts';
 import {
   isStorageError,
@@ -124,7 +125,7 @@ export interface UploadsDeps {
    * Told of every object a share upload stored or removed (the vfs forgets the folders' listings);
    * awaited, so the answer to the upload is sent once they are forgotten. Never rejects.
    */
-  storageChanged?: (storageConfigId: string, path: string) => Promise<void>;
+  storageChanged?: (change: StorageChange) => Promise<void>;
   /**
    * The storage folder an upload into a config goes to, for the folder the client named: checked
    * for the caller on the virtual path (Vfs.shareUploadFolder, where the rule lives).
@@ -944,7 +945,12 @@ export class UploadsService {
       throw error;
     }
     if (!updated) throw conflict('uploads.not_pending');
-    await this.deps.storageChanged?.(row.storage_config_id, row.storage_path);
+    await this.deps.storageChanged?.({
+      kind: 'written',
+      at: { configId: row.storage_config_id, path: row.storage_path },
+      size: stored.size,
+      etag: stored.etag ?? undefined,
+    });
     return { ...row, ...changes };
   }
 
@@ -963,7 +969,10 @@ export class UploadsService {
       await (driver ?? (await this.deps.storageConfigs.driver(row.storage_config_id))).remove(
         row.storage_path,
       );
-      await this.deps.storageChanged?.(row.storage_config_id, row.storage_path);
+      await this.deps.storageChanged?.({
+        kind: 'deleted',
+        at: { configId: row.storage_config_id, path: row.storage_path },
+      });
     } catch (error) {
       if (!isStorageError(error, 'NOT_FOUND')) {
         this.deps.logger.warn({ err: error, file: row.id }, 'could not remove the bytes of a file');
