@@ -350,6 +350,14 @@ const catalogue = {
   // The fs routes (API-REFERENCE §6.11; the reference's Chinese texts where it has them).
   'fs.listed': ['获取目录列表成功', 'Folder listed'],
   'fs.got': ['获取文件信息成功', 'File information loaded'],
+  'fs.name_too_long': [
+    '名称过长：每个文件或文件夹名称最多 {max} 字节（UTF-8，一个汉字占 3 字节）',
+    'The name is too long: a file or folder name may have at most {max} bytes of UTF-8 (a Chinese character takes 3)',
+  ],
+  'fs.path_too_long': [
+    '路径过长：存储中的路径最多 {max} 字节',
+    'The path is too long: at most {max} bytes inside its storage',
+  ],
   'fs.name_invalid': [
     '文件名无效（不能为空、不能是 . 或 ..，不能包含 / 或控制字符）',
     'Invalid file name (not empty, not . or .., no / or control characters)',

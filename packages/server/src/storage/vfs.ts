@@ -102,6 +102,11 @@ export async function storageOp<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The longest name (one path segment) a write may create: what local file systems take. */
+export const MAX_NAME_BYTES = 255;
+/** The longest path inside a storage a write may create (S3 keys are at most 1,024 bytes). */
+export const MAX_PATH_BYTES = 1000;
+
 /** Most listings kept at once; past it the expired go first, then the least recently used. */
 const CACHE_MAX_ENTRIES = 1000;
 const CACHE_PRUNE_SHARE = 0.2;
@@ -455,7 +460,7 @@ export class Vfs {
 
   /** Removes a file, or a folder with everything in it. A mount's root cannot be removed. */
   async remove(principal: Principal, raw: unknown): Promise<MountedPath> {
-    const at = await this.resolveWritable(principal, raw);
+    const at = await this.resolveWritable(principal, raw, { existing: true });
     await storageOp(() => at.driver.remove(at.subPath, { recursive: true }));
     await this.report({ kind: 'deleted', at: placeOf(at) });
     return at;
@@ -480,7 +485,7 @@ export class Vfs {
     rawFrom: unknown,
     rawTo: unknown,
   ): Promise<{ from: MountedPath; to: MountedPath }> {
-    const from = await this.resolveWritable(principal, rawFrom);
+    const from = await this.resolveWritable(principal, rawFrom, { existing: true });
     const to = await this.resolveWritable(principal, rawTo);
     if (from.mount.id !== to.mount.id) throw badRequest('fs.rename_across_mounts');
     if (from.subPath === to.subPath) throw badRequest('fs.same_path');
@@ -499,10 +504,27 @@ export class Vfs {
     return { from, to };
   }
 
-  /** A path inside a mount that may be written: never a mount's root itself. */
-  async resolveWritable(principal: Principal, raw: unknown): Promise<MountedPath> {
+  /**
+   * A path inside a mount that may be written: never a mount's root itself, and (unless it names
+   * what `existing` says is already there, to be removed) within the name limits every storage
+   * takes: each name at most {@link MAX_NAME_BYTES} bytes of UTF-8, the path inside its storage at
+   * most {@link MAX_PATH_BYTES}.
+   */
+  async resolveWritable(
+    principal: Principal,
+    raw: unknown,
+    options: { existing?: boolean } = {},
+  ): Promise<MountedPath> {
     const at = await this.resolveMounted(principal, raw, 'write');
     if (at.subPath === '/') throw forbidden('fs.mount_root_forbidden');
+    if (!options.existing) {
+      if (pathSegments(at.subPath).some((name) => Buffer.byteLength(name) > MAX_NAME_BYTES)) {
+        throw new AppError(400, 'VALIDATION_FAILED', 'fs.name_too_long', { max: MAX_NAME_BYTES });
+      }
+      if (Buffer.byteLength(at.subPath) > MAX_PATH_BYTES) {
+        throw new AppError(400, 'VALIDATION_FAILED', 'fs.path_too_long', { max: MAX_PATH_BYTES });
+      }
+    }
     return at;
   }
 

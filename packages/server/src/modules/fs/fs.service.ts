@@ -80,7 +80,8 @@ const tooLarge = (limit: number, size: number) =>
 
 /**
  * A file name inside a folder, as the client gave it (NFC): not empty, not `.` or `..`, no `/`, NUL
- * or other control characters, at most 255 characters — refused, never silently changed.
+ * or other control characters — refused, never silently changed. (Its length is the vfs's rule, as
+ * for every name a write makes: Vfs.resolveWritable.)
  */
 function fileName(raw: string | undefined): string {
   const name = raw?.normalize('NFC');
@@ -90,7 +91,6 @@ function fileName(raw: string | undefined): string {
     name === '..' ||
     name.includes('/') ||
     hasControlChars(name) ||
-    name.length > 255 ||
     !isWellFormed(name)
   ) {
     throw badRequest('fs.name_invalid');
