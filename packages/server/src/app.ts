@@ -130,7 +130,15 @@ export function createApp(deps: AppDeps) {
   });
 
   // One tree over every mount: the fs routes, WebDAV and the copy engine go through it.
-  const vfs = new Vfs({ mounts: mountsRepository, storageConfigs, clock, bus: cacheBus });
+  // WebDAV's locks bind every door's writes (storage/locks.ts).
+  const davRepository = new DavRepository(db.kysely, db.dialect);
+  const vfs = new Vfs({
+    mounts: mountsRepository,
+    storageConfigs,
+    clock,
+    bus: cacheBus,
+    locks: davRepository,
+  });
   cacheBus.subscribe({
     note: (note) => {
       if (note.kind === 'storage-config') storageConfigs.dropDriver(note.id);
@@ -222,7 +230,6 @@ export function createApp(deps: AppDeps) {
     localPresignRoutes((id) => storageConfigs.localDriver(id), deps.secretKey, clock),
   );
 
-  const davRepository = new DavRepository(db.kysely, db.dialect);
   app.route(
     '/',
     webdavRoutes(

@@ -792,6 +792,79 @@ for (const dialect of DIALECTS) {
         }
       });
 
+      it('a WebDAV lock binds the fs API, uploads and tasks too (423 until it is released)', async () => {
+        await dav('MKCOL', '/local/bound');
+        await put('/local/bound/locked.txt', 'mine');
+        const held = await lock('/local/bound/locked.txt', 'exclusive');
+        assert.equal(held.status, 200);
+        const { key } = await t.createKey({
+          name: 'bound-key',
+          mount_permission: true,
+          file_permission: true,
+          basic_path: '/',
+        });
+        const fsPost = (route: string, json: unknown, headers = admin) =>
+          t.json(`/api/${headers === admin ? 'admin' : 'user'}/fs/${route}`, {
+            method: 'POST',
+            headers: { ...headers, 'X-Cubby-Lang': 'en' },
+            json,
+          });
+        const keyHeaders = { Authorization: `ApiKey ${key}` };
+        for (const headers of [admin, keyHeaders]) {
+          const renamed = await fsPost(
+            'rename',
+            { oldPath: '/local/bound/locked.txt', newPath: '/local/bound/renamed.txt' },
+            headers,
+          );
+          assert.equal(renamed.status, 423, JSON.stringify(renamed.body));
+          assert.match(renamed.body.message, /locked by a WebDAV client/);
+          assert.equal(
+            (await fsPost('update', { path: '/local/bound/locked.txt', content: 'theirs' }, headers)).status,
+            423,
+          );
+          const removed = await t.json(
+            `/api/${headers === admin ? 'admin' : 'user'}/fs/remove?path=${encodeURIComponent('/local/bound/locked.txt')}`,
+            { method: 'DELETE', headers },
+          );
+          assert.equal(removed.status, 423);
+          const moved = await fsPost(
+            'tasks',
+            {
+              kind: 'move',
+              items: [{ sourcePath: '/local/bound/locked.txt', targetPath: '/local/elsewhere.txt' }],
+            },
+            headers,
+          );
+          assert.equal(moved.status, 423, JSON.stringify(moved.body));
+        }
+        // A depth-infinity lock on a folder binds new files in it, share uploads included.
+        await dav('MKCOL', '/local/boundfolder');
+        const folderLock = await lock('/local/boundfolder', 'exclusive', { Depth: 'infinity' });
+        assert.equal(folderLock.status, 200);
+        assert.equal((await fsPost('mkdir', { path: '/local/boundfolder/sub/' })).status, 423);
+        const form = new FormData();
+        form.append('s3_config_id', localConfig);
+        form.append('path', '/boundfolder');
+        form.append('file', new Blob(['x']), 'x.txt');
+        const shared = await t.json('/api/upload', { method: 'POST', headers: admin, body: form });
+        assert.equal(shared.status, 423, JSON.stringify(shared.body));
+
+        assert.equal(await text('/local/bound/locked.txt'), 'mine', 'nothing changed the locked file');
+        // Released, the same calls go through.
+        await dav('UNLOCK', '/local/bound/locked.txt', { headers: { 'Lock-Token': `<${held.token}>` } });
+        await dav('UNLOCK', '/local/boundfolder', { headers: { 'Lock-Token': `<${folderLock.token}>` } });
+        assert.equal(
+          (
+            await fsPost('rename', {
+              oldPath: '/local/bound/locked.txt',
+              newPath: '/local/bound/renamed.txt',
+            })
+          ).status,
+          200,
+        );
+        assert.equal((await fsPost('mkdir', { path: '/local/boundfolder/sub/' })).status, 200);
+      });
+
       it('a lock taken through one instance is honoured by another on the same database', async () => {
         await put('/local/shared-db.txt', 'x');
         const held = await lock('/local/shared-db.txt', 'exclusive');

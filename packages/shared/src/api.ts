@@ -16,6 +16,8 @@ export const ERROR_CODES = [
   'FORBIDDEN',
   'NOT_FOUND',
   'CONFLICT',
+  /** A WebDAV client holds a lock on the path that was to be written (423). */
+  'LOCKED',
   'GONE',
   'PAYLOAD_TOO_LARGE',
   /** A request body did not arrive in time (408; the connection is closed). */

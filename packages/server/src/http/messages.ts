@@ -350,6 +350,10 @@ const catalogue = {
   // The fs routes (API-REFERENCE §6.11; the reference's Chinese texts where it has them).
   'fs.listed': ['获取目录列表成功', 'Folder listed'],
   'fs.got': ['获取文件信息成功', 'File information loaded'],
+  'fs.locked': [
+    '{path} 已被 WebDAV 客户端锁定，请在该客户端中解锁或等待锁过期后再试',
+    '{path} is locked by a WebDAV client; unlock it there, or try again once the lock has expired',
+  ],
   'fs.name_too_long': [
     '名称过长：每个文件或文件夹名称最多 {max} 字节（UTF-8，一个汉字占 3 字节）',
     'The name is too long: a file or folder name may have at most {max} bytes of UTF-8 (a Chinese character takes 3)',

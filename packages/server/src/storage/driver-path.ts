@@ -23,6 +23,18 @@ export function parentOf(path: string): string {
   return cut <= 0 ? '/' : path.slice(0, cut);
 }
 
+/** Every folder above `path` and the path itself, from the root down ("/a/b" → "/", "/a", "/a/b"). */
+export function ancestorsAndSelf(path: string): string[] {
+  const out = ['/'];
+  if (path === '/') return out;
+  let at = '';
+  for (const segment of path.slice(1).split('/')) {
+    at += `/${segment}`;
+    out.push(at);
+  }
+  return out;
+}
+
 export function nameOf(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
 }

@@ -36,6 +36,7 @@ import type {
   StorageConfigsService,
 } from '../modules/storage-configs/storage-configs.service.ts';
 import { ChangeFeed, type Place, type StorageChange } from './changes.ts';
+import { type LockStore, locksCheckedHere, unansweredLock, type WriteTarget } from './locks.ts';
 import { type Entry, isStorageError, type StorageDriver, type StorageErrorCode } from './driver.ts';
 import { joinPath, parentOf, pathSegments } from './driver-path.ts';
 
@@ -102,6 +103,8 @@ export async function storageOp<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
+const NO_TOKENS: ReadonlySet<string> = new Set();
+
 /** The longest name (one path segment) a write may create: what local file systems take. */
 export const MAX_NAME_BYTES = 255;
 /** The longest path inside a storage a write may create (S3 keys are at most 1,024 bytes). */
@@ -140,6 +143,8 @@ export interface VfsDeps {
   clock: Clock;
   /** Tells the other instances what this one forgot (and what they changed, through {@link applyNote}). */
   bus?: CacheBus;
+  /** WebDAV's locks, which bind every write (storage/locks.ts). */
+  locks?: LockStore;
 }
 
 export class Vfs {
@@ -287,10 +292,17 @@ export class Vfs {
       }
     }
     const wanted = raw?.trim() ?? '';
-    if (wanted === '') return own;
-    const folder = normalizePath(wanted.startsWith('/') ? wanted : `${own}/${wanted}`);
+    const folder = wanted === '' ? own : normalizePath(wanted.startsWith('/') ? wanted : `${own}/${wanted}`);
     if (folder === null) throw badRequest('uploads.path_invalid');
     if (!isNormalizedPathWithin(own, folder)) throw forbidden('uploads.path_forbidden', { base });
+    // A new file in a folder a WebDAV client locked (or below a folder it locked whole) waits too.
+    const showing = (await this.deps.mounts.list({ activeOnly: true })).filter(
+      (m) => m.storage_config_id === configId,
+    );
+    await this.assertUnlocked(
+      principal,
+      showing.map((m) => ({ path: this.virtualPath(m, folder) })),
+    );
     return folder;
   }
 
@@ -505,6 +517,17 @@ export class Vfs {
   }
 
   /**
+   * 423 when a WebDAV lock binds a write to `targets` (storage/locks.ts): no door but WebDAV can
+   * send a lock's token, so there a locked path stays locked. A WebDAV request checked its writes
+   * already, with the tokens it sent.
+   */
+  async assertUnlocked(principal: Principal, targets: WriteTarget[]): Promise<void> {
+    if (!this.deps.locks || locksCheckedHere()) return;
+    const root = await unansweredLock(this.deps.locks, this.deps.clock, principal, targets, NO_TOKENS);
+    if (root !== undefined) throw new AppError(423, 'LOCKED', 'fs.locked', { path: root });
+  }
+
+  /**
    * A path inside a mount that may be written: never a mount's root itself, and (unless it names
    * what `existing` says is already there, to be removed) within the name limits every storage
    * takes: each name at most {@link MAX_NAME_BYTES} bytes of UTF-8, the path inside its storage at
@@ -525,6 +548,9 @@ export class Vfs {
         throw new AppError(400, 'VALIDATION_FAILED', 'fs.path_too_long', { max: MAX_PATH_BYTES });
       }
     }
+    // Whatever the write does to the path — make, replace, remove or move it — a lock on it, on a
+    // folder above it, inside it, or (its folder's members change) a depth-0 one on its folder binds.
+    await this.assertUnlocked(principal, [{ path: at.path, below: true, membership: true }]);
     return at;
   }
 

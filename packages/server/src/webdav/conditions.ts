@@ -10,12 +10,13 @@
  *    root, the token of one of them), submitted by the principal who took it — else 423 with the
  *    lock's root.
  *
- * Locks live in the database (dav_locks), so every instance honours them.
+ * Locks live in the database (dav_locks), so every instance honours them; which locks bind a write
+ * is storage/locks.ts's rule, the same for every door.
  */
-import { creatorId, type Principal } from '@cubby/shared';
-import type { DavLocksTable } from '../db/schema.ts';
+import type { Principal } from '@cubby/shared';
 import { AppError } from '../http/errors.ts';
-import { ancestorsAndSelf, type DavDeps, davPath, lookup, parentPath } from './context.ts';
+import { locksOn as locksIn, unansweredLock, type WriteTarget } from '../storage/locks.ts';
+import { type DavDeps, davPath, lookup } from './context.ts';
 import { DavError, davErrorBody, escapeXml, hrefOf } from './xml.ts';
 
 interface Condition {
@@ -96,32 +97,9 @@ export function submittedTokens(groups: IfGroup[]): Set<string> {
   return tokens;
 }
 
-/** Whether `lock` covers `path`: its root, or inside a depth-infinity lock's folder. */
-export function covers(lock: Pick<DavLocksTable, 'path' | 'depth'>, path: string): boolean {
-  if (lock.path === path) return true;
-  if (lock.depth !== 'infinity') return false;
-  return lock.path === '/' ? path !== '/' : path.startsWith(`${lock.path}/`);
-}
-
 /** The live locks that cover `path` (and with `below`, those inside it too). */
-export async function locksOn(deps: DavDeps, path: string, below = false): Promise<DavLocksTable[]> {
-  const now = deps.clock.now().toISOString();
-  const rows = await deps.repo.locks(now, ancestorsAndSelf(path), below ? path : undefined);
-  return rows.filter(
-    (lock) =>
-      covers(lock, path) ||
-      (below && lock.path !== path && lock.path.startsWith(path === '/' ? '/' : `${path}/`)),
-  );
-}
-
-/** What a write touches, for the lock check. */
-export interface WriteTarget {
-  path: string;
-  /** A folder that goes or is replaced: the locks inside it count too. */
-  below?: boolean;
-  /** Members of its folder change (created, removed): a depth-0 lock on the folder counts too. */
-  membership?: boolean;
-}
+export const locksOn = (deps: DavDeps, path: string, below = false) =>
+  locksIn(deps.repo, deps.clock, path, below);
 
 const lockedAnswer = (root: string) =>
   new DavError(
@@ -145,26 +123,8 @@ export async function checkConditions(
   if (groups.length > 0 && !(await evaluate(deps, principal, request.path, groups))) {
     throw new AppError(412, 'CONFLICT', 'webdav.precondition_failed');
   }
-  const me = creatorId(principal);
-  for (const target of targets) {
-    const locks = await locksOn(deps, target.path, target.below === true);
-    if (target.membership && target.path !== '/') {
-      const parent = parentPath(target.path);
-      const parentLocks = await deps.repo.locks(deps.clock.now().toISOString(), [parent]);
-      for (const l of parentLocks) if (l.depth === '0') locks.push(l);
-    }
-    // Each exclusive lock needs its own token; shared locks on one root need any one of theirs.
-    const groups = new Map<string, DavLocksTable[]>();
-    for (const lock of locks) {
-      const key = lock.scope === 'exclusive' ? lock.token : `shared ${lock.path}`;
-      groups.set(key, [...(groups.get(key) ?? []), lock]);
-    }
-    for (const group of groups.values()) {
-      if (!group.some((lock) => tokens.has(lock.token) && lock.principal === me)) {
-        throw lockedAnswer(group[0]!.path);
-      }
-    }
-  }
+  const root = await unansweredLock(deps.repo, deps.clock, principal, targets, tokens);
+  if (root !== undefined) throw lockedAnswer(root);
 }
 
 /** True when at least one list of the header holds for its resource. */

@@ -12,6 +12,7 @@ import type { FsService } from '../modules/fs/fs.service.ts';
 import type { FsTasksService } from '../modules/fs-tasks/fs-tasks.service.ts';
 import type { SettingsService } from '../modules/settings/settings.service.ts';
 import { isStorageError } from '../storage/driver.ts';
+import { parentOf } from '../storage/driver-path.ts';
 import { fsStorageFailure, type Vfs } from '../storage/vfs.ts';
 import type { DavRepository } from './dav.repository.ts';
 
@@ -114,27 +115,9 @@ export async function lookup(deps: DavDeps, principal: Principal, path: string):
 const isHome = (principal: Principal, path: string) =>
   principal.type === 'apikey' && normalizeFsPath(principal.basicPath) === path;
 
-/** The folder a path lies in ("/" for a top-level name). */
-export function parentPath(path: string): string {
-  const cut = path.lastIndexOf('/');
-  return cut <= 0 ? '/' : path.slice(0, cut);
-}
-
-/** Every folder above `path` and the path itself, from the root down. */
-export function ancestorsAndSelf(path: string): string[] {
-  const out = ['/'];
-  if (path === '/') return out;
-  let at = '';
-  for (const segment of path.slice(1).split('/')) {
-    at += `/${segment}`;
-    out.push(at);
-  }
-  return out;
-}
-
 /** 409 unless the folder that would hold `path` exists (WebDAV never creates missing parents). */
 export async function requireParent(deps: DavDeps, principal: Principal, path: string): Promise<void> {
-  const parent = parentPath(path);
+  const parent = parentOf(path);
   const at = await lookup(deps, principal, parent).catch((error: unknown) => {
     if (error instanceof AppError && error.status === 403) return null;
     throw error;

@@ -7,7 +7,8 @@
  */
 import { isNormalizedPathWithin } from '@cubby/shared';
 import { AppError } from '../http/errors.ts';
-import { checkConditions, type WriteTarget } from './conditions.ts';
+import type { WriteTarget } from '../storage/locks.ts';
+import { checkConditions } from './conditions.ts';
 import { type DavRequest, davPath, lookup, requireParent } from './context.ts';
 
 export async function copyOrMove(r: DavRequest, kind: 'copy' | 'move'): Promise<Response> {

@@ -10,7 +10,8 @@ import { creatorId } from '@cubby/shared';
 import type { DavLocksTable } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { type DavRequest, lookup, requireParent } from './context.ts';
-import { checkConditions, covers, locksOn, parseIf, submittedTokens } from './conditions.ts';
+import { covers } from '../storage/locks.ts';
+import { checkConditions, locksOn, parseIf, submittedTokens } from './conditions.ts';
 import {
   DavError,
   davErrorBody,

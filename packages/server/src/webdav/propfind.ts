@@ -10,8 +10,9 @@ import type { Element } from '@xmldom/xmldom';
 import { AppError } from '../http/errors.ts';
 import type { DavLocksTable } from '../db/schema.ts';
 import type { FsListing } from '../storage/vfs.ts';
-import { ancestorsAndSelf, type DavRequest, type DavResource, lookup } from './context.ts';
-import { covers } from './conditions.ts';
+import { ancestorsAndSelf } from '../storage/driver-path.ts';
+import { type DavRequest, type DavResource, lookup } from './context.ts';
+import { covers } from '../storage/locks.ts';
 import { activeLockXml } from './locking.ts';
 import {
   DAV_NS,

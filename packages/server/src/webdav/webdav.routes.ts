@@ -9,6 +9,7 @@ import type { AppEnv } from '../http/context.ts';
 import { AppError, forbidden } from '../http/errors.ts';
 import { type Lang, translate } from '../http/messages.ts';
 import { servingHeaders } from '../modules/files/files.serving.ts';
+import { withLocksChecked } from '../storage/locks.ts';
 import { serveObject } from '../storage/serve-object.ts';
 import type { DavAuthenticator } from './auth.ts';
 import { checkConditions } from './conditions.ts';
@@ -52,7 +53,9 @@ export function webdavRoutes(deps: DavDeps, authenticator: DavAuthenticator): Ho
       // A fragment never belongs in a request: refused rather than cut off (DELETE /a/#b is not DELETE /a/).
       if (c.req.url.includes('#')) throw new AppError(400, 'VALIDATION_FAILED', 'webdav.path_invalid');
       const { path, slash } = davPath(deps.vfs, new URL(c.req.url).pathname);
-      return await handler({ c, deps, principal, path, slash });
+      // Each method checks its writes against the locks with the tokens the request sent
+      // (conditions.ts); the vfs leaves them to it (storage/locks.ts).
+      return await withLocksChecked(() => handler({ c, deps, principal, path, slash }));
     } catch (error) {
       return failure(c, error);
     }

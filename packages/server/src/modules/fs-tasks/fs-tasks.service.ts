@@ -163,7 +163,7 @@ export class FsTasksService {
     const items: FsTaskItem[] = [];
     for (const item of input.items) {
       try {
-        items.push(await this.plan(principal, item));
+        items.push(await this.plan(principal, item, input.kind === 'move'));
       } catch (error) {
         if (!refused || !(error instanceof AppError) || error.status === 403) throw error;
         refused.push({
@@ -218,10 +218,13 @@ export class FsTasksService {
   private async plan(
     principal: Principal,
     item: { sourcePath?: string | undefined; targetPath?: string | undefined },
+    move: boolean,
   ): Promise<FsTaskItem> {
     if (!item.sourcePath || !item.targetPath) throw badRequest('fs.copy_paths_required');
     const { at: from, entry } = await this.deps.vfs.stat(principal, item.sourcePath);
     if (from.subPath === '/') throw badRequest('fs.copy_mount_root');
+    if (move)
+      await this.deps.vfs.assertUnlocked(principal, [{ path: from.path, below: true, membership: true }]);
     // The target is the new path (CloudPaste's rule; a trailing `/` marks a folder). A file whose
     // target ends in `/` goes into that folder under its own name.
     const into = !entry.isDirectory && item.targetPath.endsWith('/');
@@ -444,6 +447,8 @@ export class FsTasksService {
     const move = row.kind === 'move';
     const skipExisting = row.skip_existing === 1;
     const from = await vfs.resolveMounted(principal, item.sourcePath, 'read');
+    // A moved source goes from its place: a lock on it binds as on any write.
+    if (move) await vfs.assertUnlocked(principal, [{ path: from.path, below: true, membership: true }]);
     const to = await vfs.resolveWritable(principal, item.targetPath);
     const sameStorage = from.config.id === to.config.id;
     try {
