@@ -96,6 +96,8 @@ export interface FocusRing {
   style: string;
   /** Contrast of the outline against what surrounds the element. */
   contrast: number;
+  /** The focus is in the Markdown editor's text (where Tab indents). */
+  inEditor: boolean;
 }
 
 /**
@@ -103,10 +105,9 @@ export interface FocusRing {
  * transitions (buttons fade their colours in) have ended.
  */
 export async function focusRingOf(page: Page): Promise<FocusRing | null> {
-  await page.evaluate(() =>
-    Promise.all((document.activeElement?.getAnimations() ?? []).map((animation) => animation.finished)),
-  );
-  return page.evaluate(`(() => {
+  // One round trip: the ring is read once the focused element's transitions have finished.
+  return page.evaluate(`(async () => {
+    await Promise.all((document.activeElement?.getAnimations() ?? []).map((animation) => animation.finished));
     const { parse, background, ratio } = (${contrastScript.toString()})();
     const focused = document.activeElement;
     if (!focused || focused === document.body) return null;
@@ -123,6 +124,7 @@ export async function focusRingOf(page: Page): Promise<FocusRing | null> {
       width: style.outlineStyle === 'none' ? 0 : parseFloat(style.outlineWidth),
       style: style.outlineStyle,
       contrast: ratio(outline, behind),
+      inEditor: focused.classList.contains('cm-content'),
     };
   })()`);
 }

@@ -256,37 +256,38 @@ test('the editor shows its focus ring the moment it takes the focus, and not onc
   await expect(editor).toHaveCSS('outline-style', 'none');
 });
 
+// A test per screen and theme (they run side by side), each reading a control per Tab in one round trip.
 for (const theme of ['light', 'dark'] as const) {
-  test(`every control Tab reaches shows a focus ring of at least 3:1 (${theme})`, async ({
-    page,
-    seedAdmin,
-  }) => {
-    await seedAdmin();
-    await seedStorage(page, { themeMode: theme });
-    const problems: string[] = [];
-    const seen = new Set<string>();
-    for (const path of ['/', '/upload', '/admin/key-management', '/admin/settings']) {
+  for (const path of ['/', '/upload', '/admin/key-management', '/admin/settings']) {
+    test(`every control Tab reaches shows a focus ring of at least 3:1 (${theme}, ${path})`, async ({
+      page,
+      seedAdmin,
+    }) => {
+      await seedAdmin();
+      await seedStorage(page, { themeMode: theme });
+      const problems: string[] = [];
+      const seen = new Set<string>();
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
       if (theme === 'dark') await expect(page.locator('html')).toHaveClass(/\bdark\b/);
       else await expect(page.locator('html')).not.toHaveClass(/\bdark\b/);
+      let inEditor = false;
       for (let stop = 0; stop < 45; stop++) {
         // In the editor Tab indents; Escape then Tab leaves it, as CodeMirror documents.
-        if (await page.evaluate(() => document.activeElement?.classList.contains('cm-content'))) {
-          await page.keyboard.press('Escape');
-        }
+        if (inEditor) await page.keyboard.press('Escape');
         await page.keyboard.press('Tab');
         const ring = await focusRingOf(page);
-        if (!ring || seen.has(`${path} ${ring.element}`)) continue;
-        seen.add(`${path} ${ring.element}`);
+        inEditor = ring?.inEditor === true;
+        if (!ring || seen.has(ring.element)) continue;
+        seen.add(ring.element);
         if (ring.width < 2 || ring.contrast < 3) {
           problems.push(
             `${path}: ${ring.element} — outline ${ring.style} ${ring.width}px, contrast ${ring.contrast.toFixed(2)}:1`,
           );
         }
       }
-    }
-    expect(seen.size, 'controls reached by Tab').toBeGreaterThan(40);
-    expect(problems).toEqual([]);
-  });
+      expect(seen.size, 'controls reached by Tab').toBeGreaterThan(5);
+      expect(problems).toEqual([]);
+    });
+  }
 }
