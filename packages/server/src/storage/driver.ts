@@ -1,6 +1,6 @@
 /**
- * The storage driver contract (ARCHITECTURE §3): what every backend (local disk, S3-compatible)
- * offers to the vfs, the shared types, and the one error type drivers throw. A driver works on
+ * The storage driver contract (docs/architecture.md, "Drivers"): what every backend (local disk,
+ * S3-compatible) offers to the vfs, the shared types, and the one error type drivers throw. A driver works on
  * normalised sub-paths inside its storage config ("/photos/a.jpg"; "/" is the config's root) and
  * knows nothing of HTTP, users or mounts. Bytes always travel as web streams, never whole buffers.
  *

@@ -1,6 +1,7 @@
 /**
- * The virtual file system: one tree over every mount (ARCHITECTURE §3). The fs routes, WebDAV, the
- * copy engine and the explorer all go through it, never to a driver or the mounts table directly.
+ * The virtual file system: one tree over every mount (docs/architecture.md, "The storage core").
+ * The fs routes, WebDAV, the copy engine and the explorer all go through it for its rules: paths and
+ * confinement, name limits, locks, change events and the listings cache.
  *
  * - A virtual path (`/photos/2026/a.jpg`) resolves to the mount whose path is its longest prefix
  *   (whole segments; a mount at `/` takes everything no other mount takes) and the driver path below

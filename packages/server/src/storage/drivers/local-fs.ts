@@ -1,7 +1,7 @@
 /**
  * The local driver's way to the disk: every name is looked up inside a directory that is already
  * open, never through a path string that could change between a check and its use, and no
- * symbolic link is ever followed (docs/architecture.md, "Local disk").
+ * symbolic link is ever followed (docs/architecture.md, "Drivers").
  *
  * A folder is opened one component at a time from the storage root, each with `O_NOFOLLOW |
  * O_DIRECTORY`, and the names inside it are reached through `/proc/self/fd/<fd>/<name>`: the kernel
