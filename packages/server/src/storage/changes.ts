@@ -18,8 +18,11 @@ export type StorageChange =
   | { kind: 'written'; at: Place; size: number; etag: string | undefined }
   /** A folder was made (with any missing parents). */
   | { kind: 'made'; at: Place }
-  /** A file, or a folder with everything in it, is gone. */
-  | { kind: 'deleted'; at: Place }
+  /**
+   * A file, or a folder with everything in it, is gone. `ownShare`: it was a share's own object,
+   * deleted by the share's upkeep (used up, expired, deleted), which keeps the record as it must.
+   */
+  | { kind: 'deleted'; at: Place; ownShare?: true }
   /** A file, or a folder with everything in it, now lives at `to` (any storage). */
   | { kind: 'moved'; from: Place; to: Place };
 

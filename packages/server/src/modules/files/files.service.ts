@@ -493,6 +493,7 @@ export class FilesService {
       await this.options.storageChanged?.({
         kind: 'deleted',
         at: { configId: row.storage_config_id, path: row.storage_path },
+        ownShare: true,
       });
       return true;
     } catch (err) {

@@ -22,7 +22,8 @@ export function shareUpkeep(files: FilesRepository, clock: Clock): (change: Stor
         await files.moveUnder(change.from, change.to);
         return;
       case 'deleted':
-        await files.deleteUnder(change.at.configId, change.at.path);
+        // A share that deleted its own object answers 410 from its record until it is purged.
+        if (!change.ownShare) await files.deleteUnder(change.at.configId, change.at.path);
         return;
       case 'made':
         return;

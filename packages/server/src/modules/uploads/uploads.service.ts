@@ -972,6 +972,7 @@ export class UploadsService {
       await this.deps.storageChanged?.({
         kind: 'deleted',
         at: { configId: row.storage_config_id, path: row.storage_path },
+        ownShare: true,
       });
     } catch (error) {
       if (!isStorageError(error, 'NOT_FOUND')) {
