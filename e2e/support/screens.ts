@@ -3,7 +3,7 @@
  * language including the test-only key mode: screens are found by route, role and test id, never by
  * visible text. Used by the screenshot run and by the "every text is a translation key" test.
  */
-import { expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, type Browser, type BrowserContext, type Page, type Route } from '@playwright/test';
 import { createOnce, ensureShare, pdfOf, pngOf, usedUpShare } from './files.ts';
 import { makeFolder, putFile, putText } from './explorer.ts';
 import { uniqueName, type Api } from './fixtures.ts';
@@ -666,14 +666,20 @@ export const SCREENS: Screen[] = [
         await conflict.getByTestId('conflict-replace').click();
       }
       await expect(done).toHaveCount(2);
-      // And one cancelled on its way (its request held until then).
-      await page.route('**/api/admin/fs/upload', () => undefined);
+      // And one cancelled on its way: its request is held until then, and then failed here, so it
+      // never reaches the server (a held request let go by unrouting may still be sent, and the
+      // next walk would find draft.md there).
+      const held = new Promise<Route>((resolve) => {
+        void page.route('**/api/admin/fs/upload', (route) => resolve(route));
+      });
       await page
         .getByTestId('explorer-upload-input')
         .setInputFiles({ name: 'draft.md', mimeType: 'text/markdown', buffer: Buffer.from('# Draft\n') });
+      const request = await held;
       const draft = page.getByTestId('fs-upload').and(page.locator('[data-name="draft.md"]'));
       await draft.getByTestId('fs-upload-cancel').click();
       await expect(draft).toHaveAttribute('data-status', 'cancelled');
+      await request.abort().catch(() => undefined);
       await page.unrouteAll({ behavior: 'ignoreErrors' });
     },
   },

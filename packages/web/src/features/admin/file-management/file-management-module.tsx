@@ -143,10 +143,9 @@ export default function FileManagementModule() {
               ? confirming.file.keeps_file
                 ? t('admin.files.delete.descriptionKeepsFile', { name: confirming.file.filename })
                 : t('admin.files.delete.description', { name: confirming.file.filename })
-              : [
-                  t('admin.files.batchDelete.description', { count: confirming.ids.length }),
-                  ...(keepsMountFiles(confirming.ids) ? [t('admin.files.batchDelete.keepsMountFiles')] : []),
-                ].join(' ')
+              : keepsMountFiles(confirming.ids)
+                ? t('admin.files.batchDelete.descriptionKeepsMountFiles', { count: confirming.ids.length })
+                : t('admin.files.batchDelete.description', { count: confirming.ids.length })
           }
           confirmLabel={
             confirming.kind === 'one' ? t('admin.files.delete.confirm') : t('admin.files.batchDelete.confirm')
