@@ -34,6 +34,8 @@ import { DashboardService } from './modules/dashboard/dashboard.service.ts';
 import { FilesRepository } from './modules/files/files.repository.ts';
 import { filesRoutes } from './modules/files/files.routes.ts';
 import { FilesService } from './modules/files/files.service.ts';
+import type { StorageDriver } from './storage/driver.ts';
+import { StorageQuota } from './storage/quota.ts';
 import { shareUpkeep } from './modules/files/share-upkeep.ts';
 import { PastesRepository } from './modules/pastes/pastes.repository.ts';
 import { pastesRoutes } from './modules/pastes/pastes.routes.ts';
@@ -109,14 +111,29 @@ export function createApp(deps: AppDeps) {
   const settings = new SettingsService(new SettingsRepository(db.kysely), clock);
   const pastes = new PastesService(new PastesRepository(db.kysely, db.writeBatch), clock, limiter);
   const mountsRepository = new MountsRepository(db.kysely);
+  // Each storage config's quota, kept on every door (storage/quota.ts); `storageConfigs` is built
+  // below, and a storage is only counted once a request arrives.
+  const quota = new StorageQuota({
+    db: db.kysely,
+    dialect: db.dialect,
+    clock,
+    driver: (id): Promise<StorageDriver> => storageConfigs.driver(id),
+  });
   const storageConfigs = new StorageConfigsService(new StorageConfigsRepository(db.kysely), clock, {
     dataDir: config.dataDir,
     publicBaseUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
     secretKey: deps.secretKey,
     mounts: mountsRepository,
     // `vfs` is built below; a config only changes once a request arrives.
-    onChanged: (id) => void vfs.clearCache({ storageConfigId: id }),
+    onChanged: (id) => {
+      void vfs.clearCache({ storageConfigId: id });
+      // Its root or bucket may be another: counted again when next needed.
+      void quota
+        .forget(id)
+        .catch((error: unknown) => logger.warn({ err: error }, 'could not forget a usage count'));
+    },
     bus: cacheBus,
+    quota,
   });
   // One repository for file rows, shared by the share routes and the uploads that create them.
   const filesRepository = new FilesRepository(db.kysely);
@@ -138,6 +155,7 @@ export function createApp(deps: AppDeps) {
     clock,
     bus: cacheBus,
     locks: davRepository,
+    quota,
   });
   cacheBus.subscribe({
     note: (note) => {
@@ -153,6 +171,8 @@ export function createApp(deps: AppDeps) {
   }
   // File shares follow their files on every door (modules/files/share-upkeep.ts).
   vfs.changes.subscribe(shareUpkeep(filesRepository, clock));
+  // The quota counts what every door wrote and deleted.
+  vfs.changes.subscribe(quota.follow);
   /** For share uploads and deletes: what follows storage must not fail the upload that changed it. */
   function storageChanged(change: StorageChange): Promise<void> {
     return vfs.report(change).catch((error: unknown) => {
@@ -300,6 +320,7 @@ export function createApp(deps: AppDeps) {
       fs,
       fsTasks,
       davRepository,
+      quota,
     },
   };
 }

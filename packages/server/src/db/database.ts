@@ -21,6 +21,7 @@ import * as m0010 from './migrations/0010-shared-instances.ts';
 import * as m0011 from './migrations/0011-mount-file-shares.ts';
 import * as m0012 from './migrations/0012-mount-creators.ts';
 import * as m0013 from './migrations/0013-file-share-sources.ts';
+import * as m0014 from './migrations/0014-storage-usage.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -106,6 +107,7 @@ const migrations = {
   '0011-mount-file-shares': m0011,
   '0012-mount-creators': m0012,
   '0013-file-share-sources': m0013,
+  '0014-storage-usage': m0014,
 };
 
 export type MigrationName = keyof typeof migrations;

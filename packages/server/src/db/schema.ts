@@ -231,6 +231,26 @@ export interface JobRunsTable {
   instance: string;
 }
 
+/** Bytes counted in a storage config (migration 0014; storage/quota.ts). */
+export interface StorageUsageTable {
+  storage_config_id: string;
+  used_bytes: number;
+  /** 1 when a change of unknown size happened since the count: recounted before it is relied on. */
+  stale: number;
+  version: number;
+  counted_at: string;
+}
+
+/** Bytes promised to a write under way in a storage config (storage/quota.ts). */
+export interface StorageReservationsTable {
+  id: string;
+  storage_config_id: string;
+  bytes: number;
+  received: number;
+  expires_at: string;
+  created_at: string;
+}
+
 export interface Database {
   admins: AdminsTable;
   admin_sessions: AdminSessionsTable;
@@ -249,4 +269,6 @@ export interface Database {
   dav_locks: DavLocksTable;
   attempt_counters: AttemptCountersTable;
   job_runs: JobRunsTable;
+  storage_usage: StorageUsageTable;
+  storage_reservations: StorageReservationsTable;
 }

@@ -14,15 +14,19 @@ export interface Place {
 }
 
 export type StorageChange =
-  /** A file was made or replaced. */
-  | { kind: 'written'; at: Place; size: number; etag: string | undefined }
+  /**
+   * A file was made or replaced. `previousSize`: the size of the file it replaced (0 when there was
+   * none), when the writer looked; without it the quota's count is taken again (storage/quota.ts).
+   */
+  | { kind: 'written'; at: Place; size: number; etag: string | undefined; previousSize?: number }
   /** A folder was made (with any missing parents). */
   | { kind: 'made'; at: Place }
   /**
    * A file, or a folder with everything in it, is gone. `ownShare`: it was a share's own object,
    * deleted by the share's upkeep (used up, expired, deleted), which keeps the record as it must.
+   * `size`: the bytes a deleted file held, when known (a folder's are counted again).
    */
-  | { kind: 'deleted'; at: Place; ownShare?: true }
+  | { kind: 'deleted'; at: Place; ownShare?: true; size?: number }
   /** A file, or a folder with everything in it, now lives at `to` (any storage). */
   | { kind: 'moved'; from: Place; to: Place };
 

@@ -38,6 +38,7 @@ import type {
 } from '../modules/storage-configs/storage-configs.service.ts';
 import { ChangeFeed, type Place, type StorageChange } from './changes.ts';
 import { type LockStore, locksCheckedHere, unansweredLock, type WriteTarget } from './locks.ts';
+import { NO_RESERVATION, type Reservation, StorageFullError, type StorageQuota } from './quota.ts';
 import { type Entry, isStorageError, type StorageDriver, type StorageErrorCode } from './driver.ts';
 import { joinPath, parentOf, pathSegments } from './driver-path.ts';
 
@@ -146,6 +147,8 @@ export interface VfsDeps {
   bus?: CacheBus;
   /** WebDAV's locks, which bind every write (storage/locks.ts). */
   locks?: LockStore;
+  /** Each storage config's quota, which every write reserves from (storage/quota.ts). */
+  quota?: StorageQuota;
 }
 
 export class Vfs {
@@ -474,8 +477,9 @@ export class Vfs {
   /** Removes a file, or a folder with everything in it. A mount's root cannot be removed. */
   async remove(principal: Principal, raw: unknown): Promise<MountedPath> {
     const at = await this.resolveWritable(principal, raw, { existing: true });
+    const size = await this.sizeBefore(at);
     await storageOp(() => at.driver.remove(at.subPath, { recursive: true }));
-    await this.report({ kind: 'deleted', at: placeOf(at) });
+    await this.report({ kind: 'deleted', at: placeOf(at), ...(size ? { size } : {}) });
     return at;
   }
 
@@ -484,12 +488,67 @@ export class Vfs {
     principal: Principal,
     raw: unknown,
     body: ReadableStream<Uint8Array>,
-    options: { size?: number; contentType?: string } = {},
+    options: {
+      size?: number;
+      contentType?: string;
+      /** The most bytes the body may bring when its size is not known (a form's length): reserved first. */
+      expected?: number;
+    } = {},
   ) {
+    const { expected, ...writeOptions } = options;
     const at = await this.resolveWritable(principal, raw);
-    const result = await storageOp(() => at.driver.write(at.subPath, body, options));
-    await this.report({ kind: 'written', at: placeOf(at), size: result.size, etag: result.etag });
-    return { at, result };
+    // A file replaced makes room for its replacement: only what the new one adds is reserved.
+    const previousSize = await this.sizeBefore(at);
+    const credit = previousSize ?? 0;
+    const reservation = await this.reserve(at, Math.max(0, (options.size ?? expected ?? 0) - credit));
+    const metered = meter(body, reservation, credit);
+    try {
+      const result = await storageOp(() => at.driver.write(at.subPath, metered.body, writeOptions));
+      await this.report({
+        kind: 'written',
+        at: placeOf(at),
+        size: result.size,
+        etag: result.etag,
+        previousSize,
+      });
+      return { at, result };
+    } catch (error) {
+      throw metered.failure ?? error;
+    } finally {
+      await reservation.release();
+    }
+  }
+
+  // ---- the quota ------------------------------------------------------------------------------
+
+  /**
+   * Reserves `bytes` of the quota of `at`'s storage for a write about to start (507 when there is no
+   * room; storage/quota.ts). `id` names one that later requests find again (a relay upload's).
+   */
+  reserve(at: Pick<MountedPath, 'config'>, bytes: number, options: { id?: string; ttlMs?: number } = {}) {
+    return this.deps.quota?.reserve(at.config, bytes, options) ?? Promise.resolve(NO_RESERVATION);
+  }
+
+  /** The reservation `id` made earlier in `at`'s storage (a relay upload's next part). */
+  reservation(at: Pick<MountedPath, 'config'>, id: string): Reservation {
+    return this.deps.quota?.existing(at.config, id) ?? NO_RESERVATION;
+  }
+
+  /** Ends the reservation `id` (its write is accounted for, or gave up). */
+  async releaseReservation(id: string): Promise<void> {
+    await this.deps.quota?.release(id);
+  }
+
+  /**
+   * What a write at `at` replaces (0 when nothing is there), for the quota's count; undefined when
+   * its storage has no quota (nothing to count) or the storage cannot say.
+   */
+  async sizeBefore(at: MountedPath): Promise<number | undefined> {
+    if (!this.deps.quota || !at.config.total_storage_bytes) return undefined;
+    return at.driver.stat(at.subPath).then(
+      (entry) => (entry.isDirectory ? undefined : entry.size),
+      (error: unknown) => (isStorageError(error, 'NOT_FOUND') ? 0 : undefined),
+    );
   }
 
   /** Renames (moves) a file or folder within one mount; 409 when the target exists. */
@@ -737,4 +796,41 @@ export function placeOf(at: Pick<MountedPath, 'config' | 'subPath'>): Place {
 /** What a mount really is, from its config (CloudPaste clients know only "S3"). */
 export function storageType(config: Pick<StorageConfigRecord, 'driver'>): 'S3' | 'Local' {
   return config.driver === 's3' ? 'S3' : 'Local';
+}
+
+/**
+ * `body` counted against `reservation` as it streams (past `credit`): a chunk that passes what the quota lets the
+ * write hold fails the stream (`failure`, a 507 to answer instead of the driver's echo of it), so
+ * nothing past the quota is written.
+ */
+export function meter(
+  body: ReadableStream<Uint8Array>,
+  reservation: Reservation,
+  /** Bytes that need no room (those of the file being replaced). */
+  credit = 0,
+): { body: ReadableStream<Uint8Array>; readonly failure: StorageFullError | undefined } {
+  if (reservation === NO_RESERVATION) return { body, failure: undefined };
+  const state: { failure: StorageFullError | undefined } = { failure: undefined };
+  let free = credit;
+  const counted = body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      async transform(chunk, controller) {
+        const covered = Math.min(free, chunk.byteLength);
+        free -= covered;
+        try {
+          await reservation.consume(chunk.byteLength - covered);
+        } catch (error) {
+          if (error instanceof StorageFullError) state.failure = error;
+          throw error;
+        }
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+  return {
+    body: counted,
+    get failure() {
+      return state.failure;
+    },
+  };
 }

@@ -73,20 +73,33 @@ async function proxyPut(
   }
   const at = await deps.vfs.resolveWritable(principal, path);
   const contentType = mimeFromFilename(path);
-  const url = await storageOp(() =>
-    at.driver.presignPut!(at.subPath, { expiresIn: 3600, contentType, size }),
-  );
-  const answer = await fetch(url, {
-    method: 'PUT',
-    body,
-    headers: { 'Content-Type': contentType, 'Content-Length': String(size) },
-    duplex: 'half',
-  } as RequestInit);
-  await answer.body?.cancel();
-  if (!answer.ok)
-    throw new AppError(502, 'STORAGE_UNAVAILABLE', 'webdav.proxy_failed', { status: answer.status });
-  const entry = await storageOp(() => at.driver.stat(at.subPath));
-  await deps.vfs.report({ kind: 'written', at: placeOf(at), size: entry.size, etag: entry.etag });
+  const previousSize = await deps.vfs.sizeBefore(at);
+  const reservation = await deps.vfs.reserve(at, size);
+  let entry;
+  try {
+    const url = await storageOp(() =>
+      at.driver.presignPut!(at.subPath, { expiresIn: 3600, contentType, size }),
+    );
+    const answer = await fetch(url, {
+      method: 'PUT',
+      body,
+      headers: { 'Content-Type': contentType, 'Content-Length': String(size) },
+      duplex: 'half',
+    } as RequestInit);
+    await answer.body?.cancel();
+    if (!answer.ok)
+      throw new AppError(502, 'STORAGE_UNAVAILABLE', 'webdav.proxy_failed', { status: answer.status });
+    entry = await storageOp(() => at.driver.stat(at.subPath));
+    await deps.vfs.report({
+      kind: 'written',
+      at: placeOf(at),
+      size: entry.size,
+      etag: entry.etag,
+      previousSize,
+    });
+  } finally {
+    await reservation.release();
+  }
   await deps.fs.recordUpload(principal, at, entry.size, entry.etag, 'webdav');
   return entry.etag;
 }

@@ -494,6 +494,7 @@ export class FilesService {
         kind: 'deleted',
         at: { configId: row.storage_config_id, path: row.storage_path },
         ownShare: true,
+        ...(row.status === 'ready' ? { size: row.size } : {}),
       });
       return true;
     } catch (err) {

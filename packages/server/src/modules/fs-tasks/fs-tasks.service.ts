@@ -20,7 +20,7 @@ import { creatorId, type FsTaskAnswer, isNormalizedPathWithin, type Principal } 
 import type { Logger } from 'pino';
 import type { FsTasksTable } from '../../db/schema.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
-import { isMessageKey, type MessageKey, translate, type Lang } from '../../http/messages.ts';
+import { isMessageKey, translate, type Lang } from '../../http/messages.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { formatTag, parseTag, processState, THIS_PROCESS } from '../../lib/process-tag.ts';
 import { type Entry, isStorageError } from '../../storage/driver.ts';
@@ -109,9 +109,17 @@ interface FileJob {
 
 class Cancelled extends Error {}
 
-const errorKey = (error: unknown): MessageKey => {
+/**
+ * What a failed item keeps of its error: the message key, followed by its parameters as JSON when it
+ * has any (a quota's numbers, a locked path), so {@link messageText} can say it in full later.
+ */
+const errorKey = (error: unknown): string => {
   const answer = fsStorageFailure(error);
-  if (answer instanceof AppError) return answer.messageKey;
+  if (answer instanceof AppError) {
+    return Object.keys(answer.params).length > 0
+      ? `${answer.messageKey} ${JSON.stringify(answer.params)}`
+      : answer.messageKey;
+  }
   if (error instanceof Cancelled) return 'fs.task_cancelled';
   return 'common.internal';
 };
@@ -631,6 +639,34 @@ export class FsTasksService {
     }
     const source = { configId: from.config.id, path: job.from };
     const target = { configId: to.config.id, path: job.to };
+    // A copy adds bytes to the target's storage (a move within one storage does not): reserved first.
+    const reservation = sameStorage && move ? undefined : await this.deps.vfs.reserve(to, job.size);
+    try {
+      const written = await this.transfer(from, to, job, { sameStorage, move, progress, signal });
+      // What was at the target now holds these bytes; a moved file's shares come along. (What a
+      // move that replaced a file did to the quota's count is counted again: storage/quota.ts.)
+      const replaced = move ? {} : { previousSize: there?.size ?? 0 };
+      if (there) await this.deps.vfs.report({ kind: 'written', at: target, ...written, ...replaced });
+      await this.deps.vfs.report(
+        move
+          ? { kind: 'moved', from: source, to: target }
+          : { kind: 'written', at: target, ...written, ...replaced },
+      );
+    } finally {
+      await reservation?.release();
+    }
+    item.done++;
+    progress.filesDone++;
+  }
+
+  /** Sends one file's bytes to the target (a storage's own copy or move, or a stream between two). */
+  private async transfer(
+    from: MountedPath,
+    to: MountedPath,
+    job: FileJob,
+    context: { sameStorage: boolean; move: boolean; progress: Progress; signal: AbortSignal },
+  ): Promise<{ size: number; etag: string | undefined }> {
+    const { sameStorage, move, progress, signal } = context;
     let written: { size: number; etag: string | undefined } = { size: job.size, etag: undefined };
     if (sameStorage) {
       await storageOp(() => (move ? from.driver.move(job.from, job.to) : from.driver.copy(job.from, job.to)));
@@ -650,13 +686,7 @@ export class FsTasksService {
       }
       if (move) await storageOp(() => from.driver.remove(job.from));
     }
-    // What was at the target now holds these bytes; a moved file's shares come along.
-    if (there) await this.deps.vfs.report({ kind: 'written', at: target, ...written });
-    await this.deps.vfs.report(
-      move ? { kind: 'moved', from: source, to: target } : { kind: 'written', at: target, ...written },
-    );
-    item.done++;
-    progress.filesDone++;
+    return written;
   }
 }
 
@@ -750,8 +780,19 @@ function view(row: FsTasksTable): FsTaskView {
 }
 
 /** The text of a stored message key in `lang` (a key the catalogue no longer has stays as it is). */
-export function messageText(key: string, lang: Lang): string {
-  return isMessageKey(key) ? translate(key, lang) : key;
+export function messageText(stored: string, lang: Lang): string {
+  const space = stored.indexOf(' ');
+  const key = space < 0 ? stored : stored.slice(0, space);
+  if (!isMessageKey(key)) return stored;
+  let params: Record<string, string | number> = {};
+  if (space >= 0) {
+    try {
+      params = JSON.parse(stored.slice(space + 1)) as Record<string, string | number>;
+    } catch {
+      return stored;
+    }
+  }
+  return translate(key, lang, params);
 }
 
 /** A task with its message keys (task and items) turned into text in `lang`. */

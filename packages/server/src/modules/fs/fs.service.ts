@@ -50,6 +50,11 @@ import { readUploadForm } from '../uploads/upload-form.ts';
 export const RECOMMENDED_PART_SIZE = 5 * 1024 * 1024;
 /** Spooled form uploads older than this are leftovers of a crash. */
 const SPOOL_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+/** How long an unfinished relay upload's parts count towards the quota (a day, as its parts are kept). */
+const RELAY_RESERVATION_MS = 24 * 60 * 60 * 1000;
+
+/** The quota reservation of a relay or presigned upload, found again by its upload id. */
+const relayReservation = (at: MountedPath, uploadId: string) => `relay:${at.config.id}:${uploadId}`;
 
 export interface FsDeps {
   vfs: Vfs;
@@ -212,7 +217,9 @@ export class FsService {
             return { kind: 'multipart' as const, name };
           }
           if (dir !== undefined) {
-            const written = await this.writeLimited(principal, inFolder(dir, name), file.stream, max);
+            const written = await this.writeLimited(principal, inFolder(dir, name), file.stream, max, {
+              expected: request.contentLength,
+            });
             return { kind: 'stored' as const, name, written };
           }
           // The path comes after the file: keep the bytes on disk until it does.
@@ -239,7 +246,9 @@ export class FsService {
       const written =
         form.file.kind === 'stored'
           ? form.file.written
-          : await this.writeLimited(principal, target, createReadStream(spooled!), max);
+          : await this.writeLimited(principal, target, createReadStream(spooled!), max, {
+              expected: (await statFile(spooled!)).size,
+            });
       const share = await this.recordUpload(principal, written.at, written.size, written.etag, 'fs');
       return { stored: { ...uploaded(written.at, written.size, written.etag), share } };
     } catch (error) {
@@ -253,12 +262,20 @@ export class FsService {
   }
 
   /** Streams a Node body into `target` under the upload size limit. */
-  private async writeLimited(principal: Principal, target: string, stream: Readable, max: number) {
+  private async writeLimited(
+    principal: Principal,
+    target: string,
+    stream: Readable,
+    max: number,
+    /** At most this many bytes will come (the form's length): the quota reserves them first. */
+    bounds: { expected?: number | undefined } = {},
+  ) {
     const limiter = new ByteLimit(max, false);
     const body = webBody(pipeline(stream, limiter, () => undefined));
     try {
       const { at, result } = await this.vfs.write(principal, target, body, {
         contentType: mimeFromFilename(target),
+        ...(bounds.expected === undefined ? {} : { expected: Math.min(bounds.expected, max) }),
       });
       return { at, size: result.size, etag: result.etag };
     } catch (error) {
@@ -388,6 +405,8 @@ export class FsService {
     const { uploadId } = await storageOp(() =>
       at.driver.multipart.init(at.subPath, { contentType: mimeFromFilename(name) }),
     );
+    // Its parts count towards the quota from the start until it completes, is aborted or expires.
+    await this.reserveRelay(at, uploadId, input.fileSize ?? 0, RELAY_RESERVATION_MS);
     return {
       uploadId,
       key: at.path,
@@ -415,6 +434,7 @@ export class FsService {
     if (contentLength === 0 || !body) throw badRequest('fs.part_empty');
     const max = Math.min(await this.deps.settings.maxUploadBytes(), MULTIPART_LIMITS.maxPartSize);
     if (contentLength > max) throw tooLarge(max, contentLength);
+    await this.vfs.reservation(at, relayReservation(at, input.uploadId!)).consume(contentLength);
     const { etag } = await this.relayOp(() =>
       at.driver.multipart.uploadPart(at.subPath, input.uploadId!, input.partNumber, body, {
         size: contentLength,
@@ -449,10 +469,12 @@ export class FsService {
         if (!held || bare(held.etag) !== bare(p.etag)) throw badRequest('fs.parts_mismatch');
         return { partNumber: held.partNumber, etag: held.etag };
       });
+    const previousSize = await this.vfs.sizeBefore(at);
     const result = await this.relayOp(() => at.driver.multipart.complete(at.subPath, input.uploadId!, parts));
     const entry = await storageOp(() => at.driver.stat(at.subPath));
     const etag = result.etag ?? entry.etag;
-    await this.vfs.report({ kind: 'written', at: placeOf(at), size: entry.size, etag });
+    await this.vfs.report({ kind: 'written', at: placeOf(at), size: entry.size, etag, previousSize });
+    await this.vfs.releaseReservation(relayReservation(at, input.uploadId!));
     await this.checkStoredSize(at, entry.size);
     const share = await this.recordUpload(principal, at, entry.size, etag, 'fs');
     return { ...uploaded(at, entry.size, etag), share };
@@ -461,6 +483,17 @@ export class FsService {
   async abortMultipart(principal: Principal, input: { key?: string; uploadId?: string }) {
     const at = await this.relayTarget(principal, input);
     await this.relayOp(() => at.driver.multipart.abort(at.subPath, input.uploadId!));
+    await this.vfs.releaseReservation(relayReservation(at, input.uploadId!));
+  }
+
+  /** Reserves a relay or presigned upload's bytes; a refusal (507) aborts the upload it began. */
+  private async reserveRelay(at: MountedPath, uploadId: string, bytes: number, ttlMs: number): Promise<void> {
+    try {
+      await this.vfs.reserve(at, bytes, { id: relayReservation(at, uploadId), ttlMs });
+    } catch (error) {
+      await at.driver.multipart.abort(at.subPath, uploadId).catch(() => undefined);
+      throw error;
+    }
   }
 
   /** Storage answers of the relay: an unknown upload id is 404, parts the storage refuses 400. */
@@ -497,6 +530,8 @@ export class FsService {
     const contentType = mimeFromFilename(name);
     const { uploadId } = await storageOp(() => at.driver.multipart.init(at.subPath, { contentType }));
     const expiresIn = at.config.signature_expires_in;
+    // Until the commit: the bytes go straight to the storage, so they are reserved before the URL is given.
+    await this.reserveRelay(at, uploadId, size, expiresIn * 1000 + RELAY_RESERVATION_MS);
     const url = await storageOp(() => at.driver.presignPart!(at.subPath, uploadId, 1, { expiresIn, size }));
     return { at, url, uploadId, contentType, expiresIn };
   }
@@ -508,12 +543,14 @@ export class FsService {
     const stored = await this.relayOp(() => at.driver.multipart.listParts(at.subPath, input.uploadId!));
     const first = stored.find((p) => p.partNumber === 1);
     if (!first) throw badRequest('fs.upload_not_received');
+    const previousSize = await this.vfs.sizeBefore(at);
     const result = await this.relayOp(() =>
       at.driver.multipart.complete(at.subPath, input.uploadId!, [{ partNumber: 1, etag: first.etag }]),
     );
     const entry = await storageOp(() => at.driver.stat(at.subPath));
     const etag = result.etag ?? entry.etag;
-    await this.vfs.report({ kind: 'written', at: placeOf(at), size: entry.size, etag });
+    await this.vfs.report({ kind: 'written', at: placeOf(at), size: entry.size, etag, previousSize });
+    await this.vfs.releaseReservation(relayReservation(at, input.uploadId!));
     await this.checkStoredSize(at, entry.size);
     const share = await this.recordUpload(principal, at, entry.size, etag, 'fs');
     return { ...uploaded(at, entry.size, etag), share };

@@ -24,6 +24,7 @@ import type { CacheBus } from '../../lib/cache-bus.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { SecretBox } from '../../lib/secret-box.ts';
 import type { StorageDriver } from '../../storage/driver.ts';
+import type { Capacity, StorageQuota } from '../../storage/quota.ts';
 import type { MountsRepository } from '../mounts/mounts.repository.ts';
 import { createLocalDriver, type LocalDriver } from '../../storage/drivers/local.ts';
 import { createS3Driver, type S3Provider } from '../../storage/drivers/s3.ts';
@@ -74,6 +75,8 @@ export interface StorageServiceOptions {
   onChanged?: (id: string) => void;
   /** Tells the other instances to drop their driver of a changed config. */
   bus?: CacheBus;
+  /** Each config's quota and what counts towards it (storage/quota.ts). */
+  quota?: StorageQuota;
 }
 
 /** 409: mounts use the config; the message names them and `data.mounts` lists them. */
@@ -230,18 +233,12 @@ export class StorageConfigsService {
   }
 
   /**
-   * Space left for uploads: the quota (`total_storage_bytes`) minus what file shares use, and for local
-   * disk also what the file system has free. Null when unlimited.
+   * Space left for uploads: the quota (`total_storage_bytes`) less what the config holds and what
+   * writes under way reserved (storage/quota.ts), and for local disk also what the file system has
+   * free. Null when unlimited.
    */
-  async capacity(config: StorageConfigRecord): Promise<{ totalBytes: number; freeBytes: number } | null> {
-    let limit: { totalBytes: number; freeBytes: number } | null = null;
-    if (config.total_storage_bytes !== null && config.total_storage_bytes > 0) {
-      const used = await this.repo.usedBytes(config.id);
-      limit = {
-        totalBytes: config.total_storage_bytes,
-        freeBytes: Math.max(0, config.total_storage_bytes - used),
-      };
-    }
+  async capacity(config: StorageConfigRecord): Promise<Capacity | null> {
+    let limit = (await this.options.quota?.capacity(config)) ?? null;
     if (config.driver === 'local') {
       await fs.mkdir(config.settings.root_path, { recursive: true });
       const stats = await fs.statfs(config.settings.root_path);
@@ -249,6 +246,11 @@ export class StorageConfigsService {
       if (!limit || disk.freeBytes < limit.freeBytes) limit = disk;
     }
     return limit;
+  }
+
+  /** 507 unless `config` holds no more than its quota, `asked` bytes reserved already included. */
+  async checkQuota(config: StorageConfigRecord, asked: number): Promise<void> {
+    await this.options.quota?.check(config, asked);
   }
 
   /**

@@ -17,9 +17,10 @@
  *
  * Until its bytes are confirmed a file row is 'pending', which public routes never serve. The server
  * builds every storage key. Sizes are held to the largest upload size (413) and to the config's
- * quota and free space (507, with the numbers). A pending row counts towards the quota with its
- * declared size, and the quota is checked again after the row is in, so concurrent uploads can never
- * take more than the quota together (each may be refused instead).
+ * quota and free space (507, with the numbers). The quota is one rule for every door
+ * (storage/quota.ts): a pending row counts towards it with its declared size, and it is checked
+ * again after the row is in, so concurrent uploads can never take more than the quota together
+ * (each may be refused instead).
  */
 import { randomUUID } from 'node:crypto';
 import { pipeline, Readable } from 'node:stream';
@@ -35,6 +36,7 @@ import { formatTag, parseTag, processState, THIS_PROCESS } from '../../lib/proce
 import { hashPassword } from '../../lib/crypto.ts';
 import { ByteLimit } from '../../storage/byte-limit.ts';
 import type { StorageChange } from '../../storage/changes.ts';
+import { StorageFullError } from '../../storage/quota.ts';
 import { webBody } from '../../storage/node-body.ts';
 import {
   isStorageError,
@@ -131,25 +133,6 @@ export interface UploadsDeps {
    * for the caller on the virtual path (Vfs.shareUploadFolder, where the rule lives).
    */
   place: (principal: Principal, storageConfigId: string, path: string | undefined) => Promise<string>;
-}
-
-export interface Capacity {
-  totalBytes: number;
-  freeBytes: number;
-}
-
-/** 507: the upload does not fit; the answer's `data` carries the numbers. */
-export class StorageFullError extends AppError {
-  override readonly data: { file_size: number; free_bytes: number; total_bytes: number };
-
-  constructor(fileSize: number, capacity: Capacity) {
-    super(507, 'STORAGE_FULL', 'uploads.storage_full', {
-      size: formatBytes(fileSize),
-      free: formatBytes(capacity.freeBytes),
-      total: formatBytes(capacity.totalBytes),
-    });
-    this.data = { file_size: fileSize, free_bytes: capacity.freeBytes, total_bytes: capacity.totalBytes };
-  }
 }
 
 const tooLarge = (limit: number, size?: number): AppError =>
@@ -367,7 +350,7 @@ export class UploadsService {
         row,
         replacing,
       );
-      if (replacing) await this.removeBytes(replacing);
+      if (replacing) await this.removeBytes(replacing, undefined, replacing.size);
       return { row: done, ownFolder };
     } catch (error) {
       await this.discard(driver, row);
@@ -907,16 +890,12 @@ export class UploadsService {
     return run;
   }
 
-  /** 507 when the config's file shares, `row` included, add up to more than its quota. */
+  /**
+   * 507 when the config holds more than its quota with `row` (pending, so reserved) included: the
+   * quota's one rule (storage/quota.ts), which counts every door's bytes in the config.
+   */
   private async checkQuota(config: StorageConfigRecord, row: FilesTable): Promise<void> {
-    const total = config.total_storage_bytes;
-    if (total === null || total <= 0) return;
-    const used = await this.deps.storageConfigs.repo.usedBytes(config.id);
-    if (used <= total) return;
-    throw new StorageFullError(row.size, {
-      totalBytes: total,
-      freeBytes: Math.max(0, total - (used - row.size)),
-    });
+    await this.deps.storageConfigs.checkQuota(config, row.size);
   }
 
   /**
@@ -950,6 +929,8 @@ export class UploadsService {
       at: { configId: row.storage_config_id, path: row.storage_path },
       size: stored.size,
       etag: stored.etag ?? undefined,
+      // A share upload's key is its own (storage-key.ts puts the file's id in it): nothing replaced.
+      previousSize: 0,
     });
     return { ...row, ...changes };
   }
@@ -964,6 +945,8 @@ export class UploadsService {
   private async removeBytes(
     row: Pick<FilesTable, 'id' | 'storage_config_id' | 'storage_path'>,
     driver?: StorageDriver,
+    /** The bytes it held, when known (a finished file's); the quota's count follows. */
+    size?: number,
   ): Promise<void> {
     try {
       await (driver ?? (await this.deps.storageConfigs.driver(row.storage_config_id))).remove(
@@ -973,6 +956,7 @@ export class UploadsService {
         kind: 'deleted',
         at: { configId: row.storage_config_id, path: row.storage_path },
         ownShare: true,
+        ...(size === undefined ? {} : { size }),
       });
     } catch (error) {
       if (!isStorageError(error, 'NOT_FOUND')) {
