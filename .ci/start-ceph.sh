@@ -5,9 +5,10 @@
 #   env: CEPH_DIR (/tmp/ceph-test), RGW_PORT (7480), MON_PORT (3300), S3_AK / S3_SK (S3 user keys),
 #        MEMSTORE_BYTES (OSD RAM cap, 4 GiB)
 # Needs: apt-get install -y --no-install-recommends ceph-mon ceph-osd radosgw ceph-common
-# Why the non-obvious settings: see docs TEST-INFRA §1.3 (auth none needs every `ms * mode = crc`, or rgw
-# loops on get_initial_auth_request -13; 8 PGs per pool stay under mon_max_pg_per_osd without a mgr;
-# a short paxos interval and pre-created pools make start-up and the first bucket ops fast).
+# Why the non-obvious settings: see docs/testing.md, "The throwaway S3 server" (auth none needs every
+# `ms * mode = crc`, or rgw loops on get_initial_auth_request -13; 8 PGs per pool stay under
+# mon_max_pg_per_osd without a mgr; a short paxos interval and pre-created pools make start-up and the first
+# bucket ops fast).
 set -euo pipefail
 T0=$(( $(date +%s%N)/1000000 ))
 D=${CEPH_DIR:-/tmp/ceph-test}

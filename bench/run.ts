@@ -32,7 +32,7 @@ try {
     'Paste view JavaScript before content',
     `Run ${new Date().toISOString().slice(0, 10)} on ${machine()}. Cold load of /paste/<slug> in the system Chromium; ` +
       `JS files requested until the content is visible, each gzipped (node:zlib default level). Goal < 150 KB ` +
-      `(issue 4), budget < 200 KB (ARCHITECTURE §8).\n\n${table}`,
+      `(issue 4), budget < 200 KB (docs/testing.md, "Budgets").\n\n${table}`,
   );
 } finally {
   await server.stop();

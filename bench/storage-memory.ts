@@ -1,5 +1,5 @@
 /**
- * Storage drivers: memory and speed of a large streamed write and read (ARCHITECTURE §8: a 1 GiB
+ * Storage drivers: memory and speed of a large streamed write and read (docs/testing.md, "Budgets": a 1 GiB
  * transfer adds < 64 MiB RSS). Prints figures; never passes or fails.
  *
  *   node --import tsx bench/storage-memory.ts [MiB]        (default 1024)

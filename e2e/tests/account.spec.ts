@@ -1,6 +1,6 @@
 /**
- * Admin account settings (spec §5 "Settings", §8 change-password 401). Runs in its own project after
- * every other test, because a successful change ends all sessions of the admin.
+ * Admin account settings (docs/product.md §5 "Settings", §8 change-password 401). Runs in its own project
+ * after every other test, because a successful change ends all sessions of the admin.
  */
 import type { Page } from '@playwright/test';
 import { expect, loginAsAdminWithForm, storageValue, test } from '../support/fixtures.ts';

@@ -1,5 +1,5 @@
 /**
- * API key management (spec §2 key-management module, §3 API key, §5 validation).
+ * API key management (docs/product.md §2 key-management module, §3 API key, §5 validation).
  */
 import type { Page } from '@playwright/test';
 import { expect, loginWithKeyForm, test, uniqueName } from '../support/fixtures.ts';

@@ -1,5 +1,5 @@
 /**
- * The app shell around every screen (spec §1 languages, §2 routes and route guard):
+ * The app shell around every screen (docs/product.md §1 languages, §2 routes and route guard):
  * - only the UI language's texts load with the page; the other language loads when it is chosen,
  *   and the page switches only once its texts are there (never showing keys), or stays as it was
  *   when they cannot be loaded;

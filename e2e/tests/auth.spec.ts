@@ -1,5 +1,5 @@
 /**
- * Login, logout and session expiry (spec §2 login screen, §3 auth state, §4 auth, §5, §8).
+ * Login, logout and session expiry (docs/product.md §2 login screen, §3 auth state, §4 auth, §5, §8).
  */
 import {
   expect,

@@ -1,6 +1,6 @@
 /**
- * The API key form's "Browse…" for the base path (spec §6 key base path): it walks the virtual tree
- * of the mounts through `GET /api/admin/fs/list` — the mount at the top, folders below it, the way
+ * The API key form's "Browse…" for the base path (docs/product.md §6 key base path): it walks the virtual
+ * tree of the mounts through `GET /api/admin/fs/list` — the mount at the top, folders below it, the way
  * up — shows folders only, and "Choose this folder" fills the field the key is created with.
  *
  * Needs the fs routes (`/api/admin/fs/list`), built on another branch: this spec passes once both

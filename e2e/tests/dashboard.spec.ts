@@ -1,5 +1,5 @@
 /**
- * The admin dashboard (spec §2): the cards show the figures the server answered and link to their
+ * The admin dashboard (docs/product.md §2): the cards show the figures the server answered and link to their
  * modules, every storage config has its usage, the 7-day chart has its table for screen readers, and
  * the listing cache is cleared from it — in English and in Chinese. (Other tests create shares at
  * the same time, so figures are compared with the answer the page itself received.)

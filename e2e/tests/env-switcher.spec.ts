@@ -1,5 +1,5 @@
 /**
- * The environment switcher (spec §2): only for an admin with `showEnvSwitcher` in the URL; stores
+ * The environment switcher (docs/product.md §2): only for an admin with `showEnvSwitcher` in the URL; stores
  * an http(s) backend address in localStorage `vite-api-base-url`; "Use default" goes back.
  */
 import { expect, seedStorage, storageValue, test } from '../support/fixtures.ts';

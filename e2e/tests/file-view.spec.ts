@@ -1,5 +1,5 @@
 /**
- * A shared file's page, /file/:slug (spec §2; files-api "Reading and managing shares"): details,
+ * A shared file's page, /file/:slug (docs/product.md §2; docs/api.md, "Sharing files"): details,
  * download, copy link and QR code; the preview of each kind — image, video, audio, PDF, text with
  * highlighting (first MiB only, asked for with Range), Markdown rendered safely, HTML in a sandboxed
  * frame whose scripts never run, a download card for Office and other files; the password gate;

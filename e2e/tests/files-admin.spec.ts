@@ -1,5 +1,5 @@
 /**
- * File management in the admin area (spec §2 file-management): search, 50 per page, details (link,
+ * File management in the admin area (docs/product.md §2 file-management): search, 50 per page, details (link,
  * copy, QR, open in a new tab), edit (remark, link suffix, max views, password, access mode),
  * delete, batch delete; an API key with the file permission sees only its own shares. At 1280 px
  * the table fits its card. Files are uploaded through the API; every test searches for a token of

@@ -1,5 +1,5 @@
 /**
- * Route guards (spec §2 "Route guard", §5 path permission, §6 roles).
+ * Route guards (docs/product.md §2 "Route guard", §5 path permission, §6 roles).
  */
 import {
   expect,

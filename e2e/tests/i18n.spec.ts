@@ -1,5 +1,5 @@
 /**
- * Translations (spec §1, STYLE "user-facing text only through i18n keys"):
+ * Translations (docs/product.md §1, docs/architecture.md, "Texts"):
  * - both locales have exactly the same keys and placeholders;
  * - no screen renders text that is not a translation key. With localStorage `language` = `cimode`
  *   and `?i18n-test` in the URL the app renders keys instead of text; every text node, title,

@@ -1,6 +1,6 @@
 /**
- * Mount management in the admin area (spec §2 mount-management, §3 Mount, §5 mount rules): create a
- * mount on the default local storage with the rules checked inline and the server's 409 shown at
+ * Mount management in the admin area (docs/product.md §2 mount-management, §3 Mount, §5 mount rules): create
+ * a mount on the default local storage with the rules checked inline and the server's 409 shown at
  * the path, edit it, deactivate and activate it, search, delete it after a confirmation saying the
  * files stay; and the same screen in Chinese.
  */

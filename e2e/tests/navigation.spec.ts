@@ -1,5 +1,5 @@
 /**
- * Routes, page titles, header and footer (spec §2).
+ * Routes, page titles, header and footer (docs/product.md §2).
  */
 import { chooseLanguage } from '../support/a11y.ts';
 import { expect, seedStorage, test } from '../support/fixtures.ts';

@@ -1,5 +1,5 @@
 /**
- * Text management in the admin area (spec §2 text-management): search, pagination (10 per page),
+ * Text management in the admin area (docs/product.md §2 text-management): search, pagination (10 per page),
  * preview, edit, delete, batch delete; an API key sees and manages only its own. (Clearing expired
  * shares removes everyone's, so it runs on its own: pastes-clear-expired.spec.ts.) Every test
  * searches for a token of its own, since other tests create pastes at the same time.

@@ -1,6 +1,6 @@
 /**
- * "Clear expired" in text management (spec §2 text-management). It deletes every expired or used-up
- * share, other tests' included, and moves the server clock; so it runs in a project of its own,
+ * "Clear expired" in text management (docs/product.md §2 text-management). It deletes every expired or
+ * used-up share, other tests' included, and moves the server clock; so it runs in a project of its own,
  * after the main one (playwright.config.ts).
  */
 import { expect, test, uniqueName } from '../support/fixtures.ts';

@@ -1,5 +1,5 @@
 /**
- * Creating text shares on Home (spec §2 Home, §4 draft, §5 validation, §6 who may create).
+ * Creating text shares on Home (docs/product.md §2 Home, §4 draft, §5 validation, §6 who may create).
  */
 import type { Page } from '@playwright/test';
 import { chooseLanguage } from '../support/a11y.ts';

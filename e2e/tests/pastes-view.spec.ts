@@ -1,5 +1,5 @@
 /**
- * Reading text shares, /paste/:slug (spec §2 paste view; view counting, password, expiry): the
+ * Reading text shares, /paste/:slug (docs/product.md §2 paste view; view counting, password, expiry): the
  * rendered page and its actions, the password gate, max views, expiry through the server clock
  * hook, and editing in place by the creator. The password tests run in this one file, in order,
  * because the server rate-limits wrong passwords per client address.

@@ -1,9 +1,10 @@
 /**
- * No script from paste content ever runs (spec §2 paste view, ARCHITECTURE §5). The page's
- * Content-Security-Policy is bypassed here on purpose, so this tests the sanitiser itself (the
- * CSP is a second wall, not the first). Each payload would set `window.__xss` or call the exposed
- * `__xssHit` if it ran; the test renders them in the paste view, the editor preview and the admin
- * preview, clicks every rendered link, and checks the DOM holds nothing executable.
+ * No script from paste content ever runs (docs/product.md §2 paste view,
+ * docs/architecture.md, "The HTTP edge"). The page's Content-Security-Policy is bypassed here on purpose, so
+ * this tests the sanitiser itself (the CSP is a second wall, not the first). Each payload would set
+ * `window.__xss` or call the exposed `__xssHit` if it ran; the test renders them in the paste view, the
+ * editor preview and the admin preview, clicks every rendered link, and checks the DOM holds nothing
+ * executable.
  */
 import type { Page } from '@playwright/test';
 import { expect, test, uniqueName } from '../support/fixtures.ts';

@@ -1,5 +1,5 @@
 /**
- * Language and theme preferences (spec §1, §3 storage keys, §4 theme cycle).
+ * Language and theme preferences (docs/product.md §1, §3 storage keys, §4 theme cycle).
  */
 import type { Page } from '@playwright/test';
 import { chooseLanguage } from '../support/a11y.ts';

@@ -1,5 +1,5 @@
 /**
- * The offline database (issue 14, spec §3 "Offline database", §4, §9): a public paste and a file
+ * The offline database (issue 14, docs/product.md §3 "Offline database", §4, §9): a public paste and a file
  * share viewed online are kept in IndexedDB (`pastes`, `files`) and open offline with the offline
  * mark; a password-protected share is never kept, nor its unlocked text or links; records older
  * than 7 days are purged when the app starts; a version-1 database is upgraded with its Markdown

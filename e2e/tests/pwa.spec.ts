@@ -1,5 +1,5 @@
 /**
- * The installable offline app (issue 14, spec §2, §4, §8, §9): the service worker installs and
+ * The installable offline app (issue 14, docs/product.md §2, §4, §8, §9): the service worker installs and
  * takes over; offline, a paste viewed before opens from its saved copy with the offline mark and a
  * screen never opened shows the fallback page with the 3-second toast; Cache Storage and IndexedDB
  * never hold a token, key, password or excluded answer, and nothing stored for a signed-in user

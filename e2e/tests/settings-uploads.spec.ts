@@ -1,5 +1,5 @@
 /**
- * The "Uploads" settings (spec §3 "System settings", §5 "max upload size greater than 0"): the
+ * The "Uploads" settings (docs/product.md §3 "System settings", §5 "largest upload": greater than 0): the
  * largest upload is saved with its unit and shown again after a reload, and the server enforces
  * it; bad sizes and allowlist entries are refused inline; the URL-upload allowlist and the WebDAV
  * upload mode are saved; an error goes when its section changes or another section saves. Other

@@ -1,5 +1,5 @@
 /**
- * Storage configuration in the admin area (spec §2 storage-config, §3 "S3 storage config"): a
+ * Storage configuration in the admin area (docs/product.md §2 storage-config, §3 "Storage config"): a
  * local-disk config and an S3 config on the shared radosgw, created in the dialogs and tested with
  * the per-step report (the CORS/ETag steps fail, highlighted with guidance, until the bucket has a
  * CORS rule); editing keeps the stored secret; "make default"; deleting is refused with the

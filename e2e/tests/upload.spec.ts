@@ -1,6 +1,6 @@
 /**
- * The upload page, /upload (spec §2, §4, §5, §8): files go straight to storage — small ones with one
- * presigned PUT, large ones as a multipart upload (5 MiB parts here, through the localStorage
+ * The upload page, /upload (docs/product.md §2, §4, §5, §8): files go straight to storage — small ones with
+ * one presigned PUT, large ones as a multipart upload (5 MiB parts here, through the localStorage
  * tuning override), which survives a reload and then sends only the missing parts; URL uploads
  * download in the browser (or through the proxy without CORS); limits, validation and failures are
  * shown and clean up after themselves.

@@ -557,7 +557,7 @@ for (const dialect of DIALECTS) {
         assert.equal(ok.status, 200);
         assert.equal(ok.body.message, '获取挂载点成功');
         assert.equal(ok.body.data.mount_path, '/team/x');
-        // The reference answers 403 here although its list shows the mount (§9.2.17).
+        // The reference answers 403 here although its list shows the mount (docs/compatibility.md §5).
         assert.equal((await get(root.id)).status, 200);
         const denied = await get(other.id);
         assert.equal(denied.status, 403);

@@ -1,5 +1,5 @@
 /**
- * Input rules for API keys (spec §5, §7 "API keys"), used by the server to validate and by the
+ * Input rules for API keys (docs/product.md §5, §7 "API keys"), used by the server to validate and by the
  * web form to give the same answers inline.
  */
 import { z } from 'zod';

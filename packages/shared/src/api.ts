@@ -1,6 +1,6 @@
 /**
- * The JSON envelope every `/api` answer uses (ARCHITECTURE §5), the stable machine error codes, and
- * the header that asks for English messages.
+ * The JSON envelope every `/api` answer uses (docs/architecture.md, "The HTTP edge"), the stable machine
+ * error codes, and the header that asks for English messages.
  */
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The answers of the file-share and upload routes (API-REFERENCE §6), written once: the server's
+ * The answers of the file-share and upload routes (docs/compatibility.md §4), written once: the server's
  * serializers return these types and the web app reads them, so a change on one side that breaks
  * the other fails the type check. Request bodies are validated by the routes' zod schemas.
  */

@@ -1,6 +1,6 @@
 /**
  * What the file-system API (`/api/{admin,user}/fs/*`) answers, as its clients read it (CloudPaste's
- * field names; API-REFERENCE §6.11).
+ * field names; docs/compatibility.md §6).
  */
 
 /**

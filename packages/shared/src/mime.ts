@@ -1,7 +1,7 @@
 /**
  * File name extension → MIME type, for names whose type nothing else tells (a URL source without a
- * Content-Type, an upload whose browser sent none). As CloudPaste (§7.1): the text after the last
- * dot, lower-cased; a name without a dot is looked up whole (`Dockerfile`, `Makefile`); unknown →
+ * Content-Type, an upload whose browser sent none). As CloudPaste (docs/compatibility.md §8): the text after
+ * the last dot, lower-cased; a name without a dot is looked up whole (`Dockerfile`, `Makefile`); unknown →
  * application/octet-stream.
  */
 

@@ -1,6 +1,6 @@
 /**
- * Mounts (spec §3 Mount, §5; API-REFERENCE §6.10): a virtual path such as `/photos` that shows the
- * root of one storage config in the file explorer and over WebDAV. The input rules, used by the
+ * Mounts (docs/product.md §3 Mount, §5; docs/compatibility.md §5): a virtual path such as `/photos` that
+ * shows the root of one storage config in the file explorer and over WebDAV. The input rules, used by the
  * server to validate and by the web form to answer inline, and the answer shape.
  */
 import { z } from 'zod';

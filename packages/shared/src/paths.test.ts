@@ -1,4 +1,4 @@
-/** Path confinement (spec §5) against a traversal corpus. */
+/** Path confinement (docs/product.md §5) against a traversal corpus. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isPathWithin, isWellFormed, normalizeDecodedPath, normalizeFsPath, normalizePath } from './paths.ts';

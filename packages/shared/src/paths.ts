@@ -1,6 +1,6 @@
 /**
  * Path rules shared by server and web: one canonical form of user-supplied paths and one answer to
- * "is this path inside that base path" (spec §5 "Path permission").
+ * "is this path inside that base path" (docs/product.md §5 "Path permission").
  *
  * A path is decoded exactly once, at the edge, by `normalizePath`, and the value it returns is the
  * one that is both checked and used. So that no later layer can decode it into something else, the

@@ -1,4 +1,4 @@
-/** The creator check of spec §5. */
+/** The creator check of docs/product.md §5. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { creatorId, isCreator } from './principal.ts';

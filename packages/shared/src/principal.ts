@@ -1,5 +1,5 @@
 /**
- * Who is making a request, as both server and web see it, and the creator rule of spec §5.
+ * Who is making a request, as both server and web see it, and the creator rule of docs/product.md §5.
  */
 
 export interface Permissions {
@@ -12,7 +12,7 @@ export type Principal =
   | { type: 'admin'; id: string; username: string }
   | { type: 'apikey'; id: string; name: string; basicPath: string; permissions: Permissions };
 
-/** The `created_by` value recorded for something a principal creates (API-REFERENCE §3.6). */
+/** The `created_by` value recorded for something a principal creates (docs/compatibility.md §2). */
 export function creatorId(principal: Principal): string {
   return principal.type === 'admin' ? principal.id : `apikey:${principal.id}`;
 }

@@ -1,5 +1,5 @@
 /**
- * Storage configurations (files-api.md "Storage configs"): the provider labels CloudPaste clients
+ * Storage configurations (docs/storage.md, "Adding an S3 bucket"): the provider labels CloudPaste clients
  * send, what each provider needs, the input rules of `POST /api/s3-configs` and
  * `PUT /api/s3-configs/:id`, and the shape of a config in answers. The server validates with these
  * schemas; the admin form can give the same answers inline. Issue messages are message-key suffixes

@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 /**
- * The service worker (spec §4 "Offline layer"; built by vite-plugin-pwa's injectManifest into
+ * The service worker (docs/product.md §4 "Offline layer"; built by vite-plugin-pwa's injectManifest into
  * `dist/sw.js`).
  *
  * - Precache: the app shell (index.html, the entry chunk, styles, the core texts, icons). Every

@@ -1,7 +1,7 @@
 /**
- * Headers every `/api` answer carries — CORS (ARCHITECTURE §5: the origins of CORS_ORIGINS, never
- * with credentials), `nosniff`, `Referrer-Policy: no-referrer`, and `Cache-Control: no-store` unless
- * the route chose otherwise — and the answer to CORS preflights.
+ * Headers every `/api` answer carries — CORS (docs/architecture.md, "The HTTP edge": the origins of
+ * CORS_ORIGINS, never with credentials), `nosniff`, `Referrer-Policy: no-referrer`, and
+ * `Cache-Control: no-store` unless the route chose otherwise — and the answer to CORS preflights.
  *
  * They join the request's common answer headers before the route runs (http/answer.ts explains
  * why they are not set on the finished answer, as hono/cors does).

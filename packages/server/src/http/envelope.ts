@@ -1,5 +1,6 @@
 /**
- * Success and error envelopes `{ code, message, data, success }` (ARCHITECTURE §5), built in one place.
+ * Success and error envelopes `{ code, message, data, success }` (docs/architecture.md, "The HTTP edge"),
+ * built in one place.
  */
 import type { ErrorEnvelope, SuccessEnvelope } from '@cubby/shared';
 import type { Context } from 'hono';

@@ -347,7 +347,7 @@ const catalogue = {
     'Renaming across mounts is not possible; copy, then delete',
   ],
   'fs.same_path': ['源路径和目标路径不能相同', 'The source and the target are the same'],
-  // The fs routes (API-REFERENCE §6.11; the reference's Chinese texts where it has them).
+  // The fs routes (docs/compatibility.md §6; the reference's Chinese texts where it has them).
   'fs.listed': ['获取目录列表成功', 'Folder listed'],
   'fs.got': ['获取文件信息成功', 'File information loaded'],
   'fs.locked': [
@@ -503,7 +503,7 @@ const catalogue = {
     'Copy not confirmed: {success} present, {failed} missing',
   ],
   'fs.copy_target_missing': ['目标路径或S3路径不能为空', 'A target path is required'],
-  // Mounts (API-REFERENCE §6.10; the reference's Chinese texts where it has them).
+  // Mounts (docs/compatibility.md §5; the reference's Chinese texts where it has them).
   'mounts.listed': ['获取挂载点列表成功', 'Mounts loaded'],
   'mounts.loaded': ['获取挂载点成功', 'Mount loaded'],
   'mounts.created': ['挂载点创建成功', 'Mount created'],

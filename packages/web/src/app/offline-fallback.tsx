@@ -1,6 +1,6 @@
 /**
- * The offline fallback page (spec §2): shown in place of a screen whose code could not be loaded
- * while offline (a screen never opened online), with the 3-second warning toast (spec §8, §9).
+ * The offline fallback page (docs/product.md §2): shown in place of a screen whose code could not be loaded
+ * while offline (a screen never opened online), with the 3-second warning toast (docs/product.md §8, §9).
  */
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';

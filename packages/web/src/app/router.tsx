@@ -1,5 +1,5 @@
 /**
- * The client routes (spec §2), declared with `<Routes>` (the data router's loaders are not needed
+ * The client routes (docs/product.md §2), declared with `<Routes>` (the data router's loaders are not needed
  * and would cost the paste view ~17 KB of JavaScript). Every screen is a lazy chunk (Home holds the
  * editor, which the paste view must not load), loaded with the sections of texts it uses; the
  * admin area and the mount explorer come with their access guards. Every unknown path redirects

@@ -1,5 +1,5 @@
 /**
- * Every client route in one place (spec §2). Components link with `paths.x.getHref(...)` and the
+ * Every client route in one place (docs/product.md §2). Components link with `paths.x.getHref(...)` and the
  * router registers `paths.x.path`, so a route changes in one line.
  */
 

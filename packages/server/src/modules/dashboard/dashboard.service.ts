@@ -1,7 +1,7 @@
 /**
- * The admin dashboard's figures (spec §2, API-REFERENCE §6.12): totals, live and ended shares, storage
- * used per config against its quota, and new pastes and files per day for the last 7 days. Answers
- * carry CloudPaste's fields (its dashboard reads them, numbers where it computes) with ours beside
+ * The admin dashboard's figures (docs/product.md §2, docs/compatibility.md §7): totals, live and ended
+ * shares, storage used per config against its quota, and new pastes and files per day for the last 7 days.
+ * Answers carry CloudPaste's fields (its dashboard reads them, numbers where it computes) with ours beside
  * them. Days are UTC calendar days, as `created_at` is stored.
  */
 import type { DashboardStats, StorageUsage } from '@cubby/shared';

@@ -1,6 +1,6 @@
 /**
- * How a shared file is served (API-REFERENCE §7.1, made safe per §9.1 item 16): its type comes from
- * the file name (the stored type only makes it more cautious), a download is always an attachment,
+ * How a shared file is served (docs/compatibility.md §8: CloudPaste's types, served safely): its type comes
+ * from the file name (the stored type only makes it more cautious), a download is always an attachment,
  * and the view route shows inline only what a browser cannot run: raster images, video, audio, PDF
  * and plain text — every other text type (HTML and XML too) is shown as text/plain, and SVG is an
  * attachment (an <img> still shows it). HTML, SVG and XML, by name or

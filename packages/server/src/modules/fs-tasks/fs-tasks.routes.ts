@@ -1,7 +1,7 @@
 /**
  * Copy and move tasks on both fs trees: /api/admin/fs/tasks (admin) and /api/user/fs/tasks (a key
  * with the mount permission: its own tasks, inside its base path), and CloudPaste's batch-copy and
- * batch-copy-commit, which run the same engine (API-REFERENCE §6.11; we copy across storages
+ * batch-copy-commit, which run the same engine (docs/compatibility.md §6; we copy across storages
  * ourselves, so `crossStorageResults` is always empty).
  */
 import type { Principal } from '@cubby/shared';

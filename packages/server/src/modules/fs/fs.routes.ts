@@ -1,7 +1,7 @@
 /**
  * /api/admin/fs/* (admin) and /api/user/fs/* (an API key with the mount permission, confined to its
  * base path; an admin may call them too): the same routes and shapes on both trees, CloudPaste's
- * fields (API-REFERENCE §6.11) so its client works unchanged. Also the directory cache routes
+ * fields (docs/compatibility.md §6) so its client works unchanged. Also the directory cache routes
  * (/api/admin/cache/*, /api/user/cache/clear).
  */
 import type { Principal } from '@cubby/shared';

@@ -1,7 +1,7 @@
 /**
- * The file-system API behind /api/{admin|user}/fs/* (API-REFERENCE §6.11, without its §9 weaknesses):
- * every path goes through the vfs, which normalises it and checks a key's base path before any
- * storage call; nothing the client sends back (a storage key, mount id, size or ETag) is trusted —
+ * The file-system API behind /api/{admin|user}/fs/* (docs/compatibility.md §6, without CloudPaste's
+ * weaknesses: §10): every path goes through the vfs, which normalises it and checks a key's base path before
+ * any storage call; nothing the client sends back (a storage key, mount id, size or ETag) is trusted —
  * targets are recomputed from checked virtual paths, parts and sizes are read from the storage.
  *
  * Uploads stream: a form whose `path` comes before its file goes straight to storage; CloudPaste's

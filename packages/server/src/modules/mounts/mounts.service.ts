@@ -1,6 +1,6 @@
 /**
- * Mount management (API-REFERENCE §6.10, spec §5–§6): the admin creates, changes and deletes mounts;
- * an API key only reads the active mounts on the way to or inside its base path (the same rule the
+ * Mount management (docs/compatibility.md §5, docs/product.md §5–§6): the admin creates, changes and deletes
+ * mounts; an API key only reads the active mounts on the way to or inside its base path (the same rule the
  * file system applies, `Vfs.mountVisible`). A mount may sit on any storage config, local disk or S3:
  * what it is comes from its config, whatever `storage_type` a client sends. Changing or deleting a
  * mount forgets its cached listings; it never touches the objects behind it.

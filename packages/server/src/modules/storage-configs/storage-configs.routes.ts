@@ -1,5 +1,5 @@
 /**
- * /api/s3-configs (files-api.md "Storage configs", CloudPaste API-REFERENCE §6.7 with real statuses).
+ * /api/s3-configs (docs/storage.md, "Storage"; docs/compatibility.md §3, with real statuses).
  * Reading: an admin sees every config; an API key with `file` sees those usable by keys
  * (`is_public=1`), without admin-only fields. Everything else is admin only.
  */

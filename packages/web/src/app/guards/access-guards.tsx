@@ -1,5 +1,5 @@
 /**
- * Component guards (spec §2 "Route guard"), re-evaluated whenever the auth state changes:
+ * Component guards (docs/product.md §2 "Route guard"), re-evaluated whenever the auth state changes:
  * - an API key with none of the text, file or mount permissions may not use the admin area or the
  *   mount explorer and is sent home;
  * - a key with the mount permission opening an explorer path outside its base path is redirected

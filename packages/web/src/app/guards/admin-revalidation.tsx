@@ -1,5 +1,5 @@
 /**
- * Guard of the admin routes (spec §2 "Route guard"): before an admin screen opens — entering the
+ * Guard of the admin routes (docs/product.md §2 "Route guard"): before an admin screen opens — entering the
  * admin area, moving between modules, or following a link to the screen already shown — the login
  * is revalidated with the server when the last check is older than five minutes. The screen
  * suspends until the answer: on a navigation the previous screen stays in view meanwhile (router

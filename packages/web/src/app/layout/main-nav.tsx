@@ -1,5 +1,5 @@
 /**
- * The four main destinations (spec §2). On wide screens they sit in the header; under 768 px a
+ * The four main destinations (docs/product.md §2). On wide screens they sit in the header; under 768 px a
  * toggle button opens them as a menu that closes once a link is chosen (or on Escape, which gives
  * the focus back to the toggle). It is the disclosure pattern WAI-ARIA recommends for site
  * navigation (a list of links), not an application menu: Tab moves through the links.

@@ -1,5 +1,5 @@
 /**
- * The header's offline mark (spec §2 "PWA prompts"): "Offline", and the time of the saved copy the
+ * The header's offline mark (docs/product.md §2 "PWA prompts"): "Offline", and the time of the saved copy the
  * page shows, if any. A chunk precached by the service worker, loaded only while offline.
  */
 import { useTranslation } from 'react-i18next';

@@ -1,5 +1,5 @@
 /**
- * The modules of the admin area (spec §2, §6) and who may use each: an admin uses all of them; an
+ * The modules of the admin area (docs/product.md §2, §6) and who may use each: an admin uses all of them; an
  * API key only text management (needs `text`) and file management (needs `file`). Each module's
  * screen is a lazy chunk, loaded when first opened.
  */

@@ -1,5 +1,5 @@
 /**
- * The admin area, /admin and /admin/:module (spec §2, §6). Signed-out users get the login form.
+ * The admin area, /admin and /admin/:module (docs/product.md §2, §6). Signed-out users get the login form.
  * The module defaults to the dashboard for an admin and to the first permitted module for an API
  * key; a key asking for a module it may not use is sent back to /admin.
  */

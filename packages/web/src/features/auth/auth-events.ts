@@ -1,5 +1,5 @@
 /**
- * Window events other parts of the page listen to (spec §4 "Auth"). Unlike the reference client,
+ * Window events other parts of the page listen to (docs/product.md §4 "Auth"). Unlike the reference client,
  * which cleared the auth type before deciding, the expiry events really fire: `admin-token-expired`
  * after an admin session ends and `api-key-invalid` after a key session ends.
  */

@@ -1,5 +1,5 @@
 /**
- * The stored credentials (spec §3 "Local browser storage keys"): `admin_token`, `api_key`,
+ * The stored credentials (docs/product.md §3 "Browser storage keys"): `admin_token`, `api_key`,
  * `api_key_permissions` (JSON) and `api_key_info` (JSON), plus `admin_username` (the signed-in
  * account's name, so a reload shows it at once). Reading is defensive: a malformed value counts as
  * absent.

@@ -1,5 +1,6 @@
 /**
- * Who is signed in (spec §3 "Auth state", §4 "Auth"; API-REFERENCE §8.3 with its bugs fixed).
+ * Who is signed in (docs/product.md §3 "Auth state", §4 "Auth"; docs/compatibility.md §9.2,
+ * with its bugs fixed).
  *
  * - Two ways in: an admin account (session token) or an API key (permissions text/file/mount and a
  *   base path). The state is mirrored in localStorage; at start a stored admin token wins over a
@@ -49,7 +50,7 @@ export interface UserInfo {
 export type AuthNotice = 'admin-session-expired' | 'api-key-invalid' | 'account-updated';
 export type LogoutReason = 'user' | 'login-failed' | 'validation-failed' | AuthNotice;
 
-/** Revalidate the login when the last check is older than this (spec §9). */
+/** Revalidate the login when the last check is older than this (docs/product.md §9). */
 export const REVALIDATE_AFTER_MS = 300_000;
 
 interface AuthData {
@@ -135,7 +136,7 @@ function sameCredential(a: Credential | null, b: Credential | null): boolean {
 
 const tr = (key: 'auth.apiKeyVerificationFailed' | 'auth.tokenMissing') => String(i18n.t(key));
 
-/** A verified key answer must be a success with data (spec §5). */
+/** A verified key answer must be a success with data (docs/product.md §5). */
 function parseKeyCheck(envelope: { success?: unknown; data: unknown }) {
   const data = envelope.data as { permissions?: unknown; key_info?: unknown } | null;
   const info = data ? toApiKeyInfo(data.key_info) : null;

@@ -1,5 +1,5 @@
 /**
- * Environment switcher (spec §2): lets an admin point this UI at another backend. It is shown only
+ * Environment switcher (docs/product.md §2): lets an admin point this UI at another backend. It is shown only
  * to a signed-in admin whose URL carries `showEnvSwitcher`. The address is stored in localStorage
  * `vite-api-base-url`; "Use default" goes back to the same origin. After a switch, cached server
  * data is dropped and the login is checked against the new backend. Its button sits in the footer.

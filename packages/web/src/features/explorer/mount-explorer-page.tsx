@@ -1,5 +1,5 @@
 /**
- * Mount explorer, /mount-explorer/<path…> (spec §2): the folder named by the URL (so back/forward,
+ * Mount explorer, /mount-explorer/<path…> (docs/product.md §2): the folder named by the URL (so back/forward,
  * reload and shared links work), with its breadcrumb, a list or grid of its entries, selection and
  * keyboard as in a desktop file manager, and the actions on the selection (toolbar, right-click,
  * keys). `?preview=<name>` shows a file of the folder. The route guard keeps a key user inside its

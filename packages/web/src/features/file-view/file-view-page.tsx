@@ -1,5 +1,5 @@
 /**
- * A shared file, /file/:slug (spec §2): its details (reading them counts no view), the password
+ * A shared file, /file/:slug (docs/product.md §2): its details (reading them counts no view), the password
  * form when it is protected — the unlocked details carry URLs with a short-lived token and stay in
  * this page only — and the pages for unknown (404), expired or used-up (410) links. Heavy previews
  * (text, Markdown, highlighting) are lazy chunks.

@@ -1,5 +1,5 @@
 /**
- * Home (spec §2): write a text share (Markdown or plain text) and share it. Visitors who may not
+ * Home (docs/product.md §2): write a text share (Markdown or plain text) and share it. Visitors who may not
  * create (signed out, or a key without the text permission) see a notice with a sign-in link and
  * can still write; the editor's draft is kept locally either way.
  */

@@ -1,5 +1,5 @@
 /**
- * The editor's draft (spec §4): saved to the offline database every 30 seconds while the editor is
+ * The editor's draft (docs/product.md §4): saved to the offline database every 30 seconds while the editor is
  * not empty and has changed, and a stored draft under 24 hours old is offered once on arrival.
  * It is also saved at once when the editor goes away — the user leaves Home, or Home fails and the
  * error page replaces it — and when the page is hidden (another tab, a phone's home screen), so

@@ -1,5 +1,5 @@
 /**
- * View of a shared text, /paste/:slug (spec §2). The paste is fetched once per page view (each
+ * View of a shared text, /paste/:slug (docs/product.md §2). The paste is fetched once per page view (each
  * read counts a view); a protected one asks for its password first (a form loaded only then).
  * After its creator edits it in place, the page shows the saved record from management, which
  * counts no view.

@@ -1,4 +1,4 @@
-/** Text share form rules (spec §5: slug, max views, content), with the server's own schemas. */
+/** Text share form rules (docs/product.md §5: slug, max views, content), with the server's own schemas. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PASTE_MAX_BYTES } from '@cubby/shared';

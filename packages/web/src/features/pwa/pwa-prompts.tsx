@@ -1,6 +1,6 @@
 /**
- * The install and update prompts (spec §2 "PWA prompts"): a small card at the bottom corner. A lazy
- * chunk, loaded only when the browser offers installing or a new version waits.
+ * The install and update prompts (docs/product.md §2 "PWA prompts"): a small card at the bottom corner. A
+ * lazy chunk, loaded only when the browser offers installing or a new version waits.
  */
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';

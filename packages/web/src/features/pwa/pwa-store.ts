@@ -1,5 +1,5 @@
 /**
- * State of the install and update prompts (spec §2 "PWA prompts", §4, §9), the part that loads
+ * State of the install and update prompts (docs/product.md §2 "PWA prompts", §4, §9), the part that loads
  * with the app: the browser's install offer is caught as soon as it comes, and a waiting new
  * version is announced by `start-pwa.ts`. The prompts themselves, and the 7-day rule, load only
  * when there is something to offer (`pwa-prompts.tsx`).

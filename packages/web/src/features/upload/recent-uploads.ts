@@ -1,4 +1,7 @@
-/** The last few shares made on this device (spec §9: 3), kept in localStorage for the upload page. */
+/**
+ * The last few shares made on this device (docs/product.md §9: 3), kept in localStorage for the
+ * upload page.
+ */
 
 export interface RecentUpload {
   slug: string;

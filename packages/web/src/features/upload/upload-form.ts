@@ -1,5 +1,5 @@
 /**
- * The share settings of an upload (spec §5): link suffix, sub-folder, remark, password, expiry
+ * The share settings of an upload (docs/product.md §5): link suffix, sub-folder, remark, password, expiry
  * (hours; 0 = never) and max views, validated with the same rules the server applies (slug schema
  * from @cubby/shared, max views as for text shares) and turned into the fields presign/commit and
  * multipart init take. A custom suffix names one share, so it needs exactly one file.

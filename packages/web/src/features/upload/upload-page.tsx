@@ -1,8 +1,8 @@
 /**
- * File upload, /upload (spec §2, §4): files from the device (drag and drop or picker, several at
- * once) or from a URL, to a chosen storage config, with the share settings of spec §5. The list
+ * File upload, /upload (docs/product.md §2, §4): files from the device (drag and drop or picker, several at
+ * once) or from a URL, to a chosen storage config, with the share settings of docs/product.md §5. The list
  * below shows each upload's progress and result. Visitors without the file permission see a
- * prompt to sign in (spec §6) and cannot start uploads.
+ * prompt to sign in (docs/product.md §6) and cannot start uploads.
  */
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,5 +1,5 @@
 /**
- * The upload list and the runner behind it (spec §4 upload states). Items are files picked or
+ * The upload list and the runner behind it (docs/product.md §4 upload states). Items are files picked or
  * dropped, or analysed URLs; each is pending, uploading (stage, percent, speed, time left), success
  * (the share) or error (the failure), and can be retried, removed or cancelled. Started items run
  * one after another (a large file already sends three parts at once). The state lives outside the

@@ -20,11 +20,11 @@ export interface UploadTuning {
   multipartThreshold: number;
   /** Part size asked for at init (the server may raise it). */
   partSize: number;
-  /** Parts in flight at once (spec §9: 3). */
+  /** Parts in flight at once (docs/product.md §9: 3). */
   partConcurrency: number;
   /** Attempts per part before the upload fails. */
   partTries: number;
-  /** Milliseconds one part (or a whole small file) may take (spec §9: 300000). */
+  /** Milliseconds one part (or a whole small file) may take (docs/product.md §9: 300000). */
   transferTimeoutMs: number;
 }
 

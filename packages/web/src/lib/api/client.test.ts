@@ -1,5 +1,5 @@
 /**
- * The API client's answer handling and error catalogue (spec §8), with `fetch` replaced by a stub.
+ * The API client's answer handling and error catalogue (docs/product.md §8), with `fetch` replaced by a stub.
  * Outside a browser the UI language is the fallback, Chinese, so messages are the zh-CN texts.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,6 @@
 /**
- * The transport every API call goes through (spec §7, §8; API-REFERENCE §8.1 minus its bugs).
+ * The transport every API call goes through (docs/product.md §7, §8; docs/compatibility.md
+ * §9.1, minus its bugs).
  *
  * - Base: the configured backend plus `/api` (see base-url.ts).
  * - Headers: `Authorization: Bearer <admin token>` or `ApiKey <key>` from the signed-in principal,
@@ -7,7 +8,7 @@
  *   Accept-Language: its messages stay Chinese for CloudPaste clients unless asked otherwise).
  * - Answers: the JSON envelope is parsed; a body `code` other than 200/201/202 is an error even on
  *   HTTP 2xx. Every failure becomes an {@link ApiError} whose message follows the error catalogue
- *   of spec §8 in the current language.
+ *   of docs/product.md §8 in the current language.
  * - Offline copies: an answer the service worker replayed from its cache is reported to
  *   lib/offline/network-status.ts, so the header can say which time the page shows.
  * - 401: password checks, change-password and login only report; with an admin token or an API key
@@ -97,7 +98,7 @@ function errorFields(body: unknown): {
   return { code, details, data: data as Record<string, unknown> | undefined };
 }
 
-/** What a 401 on this call means, by endpoint (spec §8). */
+/** What a 401 on this call means, by endpoint (docs/product.md §8). */
 function unauthorizedKind(
   method: HttpMethod,
   path: string,

@@ -1,4 +1,4 @@
-/** Language tags mapped to the two UI languages (spec §1). */
+/** Language tags mapped to the two UI languages (docs/product.md §1). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { detectLanguage, toLanguage } from './language.ts';

@@ -1,5 +1,5 @@
 /**
- * Which UI language to use (spec §1): localStorage `language`, else the browser language (Chinese
+ * Which UI language to use (docs/product.md §1): localStorage `language`, else the browser language (Chinese
  * when it starts with "zh", otherwise English), falling back to Chinese. Also holds the test-only
  * "cimode" switch: with localStorage `language` = `cimode` AND `?i18n-test` in the URL, i18next
  * returns keys instead of text, so a browser test can prove every visible string is a key.

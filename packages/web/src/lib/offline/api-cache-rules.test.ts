@@ -1,4 +1,4 @@
-/** Which API answers the service worker may keep (spec §4 "Offline layer"). */
+/** Which API answers the service worker may keep (docs/product.md §4 "Offline layer"). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {

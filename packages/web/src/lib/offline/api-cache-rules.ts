@@ -1,5 +1,5 @@
 /**
- * Which API answers the service worker may keep for offline use (spec §4 "Offline layer", §9), as
+ * Which API answers the service worker may keep for offline use (docs/product.md §4 "Offline layer", §9), as
  * plain functions so unit tests cover them and the worker and the page share one copy.
  *
  * Kept in Cache Storage: successful JSON answers to GET of the signed-in user's text and file lists.

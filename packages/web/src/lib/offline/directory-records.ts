@@ -1,5 +1,5 @@
 /**
- * Folder listings the signed-in user opened, kept for offline browsing (spec §3 `directories`, by
+ * Folder listings the signed-in user opened, kept for offline browsing (docs/product.md §3 `directories`, by
  * path, with `cachedAt`). For the Mount Explorer: call {@link rememberDirectory} with each listing
  * read from the server, and {@link recallDirectory} when reading it failed for want of a network.
  * They are deleted at logout or when the session is rejected (offline-data.ts) and after 7 days.

@@ -1,4 +1,4 @@
-/** When a saved Markdown draft may be offered for restore (spec §4: under 24 hours old). */
+/** When a saved Markdown draft may be offered for restore (docs/product.md §4: under 24 hours old). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DRAFT_MAX_AGE_MS, isRestorable } from './markdown-draft.ts';

@@ -1,5 +1,5 @@
 /**
- * The Markdown draft of the Home editor (spec §3, §4): `{content, savedAt}` under the `settings`
+ * The Markdown draft of the Home editor (docs/product.md §3, §4): `{content, savedAt}` under the `settings`
  * key `markdown_draft`, saved every 30 seconds while the editor is not empty and offered for
  * restore while it is under 24 hours old.
  */

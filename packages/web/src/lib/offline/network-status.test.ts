@@ -1,5 +1,5 @@
 /**
- * Online or not (spec §4 "Online/offline is tracked"): the browser's word, corrected by the server's
+ * Online or not (docs/product.md §4 "Online state"): the browser's word, corrected by the server's
  * answers — a replayed copy means it is out of reach, a fresh answer that it is back.
  */
 import assert from 'node:assert/strict';

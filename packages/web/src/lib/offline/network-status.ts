@@ -1,6 +1,6 @@
 /**
  * Whether the app can reach its server, and whether the page is showing answers the service worker
- * replayed from its cache (spec §4 "Online/offline is tracked"). The browser's online and offline
+ * replayed from its cache (docs/product.md §4 "Online state"). The browser's online and offline
  * events decide, and so does the server itself: an answer replayed because the network failed means
  * the server is out of reach even where the browser still says it is online (a network that is up
  * but goes nowhere, a server that is down; Chromium also reports online to a page reloaded in an

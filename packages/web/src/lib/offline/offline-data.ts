@@ -1,5 +1,5 @@
 /**
- * Housekeeping of what the app keeps for offline use (spec §3, §4, §9): answers stored for a
+ * Housekeeping of what the app keeps for offline use (docs/product.md §3, §4, §9): answers stored for a
  * signed-in user are deleted when the session ends (logout or a 401), and offline records older
  * than 7 days are purged. Failures (no Cache Storage, no IndexedDB) are ignored: nothing stored.
  */

@@ -1,11 +1,11 @@
 /**
- * The app's offline database (spec §3 "Offline database", version 2): object stores `pastes` (by
+ * The app's offline database (docs/product.md §3 "Offline database", version 2): object stores `pastes` (by
  * slug), `files` (by slug), `directories` (by path) and `settings` (by key), each record carrying
  * `cachedAt` (milliseconds since the epoch). The Markdown draft and user preferences live in
  * `settings`. The page and the service worker share this code; opening is lazy, and failures
  * (private mode, no IndexedDB) surface as rejected promises that callers treat as "nothing stored".
  *
- * Version 1 (the layout of the offline layer Cubby replaces, API-REFERENCE §8.5): the same four
+ * Version 1 (the layout of the offline layer Cubby replaces, docs/compatibility.md §9.3): the same four
  * stores, but `pastes`, `files` and `directories` held whole API answers with an ISO-date
  * `cachedAt` — protected texts and passwords included — and `settings` held `{key, value,
  * updatedAt}` records: the draft `markdown_draft` as `{content, savedAt: ISO date}` beside cached

@@ -1,7 +1,7 @@
 /**
- * How the service worker marks an answer it replayed from its offline copy (spec §4 "headers
- * marking the source"). A module of its own: the API client (first load) needs only these two
- * names, not the caching rules.
+ * How the service worker marks an answer it replayed from its offline copy: the headers of
+ * docs/product.md §4 "Offline layer". A module of its own: the API client (first load) needs only
+ * these two names, not the caching rules.
  */
 
 /** Set on a replayed answer: when it was stored (milliseconds since the epoch). */

@@ -1,4 +1,4 @@
-/** Which share answers are kept for offline reading (spec §3, §4, §9). */
+/** Which share answers are kept for offline reading (docs/product.md §3, §4, §9). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { shareOfPath, storableShare } from './share-records.ts';

@@ -1,5 +1,5 @@
 /**
- * Pastes and file shares kept for offline reading (spec §3, §4): the service worker stores the
+ * Pastes and file shares kept for offline reading (docs/product.md §3, §4): the service worker stores the
  * answer of `GET /api/paste/:slug` and `GET /api/public/files/:slug` it got from the network in the
  * offline database (`pastes`, `files`, by slug, with `cachedAt`), and answers the same request from
  * there for 7 days when the network fails. One place holds them: these answers never go to Cache

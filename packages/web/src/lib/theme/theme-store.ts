@@ -1,5 +1,5 @@
 /**
- * Light, dark or auto theme (spec §1, §4). The mode is stored in localStorage `themeMode`; the
+ * Light, dark or auto theme (docs/product.md §1, §4). The mode is stored in localStorage `themeMode`; the
  * inline script in index.html applies it before first paint, and this store keeps it applied:
  * in auto mode the page follows `prefers-color-scheme` live. The dark theme is the `dark` class
  * on <html>; colours come from CSS variables (see index.css).

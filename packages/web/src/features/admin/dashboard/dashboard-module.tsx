@@ -1,5 +1,5 @@
 /**
- * Admin module "dashboard" (spec §2), the admin's landing module: what the instance holds (cards
+ * Admin module "dashboard" (docs/product.md §2), the admin's landing module: what the instance holds (cards
  * linking to their modules), storage used per config against its quota, new shares over the last 7
  * days, and the directory cache with buttons to clear it (all, or one mount).
  */

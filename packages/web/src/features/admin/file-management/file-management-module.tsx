@@ -1,5 +1,5 @@
 /**
- * Admin module "file-management" (spec §2): the file shares, 50 per page, searchable (name, link
+ * Admin module "file-management" (docs/product.md §2): the file shares, 50 per page, searchable (name, link
  * suffix, remark; debounced), the shares published by uploads into mounts shown, hidden or shown
  * alone, with a details dialog (link, copy, QR), opening the share page in a new tab, edit, delete
  * and multi-select delete. Deleting a share deletes its file in storage, except a file uploaded into
@@ -22,7 +22,7 @@ import { EditFileDialog } from './components/edit-file-dialog.tsx';
 import { FileDetailsDialog } from './components/file-details-dialog.tsx';
 import { FileList } from './components/file-list.tsx';
 
-/** File shares per page (spec §9: files list default limit 50). */
+/** File shares per page (docs/product.md §9: files list default limit 50). */
 export const PAGE_SIZE = 50;
 
 type Confirming = { kind: 'one'; file: FileItem } | { kind: 'batch'; ids: string[] };

@@ -1,4 +1,4 @@
-/** The key dialogs' rules (spec §5 "API key"), using the same schemas as the server. */
+/** The key dialogs' rules (docs/product.md §5 "API key"), using the same schemas as the server. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {

@@ -1,4 +1,7 @@
-/** The mount dialog's rules (spec §5 "Mount"), with the schema the server uses, and the list search. */
+/**
+ * The mount dialog's rules (docs/product.md §5 "Mount"), with the schema the server uses, and
+ * the list search.
+ */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Mount } from '@cubby/shared';

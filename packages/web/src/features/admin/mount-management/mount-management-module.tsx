@@ -1,5 +1,5 @@
 /**
- * Admin module "mount-management" (spec §2, §5): the mounts (virtual folders showing a storage
+ * Admin module "mount-management" (docs/product.md §2, §5): the mounts (virtual folders showing a storage
  * config, local disk or S3, in the mount explorer and over WebDAV), searchable, with create and
  * edit dialogs, activate / deactivate, and delete after a confirmation that says the files stay.
  */

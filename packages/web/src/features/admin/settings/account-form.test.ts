@@ -1,4 +1,4 @@
-/** Admin account form rules (spec §5 "Settings"). */
+/** Admin account form rules (docs/product.md §5 "Settings"). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { validateAccountForm } from './account-form.ts';

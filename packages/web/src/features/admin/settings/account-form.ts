@@ -1,4 +1,4 @@
-/** Rules of the admin account form (spec §5 "Settings"), as translation keys per field. */
+/** Rules of the admin account form (docs/product.md §5 "Settings"), as translation keys per field. */
 
 export interface AccountFormValues {
   currentPassword: string;

@@ -1,4 +1,7 @@
-/** The "Uploads" settings rules (spec §3 "System settings", §5: max upload size greater than 0). */
+/**
+ * The "Uploads" settings rules (docs/product.md §3 "System settings", §5 "largest upload": greater
+ * than 0).
+ */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { toSystemSettings, type SystemSettings } from './api/system-settings.ts';

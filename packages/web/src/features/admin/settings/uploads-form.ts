@@ -1,6 +1,6 @@
 /**
- * Rules of the "Uploads" settings (spec §3 "System settings", §5 "max upload size greater than
- * 0"): the largest upload as a number and a unit (KB, MB, GB; the server's schema sets the range,
+ * Rules of the "Uploads" settings (docs/product.md §3 "System settings", §5 "largest upload": greater
+ * than 0): the largest upload as a number and a unit (KB, MB, GB; the server's schema sets the range,
  * 1 KB to 1 TB), the URL-upload allowlist (hosts, host:port or CIDR ranges, one per line; checked
  * entry by entry with the server's parser), the WebDAV upload mode, Office preview (on or off), and
  * whether uploads into mounts are published as file shares (through the explorer and the API, and

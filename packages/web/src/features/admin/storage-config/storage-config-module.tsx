@@ -1,5 +1,5 @@
 /**
- * Admin module "storage-config" (spec §2, §3): the storage configs (local disk and S3-compatible
+ * Admin module "storage-config" (docs/product.md §2, §3): the storage configs (local disk and S3-compatible
  * buckets), with create and edit dialogs, the storage test and its per-step report, "make default"
  * and delete (refused with the server's message while file shares use the config).
  */

@@ -1,4 +1,7 @@
-/** The storage config dialogs' rules (spec §3 "S3 storage config", files-api.md "Storage configs"). */
+/**
+ * The storage config dialogs' rules (docs/product.md §3 "Storage config",
+ * docs/storage.md, "Adding an S3 bucket").
+ */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { StorageConfig } from './api/types.ts';

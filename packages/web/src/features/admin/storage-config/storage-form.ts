@@ -1,5 +1,5 @@
 /**
- * Form logic of the storage config dialogs (spec §3 "S3 storage config"): the provider presets
+ * Form logic of the storage config dialogs (docs/product.md §3 "Storage config"): the provider presets
  * (which fields each provider needs, what it fills in), the values a config starts from, and the
  * validation that turns the form into the body of `POST /s3-configs` or `PUT /s3-configs/:id`,
  * with translation keys for every problem. Secrets are never part of a stored config's values: on

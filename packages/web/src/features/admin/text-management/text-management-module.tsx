@@ -1,5 +1,5 @@
 /**
- * Admin module "text-management" (spec §2): the text shares, 10 per page, searchable (link
+ * Admin module "text-management" (docs/product.md §2): the text shares, 10 per page, searchable (link
  * suffix, remark, content; debounced), with preview, edit, delete, multi-select delete and — for
  * the admin — clearing expired and used-up shares. An API key with the text permission sees and
  * manages only its own (the `/user/pastes` endpoints).
@@ -25,7 +25,7 @@ import { useShareList } from '../../shares/use-share-list.ts';
 import { PasteList } from './components/paste-list.tsx';
 import { PreviewPasteDialog } from './components/preview-paste-dialog.tsx';
 
-/** Pastes per page (spec §9). */
+/** Pastes per page (docs/product.md §9). */
 export const PAGE_SIZE = 10;
 
 type Confirming = { kind: 'one'; paste: PasteSummary } | { kind: 'batch'; ids: string[] } | { kind: 'clear' };

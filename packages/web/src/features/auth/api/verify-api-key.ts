@@ -12,7 +12,7 @@ export interface ApiKeyCheck {
 
 /**
  * Returns the whole envelope: a key counts as verified only when `success` is true and `data` is
- * present (spec §5).
+ * present (docs/product.md §5).
  */
 export function verifyApiKey(key: string, options: Pick<RequestOptions, 'handleUnauthorized'> = {}) {
   return apiRequest<ApiKeyCheck | null>('/test/api-key', {

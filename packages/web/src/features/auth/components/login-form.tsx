@@ -1,5 +1,5 @@
 /**
- * The login screen of the admin area (spec §2): two modes, admin account (username and password)
+ * The login screen of the admin area (docs/product.md §2): two modes, admin account (username and password)
  * and API key. It also shows why the user was signed out (session expired, key invalid, account
  * updated), as kept by the auth store.
  */

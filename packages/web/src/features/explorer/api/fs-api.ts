@@ -1,5 +1,5 @@
 /**
- * The explorer's calls to the file-system API (spec §7 "Filesystem"): the admin uses /admin/fs, a
+ * The explorer's calls to the file-system API (docs/product.md §7 "Filesystem"): the admin uses /admin/fs, a
  * key user /user/fs (the server confines it to its base path). Listings are cached per folder;
  * a change refreshes only the folders it touched.
  */

@@ -1,7 +1,7 @@
 /**
  * Sending one file into a mount folder through this server, so no bucket needs to allow the browser
  * (CORS): a file up to 5 MiB in one form POST; a larger one as a relay upload in 5 MiB parts
- * (spec §9), three in flight, each retried with backoff and given 5 minutes. A relay upload is
+ * (docs/product.md §9), three in flight, each retried with backoff and given 5 minutes. A relay upload is
  * remembered in localStorage until it completes, so after a reload the same file dropped or picked
  * again sends only the parts the storage lacks. Files are cut with `File.slice()`, never read whole.
  */
@@ -15,7 +15,7 @@ import { putBlob } from '../../upload/transfer/xhr-put.ts';
 import { MiB } from '../../upload/upload-tuning.ts';
 import { abortRelay, finishRelay, fsUrl, relayParts, startRelay, type FsTree } from '../api/fs-api.ts';
 
-/** Spec §9: 5 MB parts, three at once, five minutes each. */
+/** docs/product.md §9: 5 MB parts, three at once, five minutes each. */
 export const PART_SIZE = 5 * MiB;
 export const PART_CONCURRENCY = 3;
 export const PART_TRIES = 3;

@@ -1,5 +1,5 @@
 /**
- * Reading a file share (files-api "Reading and managing shares"): its public details, which never
+ * Reading a file share (docs/api.md, "Sharing files"): its public details, which never
  * count a view, and the password check, whose answer carries URLs with a short-lived token. The
  * unlocked answer is kept by the page only, never in the query cache. Also the link an online Office
  * viewer may fetch (when the admin turned Office preview on).

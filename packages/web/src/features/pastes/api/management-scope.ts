@@ -1,6 +1,6 @@
 /**
  * Management calls go to `/admin/pastes` for the admin (every paste) and `/user/pastes` for an API
- * key with the text permission (its own pastes only), spec §6.
+ * key with the text permission (its own pastes only), docs/product.md §6.
  */
 import { useAuthStore } from '../../auth/index.ts';
 

@@ -1,7 +1,7 @@
 /**
- * The upload endpoints the page calls (files-api contract; API-REFERENCE §6.8–6.9): the size limit, presign/commit for small files, the multipart session for large
- * ones, the URL-upload variants, and deleting a share whose upload failed. Thin wrappers: the
- * uploaders in ../transfer decide the order.
+ * The upload endpoints the page calls (docs/api.md, "Uploading files"; docs/compatibility.md §4): the size
+ * limit, presign/commit for small files, the multipart session for large ones, the URL-upload variants, and
+ * deleting a share whose upload failed. Thin wrappers: the uploaders in ../transfer decide the order.
  */
 import type {
   ConfirmedPart,

@@ -1,4 +1,4 @@
-/** The last three shares made on this device (spec §9), each with its link to open and copy. */
+/** The last three shares made on this device (docs/product.md §9), each with its link to open and copy. */
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { formatBytes } from '@cubby/shared';

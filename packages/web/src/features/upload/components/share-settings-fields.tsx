@@ -1,6 +1,6 @@
 /**
  * The settings the next uploads get: storage, link suffix, sub-folder, remark, password, expiry
- * and max views, each with its inline error (spec §5).
+ * and max views, each with its inline error (docs/product.md §5).
  */
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,5 +1,5 @@
 /**
- * Upload from a link (spec §4 URL upload): enter an http(s) URL, analyse it on the server (name,
+ * Upload from a link (docs/product.md §4 URL upload): enter an http(s) URL, analyse it on the server (name,
  * type, size), optionally rename, then upload — the item joins the upload list, where the browser
  * downloads and stores it.
  */
@@ -15,7 +15,7 @@ import { useErrorFocus } from '../../../lib/forms/use-error-focus.ts';
 import { getUrlInfo } from '../api/upload-api.ts';
 import type { UrlSource } from '../transfer/upload-from-url.ts';
 
-/** An http or https URL (spec §5), or null. */
+/** An http or https URL (docs/product.md §5), or null. */
 export function parseHttpUrl(value: string): string | null {
   try {
     const url = new URL(value.trim());

@@ -1,4 +1,7 @@
-/** How upload failures are told (spec §8): catalogue texts, part failures, server messages, storage full. */
+/**
+ * How upload failures are told (docs/product.md §8): catalogue texts, part failures, server
+ * messages, storage full.
+ */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ApiError } from '../../../lib/api/index.ts';

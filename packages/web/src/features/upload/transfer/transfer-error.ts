@@ -1,6 +1,6 @@
 /**
  * What goes wrong moving bytes (a PUT to storage, a download), and how an upload failure is told
- * to the user (spec §8): the server's message for API errors, with the sizes of a 507
+ * to the user (docs/product.md §8): the server's message for API errors, with the sizes of a 507
  * STORAGE_FULL; the catalogue's texts for time-outs, network errors and cancellation; "part n
  * failed: HTTP s / network error / cancelled" for a part. Messages are kept as keys with
  * parameters, so a failure shown earlier follows a language switch.

@@ -1,5 +1,5 @@
 /**
- * URL uploads (spec §4): the URL was analysed (`/api/url/info`); now the browser downloads it
+ * URL uploads (docs/product.md §4): the URL was analysed (`/api/url/info`); now the browser downloads it
  * (directly, or through the server proxy when CORS forbids) and uploads it to storage. Progress:
  * 0–49 % downloading, 50–99 % uploading, then commit.
  * - Size known and above the multipart threshold: a URL multipart session; parts are cut from the

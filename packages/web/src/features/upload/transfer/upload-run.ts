@@ -5,7 +5,7 @@ import type { ShareInput } from '../upload-form.ts';
 import type { UploadTuning } from '../upload-tuning.ts';
 import { cancelledError } from './transfer-error.ts';
 
-/** Spec §4 upload stages (plus downloading, for URL uploads). */
+/** docs/product.md §4 upload stages (plus downloading, for URL uploads). */
 export type UploadStage =
   'starting' | 'initializing' | 'downloading' | 'uploading' | 'processing' | 'completing' | 'completed';
 

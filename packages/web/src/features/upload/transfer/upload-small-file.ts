@@ -1,5 +1,5 @@
 /**
- * Small files (spec §4 "Presigned upload"): presign → one PUT of the File straight to storage →
+ * Small files (docs/product.md §4 "Presigned upload"): presign → one PUT of the File straight to storage →
  * commit. If anything fails once the server has a file record, the record (and any object) is
  * deleted through the caller's management prefix (admin or user).
  */

@@ -1,5 +1,5 @@
 /**
- * Reading a remote file in the browser for a URL upload (spec §4): fetch it directly; when the
+ * Reading a remote file in the browser for a URL upload (docs/product.md §4): fetch it directly; when the
  * browser refuses (no CORS) fall back to the server's SSRF-guarded proxy `/api/url/proxy`, which
  * needs the caller's credentials. How the body is consumed is in body-reader.ts.
  */

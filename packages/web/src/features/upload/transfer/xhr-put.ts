@@ -1,8 +1,8 @@
 /**
  * One PUT of a Blob (a File or a slice of one) straight to storage with XMLHttpRequest, which —
  * unlike fetch — reports upload progress. The browser streams the Blob from disk; it is never read
- * into memory here. Resolves with the ETag (quotes stripped, spec §7) and the answer's text when it
- * is 2xx. Also used for POSTs to this server (the explorer's uploads), whose refusals carry a
+ * into memory here. Resolves with the ETag (quotes stripped, docs/product.md §7) and the answer's text when
+ * it is 2xx. Also used for POSTs to this server (the explorer's uploads), whose refusals carry a
  * message that the failure keeps.
  */
 import { TransferError } from './transfer-error.ts';

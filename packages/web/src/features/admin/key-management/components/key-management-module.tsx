@@ -1,4 +1,4 @@
-/** Admin module "key-management" (spec §2, §5): list, create, edit and delete API keys. */
+/** Admin module "key-management" (docs/product.md §2, §5): list, create, edit and delete API keys. */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiKeyView } from '@cubby/shared';

@@ -1,7 +1,7 @@
 /**
  * POST /admin/change-password: changes the admin's username and/or password. The server then ends
  * every session of that admin. A wrong current password is a 401 the client reports without
- * logging out (spec §8).
+ * logging out (docs/product.md §8).
  */
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../../lib/api/index.ts';

@@ -1,5 +1,5 @@
 /**
- * Admin module "settings" (spec §2, §3): the admin account (username, password) and the system's
+ * Admin module "settings" (docs/product.md §2, §3): the admin account (username, password) and the system's
  * upload settings (largest upload, URL-upload allowlist, WebDAV upload mode).
  */
 import { useTranslation } from 'react-i18next';

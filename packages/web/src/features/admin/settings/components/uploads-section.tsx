@@ -1,5 +1,5 @@
 /**
- * The "Uploads" settings (spec §3 "System settings"): the largest upload (number and unit), the
+ * The "Uploads" settings (docs/product.md §3 "System settings"): the largest upload (number and unit), the
  * internal hosts URL uploads may fetch (one entry per line), whether files uploaded into mounts are
  * published as share links (through the explorer and the API; over WebDAV, in the WebDAV group with
  * how WebDAV uploads reach storage), and whether file pages offer Office preview (off by default:

@@ -1,7 +1,7 @@
 /**
- * Storage configs as the API answers and takes them (files-api.md "Storage configs"; the shapes
- * live in @cubby/shared). Booleans in answers are 0/1, as CloudPaste sends them; a config never
- * carries its secret, only a masked access key and whether a secret is stored.
+ * Storage configs as the API answers and takes them (docs/storage.md, "Adding an S3 bucket";
+ * docs/compatibility.md §3; the shapes live in @cubby/shared). Booleans in answers are 0/1, as CloudPaste
+ * sends them; a config never carries its secret, only a masked access key and whether a secret is stored.
  */
 import type { StorageConfigView, StorageTestStep } from '@cubby/shared';
 
