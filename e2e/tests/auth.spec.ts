@@ -166,7 +166,7 @@ test.describe('logout and expiry', () => {
 
     // Revoked while no page of the app runs (a page still open could meet the revoked token first,
     // in a request of its own, and sign out before the start this test is about).
-    await page.goto('about:blank');
+    await page.goto('/manifest.webmanifest');
     await api.revoke(token);
     await page.goto('/admin/dashboard');
 
