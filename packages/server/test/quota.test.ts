@@ -320,6 +320,15 @@ for (const dialect of DIALECTS) {
       // The share's 30 KiB now count for the mount too.
       assert.equal((await upload(folder, 'more.bin', 30 * KiB)).status, 507);
       assert.equal((await usage(config)).usedBytes, 180 * KiB);
+      // The dashboard shows the number the quota is judged by.
+      const stats = await t.json('/api/admin/dashboard/stats', { headers: admin });
+      const bucket = (stats.body.data.s3Buckets as Array<Record<string, unknown>>).find(
+        (b) => b.id === config,
+      );
+      assert.deepEqual(
+        [bucket?.usedStorage, bucket?.quotaBytes, bucket?.quotaPercent],
+        [180 * KiB, QUOTA, 90],
+      );
       await setQuota(config, null);
       assert.equal((await upload(folder, 'more.bin', 30 * KiB)).status, 200);
       assert.ok((await names(mount)).length > 0);

@@ -46,7 +46,9 @@ export class DashboardRepository {
   /** Bytes and files of ready shares per storage config, every config (ordered by name). */
   async storageUse(): Promise<StorageUse[]> {
     // Summed from the (status, storage_config_id, size) index alone, then matched to the configs.
-    const [sums, configs] = await Promise.all([
+    // A config the quota has counted (storage/quota.ts) shows that count — every byte in its storage,
+    // the number its quota is judged by; any other, what its file shares hold.
+    const [sums, configs, counted] = await Promise.all([
       this.db
         .selectFrom('files')
         .select(['storage_config_id'])
@@ -55,11 +57,13 @@ export class DashboardRepository {
         .groupBy('storage_config_id')
         .execute(),
       this.db.selectFrom('storage_configs').select(CONFIG_COLUMNS).orderBy('name').execute(),
+      this.db.selectFrom('storage_usage').select(['storage_config_id', 'used_bytes']).execute(),
     ]);
     const byConfig = new Map(sums.map((s) => [s.storage_config_id, s]));
+    const countedBytes = new Map(counted.map((c) => [c.storage_config_id, Number(c.used_bytes)]));
     return configs.map((config) => ({
       ...config,
-      used: Number(byConfig.get(config.id)?.used ?? 0),
+      used: countedBytes.get(config.id) ?? Number(byConfig.get(config.id)?.used ?? 0),
       files: Number(byConfig.get(config.id)?.files ?? 0),
     }));
   }
