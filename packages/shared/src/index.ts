@@ -1,6 +1,7 @@
 export * from './api-keys.ts';
 export * from './api.ts';
 export * from './dashboard.ts';
+export * from './etag.ts';
 export * from './files.ts';
 export * from './fs.ts';
 export * from './mime.ts';

@@ -4,6 +4,7 @@
  * If-None-Match / If-Modified-Since (304) and If-Range, HEAD without a body. The caller decides the
  * type and disposition (files.serving.ts) and may hook the moment bytes start to go out.
  */
+import { etagListHas } from '@cubby/shared';
 import type { Context } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { AppError, notFound } from '../http/errors.ts';
@@ -139,7 +140,6 @@ export async function objectCall<T>(call: () => Promise<T>, missing: MessageKey)
     throw error;
   }
 }
-const opaque = (tag: string): string => tag.trim().replace(/^W\//, '');
 
 /** RFC 9110 §13.1.2–3: If-None-Match (weak comparison) first; If-Modified-Since only without it. */
 function notModified(
@@ -150,7 +150,7 @@ function notModified(
   if (ifNoneMatch !== undefined) {
     if (!meta.etag) return false;
     if (ifNoneMatch.trim() === '*') return true;
-    return ifNoneMatch.split(',').some((tag) => opaque(tag) === opaque(meta.etag!));
+    return etagListHas(ifNoneMatch, meta.etag);
   }
   if (ifModifiedSince !== undefined && meta.lastModified) {
     const since = Date.parse(ifModifiedSince);

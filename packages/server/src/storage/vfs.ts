@@ -20,6 +20,7 @@
  */
 import type { FsListItem, FsListingAnswer } from '@cubby/shared';
 import {
+  bareEtag,
   type CacheCounters,
   isNormalizedPathWithin,
   type MountCacheCounters,
@@ -128,7 +129,6 @@ interface CachedListing {
 }
 
 const isoOrNull = (date: Date | null): string | null => (date ? date.toISOString() : null);
-const bareEtag = (etag: string | undefined) => etag?.replace(/^W\//, '').replace(/^"|"$/g, '');
 
 /** Folders first, then by name as people read it (numbers in order, case ignored). */
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
@@ -452,7 +452,7 @@ export class Vfs {
       size: entry.size,
       modified: isoOrNull(entry.modified),
     };
-    const etag = bareEtag(entry.etag);
+    const etag = entry.etag === undefined ? undefined : bareEtag(entry.etag);
     if (etag) item.etag = etag;
     return item;
   }

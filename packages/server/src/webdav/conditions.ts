@@ -13,7 +13,7 @@
  * Locks live in the database (dav_locks), so every instance honours them; which locks bind a write
  * is storage/locks.ts's rule, the same for every door.
  */
-import type { Principal } from '@cubby/shared';
+import { type Principal, sameEtag } from '@cubby/shared';
 import { AppError } from '../http/errors.ts';
 import { locksOn as locksIn, unansweredLock, type WriteTarget } from '../storage/locks.ts';
 import { type DavDeps, davPath, lookup } from './context.ts';
@@ -143,7 +143,7 @@ async function evaluate(deps: DavDeps, principal: Principal, requestPath: string
     for (const list of group.lists) {
       const holds = list.every((c) => {
         const matched =
-          c.token !== undefined ? tokens.has(c.token) : etag !== undefined && sameTag(c.etag!, etag);
+          c.token !== undefined ? tokens.has(c.token) : etag !== undefined && sameEtag(c.etag!, etag);
         return c.not ? !matched : matched;
       });
       if (holds) return true;
@@ -151,8 +151,6 @@ async function evaluate(deps: DavDeps, principal: Principal, requestPath: string
   }
   return false;
 }
-
-const sameTag = (a: string, b: string) => a.replace(/^W\//, '') === b.replace(/^W\//, '');
 
 /** The canonical path a tagged list names (a full URL or an absolute path under /dav), if it is ours. */
 function taggedPath(deps: DavDeps, tag: string): string | undefined {

@@ -7,7 +7,7 @@
  * length, parts otherwise), `multipart` always sends parts, `proxy` streams the body to a presigned
  * URL of the bucket when the storage is S3 and the length is known (else as `auto`).
  */
-import { mimeFromFilename } from '@cubby/shared';
+import { etagListHas, mimeFromFilename } from '@cubby/shared';
 import { AppError } from '../http/errors.ts';
 import { isStorageError } from '../storage/driver.ts';
 import { placeOf, storageOp } from '../storage/vfs.ts';
@@ -18,15 +18,12 @@ import { type DavRequest, lookup, requireParent } from './context.ts';
 function checkEtagPreconditions(r: DavRequest, etag: string | undefined, exists: boolean): void {
   const ifMatch = r.c.req.header('If-Match');
   const ifNoneMatch = r.c.req.header('If-None-Match');
-  const tags = (value: string) => value.split(',').map((t) => t.trim().replace(/^W\//, ''));
-  const current = etag?.replace(/^W\//, '');
   if (ifMatch !== undefined) {
-    const ok = ifMatch.trim() === '*' ? exists : current !== undefined && tags(ifMatch).includes(current);
+    const ok = ifMatch.trim() === '*' ? exists : etag !== undefined && etagListHas(ifMatch, etag);
     if (!ok) throw new AppError(412, 'CONFLICT', 'webdav.precondition_failed');
   }
   if (ifNoneMatch !== undefined) {
-    const hit =
-      ifNoneMatch.trim() === '*' ? exists : current !== undefined && tags(ifNoneMatch).includes(current);
+    const hit = ifNoneMatch.trim() === '*' ? exists : etag !== undefined && etagListHas(ifNoneMatch, etag);
     if (hit) throw new AppError(412, 'CONFLICT', 'webdav.precondition_failed');
   }
 }

@@ -18,6 +18,8 @@ import { pipeline, Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { pipeline as pipelineAsync } from 'node:stream/promises';
 import {
+  bareEtag,
+  sameDigest,
   FS_TEXT_EDIT_MAX_BYTES,
   type FsInfoAnswer,
   formatBytes,
@@ -74,8 +76,7 @@ export interface LinkUrls {
   download: URL | null;
 }
 
-const bare = (etag: string | undefined) =>
-  etag?.trim().replace(/^W\//, '').replace(/^"|"$/g, '').toLowerCase();
+const bare = (etag: string | undefined) => (etag === undefined ? undefined : bareEtag(etag));
 
 const tooLarge = (limit: number, size: number) =>
   new AppError(413, 'PAYLOAD_TOO_LARGE', 'uploads.too_large', {
@@ -466,7 +467,7 @@ export class FsService {
       .sort((a, b) => a.partNumber - b.partNumber)
       .map((p) => {
         const held = byNumber.get(p.partNumber);
-        if (!held || bare(held.etag) !== bare(p.etag)) throw badRequest('fs.parts_mismatch');
+        if (!held || !sameDigest(held.etag, p.etag)) throw badRequest('fs.parts_mismatch');
         return { partNumber: held.partNumber, etag: held.etag };
       });
     const previousSize = await this.vfs.sizeBefore(at);
@@ -620,7 +621,7 @@ export class FsService {
       },
     );
     const existed = current !== null;
-    if (expectedEtag !== undefined && bare(current?.etag) !== bare(expectedEtag)) {
+    if (expectedEtag !== undefined && !sameDigest(current?.etag, expectedEtag)) {
       throw new AppError(412, 'PRECONDITION_FAILED', 'fs.update_conflict');
     }
     const contentType = mimeFromFilename(at.path);

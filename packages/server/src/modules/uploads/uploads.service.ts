@@ -25,7 +25,7 @@
 import { randomUUID } from 'node:crypto';
 import { pipeline, Readable } from 'node:stream';
 import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
-import { formatBytes, isCreator, type Principal } from '@cubby/shared';
+import { formatBytes, isCreator, type Principal, sameDigest } from '@cubby/shared';
 import type { Logger } from 'pino';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { FilesTable, UploadSessionsTable } from '../../db/schema.ts';
@@ -164,9 +164,6 @@ function storageFailure(error: unknown): unknown {
       return conflict('uploads.storage_conflict');
   }
 }
-
-const bareEtag = (etag: string): string =>
-  etag.trim().replace(/^W\//, '').replace(/^"|"$/g, '').toLowerCase();
 
 /** Part sizes of an upload: every part `part_size` bytes except the last, which takes the rest. */
 function partSizeOf(
@@ -576,9 +573,7 @@ export class UploadsService {
     const open = await this.openSession(principal, input.file_id, input.upload_id);
     this.checkPartNumber(open.session, input.partNumber);
     const parts = await this.reconcile(open);
-    const found = parts.find(
-      (p) => p.partNumber === input.partNumber && bareEtag(p.etag) === bareEtag(input.etag),
-    );
+    const found = parts.find((p) => p.partNumber === input.partNumber && sameDigest(p.etag, input.etag));
     if (!found) {
       throw new AppError(400, 'VALIDATION_FAILED', 'uploads.part_not_found', { part: input.partNumber });
     }
@@ -606,7 +601,7 @@ export class UploadsService {
     const parts = new Map(reconciled.map((p) => [p.partNumber, p]));
     for (const part of given ?? []) {
       const stored = parts.get(part.partNumber);
-      if (!stored || bareEtag(stored.etag) !== bareEtag(part.etag)) {
+      if (!stored || !sameDigest(stored.etag, part.etag)) {
         throw new AppError(400, 'VALIDATION_FAILED', 'uploads.part_not_found', { part: part.partNumber });
       }
     }
@@ -1022,7 +1017,7 @@ export class UploadsService {
     for (const part of good) {
       const known = recorded.get(part.partNumber);
       recorded.delete(part.partNumber);
-      if (known && bareEtag(known.etag) === bareEtag(part.etag)) continue;
+      if (known && sameDigest(known.etag, part.etag)) continue;
       await this.ledger.upsertPart({
         session_id: session.id,
         part_number: part.partNumber,

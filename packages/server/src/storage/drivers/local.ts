@@ -17,6 +17,7 @@
  * ETags are `"<inode>-<size>-<mtime ns>"` (hex): stable across reads, changed by every write, since
  * every write renames a new inode into place. Content types are not stored on disk.
  */
+import { sameDigest } from '@cubby/shared';
 import { createHash, randomBytes } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
 import { once } from 'node:events';
@@ -130,9 +131,6 @@ const liveTemps = new Set<string>();
 function etagOf(stats: { ino: bigint; size: bigint; mtimeNs: bigint }): string {
   return `"${stats.ino.toString(16)}-${stats.size.toString(16)}-${stats.mtimeNs.toString(16)}"`;
 }
-
-const stripQuotes = (etag: string): string =>
-  etag.trim().replace(/^W\//, '').replace(/^"|"$/g, '').toLowerCase();
 
 /** A pull-based stream over `[start, end]` of an open file: it reads only as fast as it is consumed. */
 function fileRangeStream(handle: fs.FileHandle, start: number, end: number): ReadableStream<Uint8Array> {
@@ -973,7 +971,7 @@ function checkCompleteParts(
       throw new StorageError('PRECONDITION_FAILED', 'parts must be listed in ascending order');
     }
     const found = stored.get(part.partNumber);
-    if (!found || stripQuotes(found.etag) !== stripQuotes(part.etag ?? '')) {
+    if (!found || !sameDigest(found.etag, part.etag)) {
       throw new StorageError(
         'PRECONDITION_FAILED',
         `part ${part.partNumber} was not uploaded with that ETag`,

@@ -12,6 +12,7 @@ import type {
   FsTaskAnswer,
   FsTaskKind,
 } from '@cubby/shared';
+import { bareEtag } from '@cubby/shared';
 import { useCallback } from 'react';
 import { ApiError, api, fetchWithCredential, getApiBaseUrl } from '../../../lib/api/index.ts';
 import { i18n } from '../../../lib/i18n/index.ts';
@@ -145,7 +146,8 @@ export async function readText(
       code: 'PAYLOAD_TOO_LARGE',
     });
   }
-  const etag = response.headers.get('etag')?.replace(/^W\//, '').replace(/"/g, '') ?? null;
+  const header = response.headers.get('etag');
+  const etag = header === null ? null : bareEtag(header);
   return { text: await response.text(), etag };
 }
 

@@ -5,6 +5,7 @@
  * it is 2xx. Also used for POSTs to this server (the explorer's uploads), whose refusals carry a
  * message that the failure keeps.
  */
+import { bareEtag } from '@cubby/shared';
 import { TransferError } from './transfer-error.ts';
 
 export interface PutOptions {
@@ -20,10 +21,6 @@ export interface PutOptions {
 
 /** Headers a page may not set; the browser derives them itself. */
 const BROWSER_CONTROLLED = new Set(['content-length', 'host', 'connection', 'expect']);
-
-export function stripEtagQuotes(etag: string): string {
-  return etag.trim().replace(/^W\//, '').replace(/^"|"$/g, '');
-}
 
 /** The `message` of a JSON error answer (this server's envelope), if any. */
 function answerMessage(text: string): string | undefined {
@@ -60,7 +57,7 @@ export function putBlob(
       finish();
       if (xhr.status >= 200 && xhr.status < 300) {
         const etag = xhr.getResponseHeader('ETag');
-        resolve({ etag: etag ? stripEtagQuotes(etag) : null, text: xhr.responseText });
+        resolve({ etag: etag ? bareEtag(etag) : null, text: xhr.responseText });
       } else {
         reject(new TransferError('http', xhr.status, undefined, answerMessage(xhr.responseText)));
       }
