@@ -15,7 +15,10 @@ export const STORAGE_ERROR_CODES = [
   'IS_A_DIRECTORY',
   'INVALID_PATH',
   'PRECONDITION_FAILED',
+  /** A body larger than allowed: its declared size, a part's limit, the file system's largest file. */
   'TOO_LARGE',
+  /** The storage has no room left (a full disk, a bucket's own quota). */
+  'NO_SPACE',
   /** The backend cannot be reached or refuses our configuration (connection, DNS, timeout, missing bucket). */
   'UNAVAILABLE',
   /** The backend refused the credentials or the operation (403, bad signature, unknown access key). */

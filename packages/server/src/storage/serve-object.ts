@@ -8,6 +8,7 @@ import { etagListHas } from '@cubby/shared';
 import type { Context } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { AppError, notFound } from '../http/errors.ts';
+import { asStorageAnswer } from '../http/storage-answers.ts';
 import type { MessageKey } from '../http/messages.ts';
 import type { ServingHeaders } from '../modules/files/files.serving.ts';
 import { parseRangeHeader, rangeForSize } from './byte-range.ts';
@@ -128,16 +129,13 @@ export async function objectCall<T>(call: () => Promise<T>, missing: MessageKey)
   try {
     return await call();
   } catch (error) {
-    if (isStorageError(error, 'NOT_FOUND') || isStorageError(error, 'IS_A_DIRECTORY')) {
-      throw notFound(missing);
-    }
-    if (isStorageError(error, 'INVALID_RANGE')) {
-      throw new AppError(416, 'VALIDATION_FAILED', 'files.range_not_satisfiable');
-    }
-    if (isStorageError(error, 'UNAVAILABLE') || isStorageError(error, 'FORBIDDEN')) {
-      throw new AppError(503, 'STORAGE_UNAVAILABLE', 'files.storage_unavailable');
-    }
-    throw error;
+    // A share's object that is a folder is as missing as one that is gone.
+    if (isStorageError(error, 'IS_A_DIRECTORY')) throw notFound(missing);
+    throw asStorageAnswer(error, {
+      NOT_FOUND: missing,
+      INVALID_RANGE: 'files.range_not_satisfiable',
+      UNAVAILABLE: 'files.storage_unavailable',
+    });
   }
 }
 

@@ -30,6 +30,7 @@ import {
 } from '@cubby/shared';
 import type { MountsTable } from '../db/schema.ts';
 import { AppError, badRequest, forbidden, notFound } from '../http/errors.ts';
+import { asStorageAnswer } from '../http/storage-answers.ts';
 import { type CacheBus, type CacheNote, DEGRADED_TTL_MS } from '../lib/cache-bus.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { MountsRepository } from '../modules/mounts/mounts.repository.ts';
@@ -40,7 +41,7 @@ import type {
 import { ChangeFeed, type Place, type StorageChange } from './changes.ts';
 import { type LockStore, locksCheckedHere, unansweredLock, type WriteTarget } from './locks.ts';
 import { NO_RESERVATION, type Reservation, StorageFullError, type StorageQuota } from './quota.ts';
-import { type Entry, isStorageError, type StorageDriver, type StorageErrorCode } from './driver.ts';
+import { type Entry, isStorageError, type StorageDriver } from './driver.ts';
 import { joinPath, parentOf, pathSegments } from './driver-path.ts';
 
 /** What a caller wants to do at a path: see the way there, read what is there, or change it. */
@@ -78,23 +79,9 @@ export type CacheStats = CacheCounters;
  */
 export type ListingCache = 'use' | 'refresh' | 'bypass';
 
-/** Driver failures as fs answers (the reference's messages, real statuses). */
-const STORAGE_ANSWERS: Record<StorageErrorCode, () => AppError> = {
-  NOT_FOUND: () => notFound('fs.not_found'),
-  ALREADY_EXISTS: () => new AppError(409, 'CONFLICT', 'fs.already_exists'),
-  NOT_A_DIRECTORY: () => new AppError(409, 'CONFLICT', 'fs.not_a_directory'),
-  IS_A_DIRECTORY: () => new AppError(409, 'CONFLICT', 'fs.is_a_directory'),
-  INVALID_PATH: () => badRequest('fs.path_invalid'),
-  PRECONDITION_FAILED: () => new AppError(409, 'CONFLICT', 'fs.precondition_failed'),
-  TOO_LARGE: () => new AppError(507, 'STORAGE_FULL', 'storage.error.other'),
-  UNAVAILABLE: () => new AppError(503, 'STORAGE_UNAVAILABLE', 'storage.error.unavailable'),
-  FORBIDDEN: () => forbidden('fs.storage_forbidden'),
-  INVALID_RANGE: () => new AppError(416, 'VALIDATION_FAILED', 'fs.range_invalid'),
-};
-
-/** A driver error as the answer it deserves; anything else (a bug) is rethrown as it is. */
+/** A driver error as the fs answer it deserves (http/storage-answers.ts); anything else as it is. */
 export function fsStorageFailure(error: unknown): unknown {
-  return isStorageError(error) ? STORAGE_ANSWERS[error.code]() : error;
+  return asStorageAnswer(error);
 }
 
 /** Runs a driver call, turning its StorageErrors into answers. */

@@ -29,7 +29,8 @@ import {
   type Principal,
 } from '@cubby/shared';
 import type { FilesTable } from '../../db/schema.ts';
-import { AppError, badRequest, forbidden, notFound } from '../../http/errors.ts';
+import { asStorageAnswer } from '../../http/storage-answers.ts';
+import { AppError, badRequest, forbidden } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { ByteLimit } from '../../storage/byte-limit.ts';
 import { type Entry, isStorageError, MULTIPART_LIMITS } from '../../storage/driver.ts';
@@ -502,10 +503,11 @@ export class FsService {
     try {
       return await call();
     } catch (error) {
-      if (isStorageError(error, 'NOT_FOUND')) throw notFound('fs.upload_not_found');
-      if (isStorageError(error, 'PRECONDITION_FAILED')) throw badRequest('fs.parts_rejected');
-      if (isStorageError(error, 'INVALID_RANGE')) throw badRequest('validation.part_number_invalid');
-      return storageOp(() => Promise.reject(error));
+      throw asStorageAnswer(error, {
+        NOT_FOUND: 'fs.upload_not_found',
+        PRECONDITION_FAILED: 'fs.parts_rejected',
+        INVALID_RANGE: 'validation.part_number_invalid',
+      });
     }
   }
 

@@ -30,6 +30,7 @@ import type { Logger } from 'pino';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { FilesTable, UploadSessionsTable } from '../../db/schema.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
+import { asStorageAnswer } from '../../http/storage-answers.ts';
 import { validate } from '../../http/validate.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { formatTag, parseTag, processState, THIS_PROCESS } from '../../lib/process-tag.ts';
@@ -143,26 +144,16 @@ const tooLarge = (limit: number, size?: number): AppError =>
         size: formatBytes(size),
       });
 
-/** A driver failure as the answer it deserves; anything else is rethrown as it is. */
+/** A driver failure as the answer it deserves (http/storage-answers.ts), in the uploads' words. */
 function storageFailure(error: unknown): unknown {
-  if (!isStorageError(error)) return error;
-  switch (error.code) {
-    case 'UNAVAILABLE':
-    case 'FORBIDDEN':
-      return new AppError(503, 'STORAGE_UNAVAILABLE', 'storage.error.unavailable');
-    case 'INVALID_PATH':
-      return badRequest('uploads.path_invalid');
-    case 'NOT_FOUND':
-      return notFound('uploads.session_not_found');
-    case 'PRECONDITION_FAILED':
-      return badRequest('uploads.parts_rejected');
-    case 'INVALID_RANGE':
-      return badRequest('validation.part_number_invalid');
-    case 'TOO_LARGE':
-      return new AppError(507, 'STORAGE_FULL', 'storage.error.other');
-    default:
-      return conflict('uploads.storage_conflict');
-  }
+  return asStorageAnswer(error, {
+    INVALID_PATH: 'uploads.path_invalid',
+    NOT_FOUND: 'uploads.session_not_found',
+    PRECONDITION_FAILED: 'uploads.parts_rejected',
+    ALREADY_EXISTS: 'uploads.storage_conflict',
+    NOT_A_DIRECTORY: 'uploads.storage_conflict',
+    IS_A_DIRECTORY: 'uploads.storage_conflict',
+  });
 }
 
 /** Part sizes of an upload: every part `part_size` bytes except the last, which takes the rest. */
@@ -1036,7 +1027,7 @@ export class UploadsService {
       await this.dropSession(open, { abort: false });
       return notFound('uploads.session_not_found');
     }
-    if (isStorageError(error, 'TOO_LARGE')) {
+    if (isStorageError(error, 'NO_SPACE')) {
       return this.writeFailure(error, open.config, open.session.total_size);
     }
     return storageFailure(error);
@@ -1061,7 +1052,7 @@ export class UploadsService {
 
   /** A write the storage refused: 507 with the numbers when it ran out of space. */
   private async writeFailure(error: unknown, config: StorageConfigRecord, size: number): Promise<unknown> {
-    if (!isStorageError(error, 'TOO_LARGE')) return storageFailure(error);
+    if (!isStorageError(error, 'NO_SPACE')) return storageFailure(error);
     const capacity = await this.deps.storageConfigs.capacity(config).catch(() => null);
     return new StorageFullError(size, capacity ?? { totalBytes: 0, freeBytes: 0 });
   }

@@ -15,7 +15,8 @@ import { type Clock, systemClock } from '../../lib/clock.ts';
 import { parseRangeHeader, rangeForSize } from '../byte-range.ts';
 import { contentDisposition } from '../content-disposition.ts';
 import { documented } from '../../http/route-docs.ts';
-import { isStorageError, type ReadResult, type StorageErrorCode } from '../driver.ts';
+import { STORAGE_STATUS } from '../../http/storage-answers.ts';
+import { isStorageError, type ReadResult } from '../driver.ts';
 import type { LocalDriver } from './local.ts';
 import { type LocalSignedParams, parseLocalPresignQuery, verifyLocalSignature } from './local-signature.ts';
 
@@ -25,18 +26,6 @@ const CORS_HEADERS: Record<string, string> = {
 };
 
 /** Storage codes as these routes answer them. */
-const STATUS: Record<StorageErrorCode, [number, ErrorCode]> = {
-  NOT_FOUND: [404, 'NOT_FOUND'],
-  ALREADY_EXISTS: [409, 'CONFLICT'],
-  NOT_A_DIRECTORY: [409, 'CONFLICT'],
-  IS_A_DIRECTORY: [409, 'CONFLICT'],
-  INVALID_PATH: [400, 'VALIDATION_FAILED'],
-  PRECONDITION_FAILED: [400, 'VALIDATION_FAILED'],
-  TOO_LARGE: [413, 'PAYLOAD_TOO_LARGE'],
-  UNAVAILABLE: [503, 'STORAGE_UNAVAILABLE'],
-  FORBIDDEN: [403, 'FORBIDDEN'],
-  INVALID_RANGE: [416, 'VALIDATION_FAILED'],
-};
 
 function fail(
   status: number,
@@ -53,7 +42,7 @@ function fail(
 
 function failFromError(error: unknown): Response {
   if (!isStorageError(error)) throw error;
-  const [status, code] = STATUS[error.code];
+  const { status, code } = STORAGE_STATUS[error.code];
   // A body abandoned mid-upload is not drained: the server closes the connection (http/node-server.ts).
   return fail(status, code, error.code);
 }

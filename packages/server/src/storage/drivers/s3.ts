@@ -237,6 +237,8 @@ function classify(error: unknown): StorageErrorCode | undefined {
   if (NOT_FOUND_NAMES.has(name)) return 'NOT_FOUND';
   // A missing bucket is a broken config, not a missing file.
   if (name === 'NoSuchBucket') return 'UNAVAILABLE';
+  // The bucket's own quota (radosgw answers it with 403).
+  if (name === 'QuotaExceeded') return 'NO_SPACE';
   if (FORBIDDEN_NAMES.has(name) || status === 403 || status === 401) return 'FORBIDDEN';
   if (name === 'InvalidRange' || status === 416) return 'INVALID_RANGE';
   if (PRECONDITION_NAMES.has(name) || status === 412) return 'PRECONDITION_FAILED';

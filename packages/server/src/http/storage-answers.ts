@@ -1,0 +1,49 @@
+/**
+ * What a storage error means to a client, one table for every door (docs/architecture.md, "The HTTP
+ * edge"): the fs API and WebDAV, share uploads, file downloads and local storage's signed URLs answer
+ * a driver's `StorageError` with the same status and error code. A door may say it in its own words
+ * (its message for a code), never with another status.
+ */
+import { isStorageError, type StorageError, type StorageErrorCode } from '../storage/driver.ts';
+import type { ErrorCode } from '@cubby/shared';
+import { AppError } from './errors.ts';
+import type { MessageKey } from './messages.ts';
+
+interface StorageStatus {
+  status: 400 | 403 | 404 | 409 | 413 | 416 | 503 | 507;
+  code: ErrorCode;
+  /** Said unless the door has its own words for it. */
+  message: MessageKey;
+}
+
+export const STORAGE_STATUS: Record<StorageErrorCode, StorageStatus> = {
+  NOT_FOUND: { status: 404, code: 'NOT_FOUND', message: 'fs.not_found' },
+  ALREADY_EXISTS: { status: 409, code: 'CONFLICT', message: 'fs.already_exists' },
+  NOT_A_DIRECTORY: { status: 409, code: 'CONFLICT', message: 'fs.not_a_directory' },
+  IS_A_DIRECTORY: { status: 409, code: 'CONFLICT', message: 'fs.is_a_directory' },
+  INVALID_PATH: { status: 400, code: 'VALIDATION_FAILED', message: 'fs.path_invalid' },
+  // What was sent does not hold together (a body shorter than its length, parts the storage refuses).
+  PRECONDITION_FAILED: { status: 400, code: 'VALIDATION_FAILED', message: 'fs.precondition_failed' },
+  TOO_LARGE: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'storage.error.too_large' },
+  NO_SPACE: { status: 507, code: 'STORAGE_FULL', message: 'storage.error.no_space' },
+  UNAVAILABLE: { status: 503, code: 'STORAGE_UNAVAILABLE', message: 'storage.error.unavailable' },
+  FORBIDDEN: { status: 403, code: 'FORBIDDEN', message: 'fs.storage_forbidden' },
+  INVALID_RANGE: { status: 416, code: 'VALIDATION_FAILED', message: 'fs.range_invalid' },
+};
+
+/** The answer to a storage error, in the door's words where it has them. */
+export function storageAnswer(
+  error: StorageError,
+  words: Partial<Record<StorageErrorCode, MessageKey>> = {},
+): AppError {
+  const { status, code, message } = STORAGE_STATUS[error.code];
+  return new AppError(status, code, words[error.code] ?? message);
+}
+
+/** A storage error as its answer; anything else (a bug, an answer already) as it is. */
+export function asStorageAnswer(
+  error: unknown,
+  words?: Partial<Record<StorageErrorCode, MessageKey>>,
+): unknown {
+  return isStorageError(error) ? storageAnswer(error, words) : error;
+}

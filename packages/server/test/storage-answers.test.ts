@@ -1,0 +1,48 @@
+/**
+ * One storage-error table for every door (http/storage-answers.ts): the fs API (and WebDAV through
+ * it) and file downloads answer each driver error code with the same status and error code — before,
+ * a folder-not-empty was 409 in one and 400 in another, a body over its limit 507 "storage full" in
+ * the fs API and 413 on local storage's signed URLs, and a storage refusing access 403 or 503.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { AppError } from '../src/http/errors.ts';
+import { STORAGE_STATUS } from '../src/http/storage-answers.ts';
+import { STORAGE_ERROR_CODES, StorageError } from '../src/storage/driver.ts';
+import { objectCall } from '../src/storage/serve-object.ts';
+import { fsStorageFailure } from '../src/storage/vfs.ts';
+
+const answerOf = async (door: (error: StorageError) => Promise<unknown>, error: StorageError) => {
+  const answer = await door(error);
+  assert.ok(answer instanceof AppError, `${error.code}: ${String(answer)}`);
+  return { status: answer.status, code: answer.code };
+};
+
+const doors = {
+  fs: (error: StorageError) => Promise.resolve(fsStorageFailure(error)),
+  'file downloads': (error: StorageError) =>
+    objectCall(() => Promise.reject(error), 'files.not_found').then(
+      () => undefined,
+      (answer: unknown) => answer,
+    ),
+};
+
+describe('storage errors answer alike on every door', () => {
+  it('gives every code a status and an error code', () => {
+    for (const code of STORAGE_ERROR_CODES) assert.ok(STORAGE_STATUS[code], code);
+  });
+  for (const [name, door] of Object.entries(doors)) {
+    it(`${name}: each code as the table says`, async () => {
+      for (const code of STORAGE_ERROR_CODES) {
+        // A share whose object is a folder is missing to its visitors (a 404 by design).
+        if (name === 'file downloads' && code === 'IS_A_DIRECTORY') continue;
+        const { status, code: errorCode } = STORAGE_STATUS[code];
+        assert.deepEqual(await answerOf(door, new StorageError(code)), { status, code: errorCode }, code);
+      }
+    });
+  }
+  it('tells a body too large (413) from a storage with no room (507)', () => {
+    assert.equal(STORAGE_STATUS.TOO_LARGE.status, 413);
+    assert.equal(STORAGE_STATUS.NO_SPACE.status, 507);
+  });
+});
