@@ -42,6 +42,16 @@ const AXE_THEME = { 'zh-CN': 'light', 'en-US': 'dark' } as const;
  * its colours under the dimming overlay are not what anyone reads.
  */
 async function accessibilityProblems(page: Page, modal: string | undefined): Promise<string[]> {
+  // Colours still easing from the other theme (links and buttons have colour transitions) are not
+  // what anyone reads: let every finite animation and transition end first.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   const builder = new AxeBuilder({ page }).withTags(WCAG_TAGS);
   if (modal) builder.include(modal);
   const { violations } = await builder.analyze();
