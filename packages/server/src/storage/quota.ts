@@ -132,6 +132,12 @@ export class StorageQuota {
     const now = this.deps.clock.now();
     await this.counted(config);
     await this.judged(config.id, async (db) => {
+      // Abandoned reservations no longer count; they go here, so the table stays as small as what is live.
+      await db
+        .deleteFrom('storage_reservations')
+        .where('storage_config_id', '=', config.id)
+        .where('expires_at', '<=', now.toISOString())
+        .execute();
       await db
         .insertInto('storage_reservations')
         .values({
