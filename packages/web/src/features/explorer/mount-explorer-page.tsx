@@ -71,6 +71,7 @@ import {
   type Selection,
 } from './selection.ts';
 import { AccessNotice } from '../../components/access-notice.tsx';
+import { refreshAfterChange } from '../../lib/query/refresh.ts';
 
 type Modal =
   | { kind: 'newFolder' }
@@ -156,7 +157,7 @@ function Explorer({ folder }: { folder: string }) {
   useEffect(
     () =>
       onUploaded((of) => {
-        if (of === tree) void client.invalidateQueries({ queryKey: [...fsKeys.all(tree), 'list'] });
+        if (of === tree) void refreshAfterChange(client, { queryKey: [...fsKeys.all(tree), 'list'] });
       }),
     [client, tree],
   );

@@ -8,6 +8,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { showToast } from '../../components/toast/toast-store.ts';
 import { fsKeys, isTaskActive, useTasks, type FsTree } from './api/fs-api.ts';
+import { refreshAfterChange } from '../../lib/query/refresh.ts';
 
 export function useTaskWatch(tree: FsTree): number {
   const { t } = useTranslation();
@@ -25,7 +26,7 @@ export function useTaskWatch(tree: FsTree): number {
     // retry, may start and end between two looks).
     const ended = tasks.data.filter((task) => !isTaskActive(task) && before.get(task.id) !== run(task));
     if (ended.length === 0) return;
-    void client.invalidateQueries({ queryKey: [...fsKeys.all(tree), 'list'] });
+    void refreshAfterChange(client, { queryKey: [...fsKeys.all(tree), 'list'] });
     for (const task of ended) {
       const tone = task.status === 'done' && task.progress.filesFailed === 0 ? 'success' : 'warning';
       const outcome = task.status === 'failed' || task.status === 'cancelled' ? task.status : 'done';

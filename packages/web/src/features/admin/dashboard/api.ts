@@ -5,6 +5,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CacheCounters, DashboardStats, MountCacheCounters } from '@cubby/shared';
 import { api } from '../../../lib/api/index.ts';
+import { refreshAfterChange } from '../../../lib/query/refresh.ts';
 
 const keys = {
   stats: ['dashboard', 'stats'] as const,
@@ -37,6 +38,6 @@ export function useClearCache() {
   return useMutation({
     mutationFn: (mountId?: string) =>
       api.post<{ clearedCount: number }>('/admin/cache/clear', mountId ? { mountId } : {}),
-    onSettled: () => client.invalidateQueries({ queryKey: keys.cache }),
+    onSettled: () => refreshAfterChange(client, { queryKey: keys.cache }),
   });
 }

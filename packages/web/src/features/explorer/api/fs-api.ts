@@ -20,6 +20,7 @@ import { recallDirectory, rememberDirectory } from '../../../lib/offline/directo
 import { useAuthStore } from '../../auth/index.ts';
 import type { ShareInput } from '../../upload/upload-form.ts';
 import { folderPath } from '../explorer-model.ts';
+import { refreshAfterChange } from '../../../lib/query/refresh.ts';
 
 export type FsTree = 'admin' | 'user';
 
@@ -157,8 +158,8 @@ export function useRefreshFolders(tree: FsTree) {
   return useCallback(
     (...folders: string[]) =>
       Promise.all([
-        ...folders.map((folder) => client.invalidateQueries({ queryKey: fsKeys.list(tree, folder) })),
-        client.invalidateQueries({ queryKey: [...fsKeys.all(tree), 'info'] }),
+        ...folders.map((folder) => refreshAfterChange(client, { queryKey: fsKeys.list(tree, folder) })),
+        refreshAfterChange(client, { queryKey: [...fsKeys.all(tree), 'info'] }),
       ]),
     [client, tree],
   );
@@ -176,7 +177,7 @@ export function useReloadFolder(tree: FsTree) {
       // An answer already on its way may be the cached one: it must not land after this.
       await client.cancelQueries({ queryKey });
       client.setQueryData(queryKey, await readListing(tree, folder, undefined, true));
-      await client.invalidateQueries({ queryKey: [...fsKeys.all(tree), 'info'] });
+      await refreshAfterChange(client, { queryKey: [...fsKeys.all(tree), 'info'] });
     },
     [client, tree],
   );

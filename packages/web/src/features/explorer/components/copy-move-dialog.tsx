@@ -16,6 +16,7 @@ import { ArrowUpIcon } from '../../../components/icons.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { fsKeys, startTask, useListing, type FsTree } from '../api/fs-api.ts';
 import { breadcrumb, childPath, folderPath, parentFolder } from '../explorer-model.ts';
+import { refreshAfterChange } from '../../../lib/query/refresh.ts';
 
 /** Why `target` cannot receive `items`, or null. */
 export function targetProblem(
@@ -65,7 +66,7 @@ export function CopyMoveDialog({
         !replace,
       ),
     onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: fsKeys.tasks(tree) });
+      await refreshAfterChange(client, { queryKey: fsKeys.tasks(tree) });
       onStarted();
     },
   });

@@ -25,6 +25,7 @@ import {
   type FsTree,
 } from '../api/fs-api.ts';
 import { Modified } from './entry-views.tsx';
+import { refreshAfterChange } from '../../../lib/query/refresh.ts';
 
 const TONES: Record<FsTaskAnswer['status'], BadgeTone> = {
   pending: 'muted',
@@ -37,7 +38,7 @@ const TONES: Record<FsTaskAnswer['status'], BadgeTone> = {
 function TaskCard({ tree, task }: { tree: FsTree; task: FsTaskAnswer }) {
   const { t } = useTranslation();
   const client = useQueryClient();
-  const settled = () => client.invalidateQueries({ queryKey: fsKeys.tasks(tree) });
+  const settled = () => refreshAfterChange(client, { queryKey: fsKeys.tasks(tree) });
   const drop = useMutation({ mutationFn: () => dropTask(tree, task.id), onSettled: settled });
   const retry = useMutation({
     mutationFn: () => retryTask(tree, task.id),
@@ -146,7 +147,7 @@ export function TasksDialog({ tree, onClose }: { tree: FsTree; onClose(): void }
     onSuccess: ({ clearedCount }) =>
       showToast(t('explorer.tasks.cleared', { count: clearedCount }), 'success'),
     onError: (error) => showToast(error.message, 'error'),
-    onSettled: () => client.invalidateQueries({ queryKey: fsKeys.tasks(tree) }),
+    onSettled: () => refreshAfterChange(client, { queryKey: fsKeys.tasks(tree) }),
   });
   const finished = tasks.data?.some((task) => !isTaskActive(task)) ?? false;
   return (

@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { PasteCreateInput, PasteFormat } from '@cubby/shared';
 import { api } from '../../../lib/api/index.ts';
 import { pasteKeys } from './query-keys.ts';
+import { refreshAfterChange } from '../../../lib/query/refresh.ts';
 
 export interface CreatedPaste {
   id: string;
@@ -23,6 +24,6 @@ export function useCreatePaste() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createPaste,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: pasteKeys.managed() }),
+    onSuccess: () => refreshAfterChange(queryClient, { queryKey: pasteKeys.managed() }),
   });
 }

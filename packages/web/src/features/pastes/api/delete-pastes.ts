@@ -7,6 +7,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api/index.ts';
 import { managementPath, type ManagementScope } from './management-scope.ts';
 import { pasteKeys } from './query-keys.ts';
+import { refreshAfterChange } from '../../../lib/query/refresh.ts';
 
 export async function deletePaste({ scope, id }: { scope: ManagementScope; id: string }): Promise<void> {
   await api.delete<unknown>(managementPath(scope, id));
@@ -32,7 +33,7 @@ function useInvalidatingMutation<TInput, TResult>(mutationFn: (input: TInput) =>
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: pasteKeys.managed() }),
+    onSettled: () => refreshAfterChange(queryClient, { queryKey: pasteKeys.managed() }),
   });
 }
 

@@ -4,6 +4,7 @@ import type { PasteDetail, PasteUpdateInput } from '@cubby/shared';
 import { api } from '../../../lib/api/index.ts';
 import { managementPath, type ManagementScope } from './management-scope.ts';
 import { pasteKeys } from './query-keys.ts';
+import { refreshAfterChange } from '../../../lib/query/refresh.ts';
 
 export function updatePaste({
   scope,
@@ -22,6 +23,6 @@ export function useUpdatePaste() {
   return useMutation({
     mutationFn: updatePaste,
     onSuccess: (detail, { scope }) => queryClient.setQueryData(pasteKeys.detail(scope, detail.id), detail),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: pasteKeys.lists() }),
+    onSettled: () => refreshAfterChange(queryClient, { queryKey: pasteKeys.lists() }),
   });
 }

@@ -10,6 +10,7 @@ import { api } from '../../../../lib/api/index.ts';
 import type { ManagementScope } from '../../../pastes/index.ts';
 import { fileShareKeys } from './query-keys.ts';
 import type { FileListParams, FilePage, FileShareUpdate } from './types.ts';
+import { refreshAfterChange } from '../../../../lib/query/refresh.ts';
 
 export function filesPath(scope: ManagementScope, id?: string): string {
   const base = `/${scope}/files`;
@@ -101,7 +102,7 @@ function useInvalidatingMutation<TInput, TResult>(mutationFn: (input: TInput) =>
     mutationFn,
     // The variables of an update may hold a new password: forget the finished mutation at once.
     gcTime: 0,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: fileShareKeys.managed() }),
+    onSettled: () => refreshAfterChange(queryClient, { queryKey: fileShareKeys.managed() }),
   });
 }
 

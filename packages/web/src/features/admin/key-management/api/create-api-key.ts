@@ -7,6 +7,7 @@ import type { ApiKeyCreateInput, ApiKeyView } from '@cubby/shared';
 import { api } from '../../../../lib/api/index.ts';
 import { toApiKeyView } from './get-api-keys.ts';
 import { apiKeyKeys } from './query-keys.ts';
+import { refreshAfterChange } from '../../../../lib/query/refresh.ts';
 
 export interface CreatedApiKey {
   view: ApiKeyView;
@@ -25,6 +26,6 @@ export function useCreateApiKey() {
     mutationFn: createApiKey,
     // Forget the finished mutation (and so the key) at once.
     gcTime: 0,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: apiKeyKeys.all }),
+    onSettled: () => refreshAfterChange(queryClient, { queryKey: apiKeyKeys.all }),
   });
 }

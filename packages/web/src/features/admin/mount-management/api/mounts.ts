@@ -7,6 +7,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import type { Mount, MountCreateInput, MountUpdateInput } from '@cubby/shared';
 import { api } from '../../../../lib/api/index.ts';
 import { mountKeys } from './query-keys.ts';
+import { refreshAfterChange } from '../../../../lib/query/refresh.ts';
 
 const mountPath = (id: string) => `/admin/mounts/${encodeURIComponent(id)}`;
 
@@ -58,7 +59,7 @@ function useRefreshingMutation<TInput>(mutationFn: (input: TInput) => Promise<vo
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: mountKeys.all }),
+    onSettled: () => refreshAfterChange(queryClient, { queryKey: mountKeys.all }),
   });
 }
 

@@ -13,6 +13,7 @@ import {
 import type { z } from 'zod';
 import { api } from '../../../../lib/api/index.ts';
 import { maxUploadSizeQueryOptions } from '../../../upload/api/use-upload-options.ts';
+import { refreshAfterChange } from '../../../../lib/query/refresh.ts';
 
 export type WebdavUploadMode = (typeof WEBDAV_UPLOAD_MODES)[number];
 export type SystemSettingsUpdate = z.input<typeof systemSettingsUpdateSchema>;
@@ -80,11 +81,11 @@ export function useUpdateSystemSettings() {
     onSuccess: (settings) => queryClient.setQueryData(systemSettingsKeys.detail(), settings),
     onSettled: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: systemSettingsKeys.all }),
+        refreshAfterChange(queryClient, { queryKey: systemSettingsKeys.all }),
         // The upload page shows the limit: let it read the new one.
-        queryClient.invalidateQueries({ queryKey: maxUploadSizeQueryOptions().queryKey }),
+        refreshAfterChange(queryClient, { queryKey: maxUploadSizeQueryOptions().queryKey }),
         // File pages say whether they offer Office preview.
-        queryClient.invalidateQueries({ queryKey: ['files', 'public'] }),
+        refreshAfterChange(queryClient, { queryKey: ['files', 'public'] }),
       ]),
   });
 }

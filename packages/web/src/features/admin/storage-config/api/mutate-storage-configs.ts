@@ -8,6 +8,7 @@ import { api } from '../../../../lib/api/index.ts';
 import { storageConfigKeys } from './query-keys.ts';
 import type { StorageConfigCreateBody, StorageConfigUpdateBody } from '@cubby/shared';
 import type { StorageConfig } from './types.ts';
+import { refreshAfterChange } from '../../../../lib/query/refresh.ts';
 
 const configPath = (id: string) => `/s3-configs/${encodeURIComponent(id)}`;
 
@@ -33,7 +34,7 @@ function useInvalidatingMutation<TInput>(mutationFn: (input: TInput) => Promise<
     mutationFn,
     // The variables may hold credentials: forget the finished mutation at once.
     gcTime: 0,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: storageConfigKeys.all }),
+    onSettled: () => refreshAfterChange(queryClient, { queryKey: storageConfigKeys.all }),
   });
 }
 

@@ -7,6 +7,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../../lib/api/index.ts';
 import { storageConfigKeys } from './query-keys.ts';
 import type { StorageTestReport, TestStep } from './types.ts';
+import { refreshAfterChange } from '../../../../lib/query/refresh.ts';
 
 interface RawReport {
   success?: boolean;
@@ -38,6 +39,6 @@ export function useTestStorageConfig() {
   return useMutation({
     mutationFn: testStorageConfig,
     // A test records `last_used`.
-    onSettled: () => queryClient.invalidateQueries({ queryKey: storageConfigKeys.all }),
+    onSettled: () => refreshAfterChange(queryClient, { queryKey: storageConfigKeys.all }),
   });
 }
