@@ -17,7 +17,6 @@
  * ETags are `"<inode>-<size>-<mtime ns>"` (hex): stable across reads, changed by every write, since
  * every write renames a new inode into place. Content types are not stored on disk.
  */
-import { sameDigest } from '@cubby/shared';
 import { createHash, randomBytes } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
 import { once } from 'node:events';
@@ -36,7 +35,6 @@ import {
   type ListOptions,
   type ListPage,
   listLimit,
-  MULTIPART_LIMITS,
   type MultipartApi,
   type MultipartPart,
   type MultipartPartInfo,
@@ -61,6 +59,7 @@ import {
   nameOf,
   pathSegments,
 } from '../driver-path.ts';
+import { checkCompleteParts, checkPartNumber, checkPartSize } from '../multipart-rules.ts';
 import { OpenDir, withDir } from './local-fs.ts';
 import { buildLocalPresignUrl, type LocalSignedParams } from './local-signature.ts';
 
@@ -728,10 +727,7 @@ export class LocalDriver implements StorageDriver {
     size: number,
   ): Promise<{ etag: string }> {
     checkPartNumber(partNumber);
-    if (!Number.isSafeInteger(size) || size < 0) {
-      throw new StorageError('PRECONDITION_FAILED', 'part size is required');
-    }
-    if (size > MULTIPART_LIMITS.maxPartSize) throw new StorageError('TOO_LARGE', 'part larger than 5 GiB');
+    checkPartSize(size);
     return this.inUpload(raw, uploadId, ({ path, dir }) => {
       const hash = createHash('md5');
       return this.withTemp(dir, async (temp) => {
@@ -797,7 +793,7 @@ export class LocalDriver implements StorageDriver {
     const { segments } = this.resolve(raw);
     if (segments.length === 0) throw new StorageError('IS_A_DIRECTORY', 'the root is a directory');
     return this.inUpload(raw, uploadId, async ({ path, dir, uploads }) => {
-      const files = checkCompleteParts(parts, await this.readParts(dir));
+      const files = checkCompleteParts(parts, await this.readParts(dir)).map((part) => part.file);
       const written = await this.replaceFile(segments, path, async (target, temp) => {
         let handle: fs.FileHandle | undefined;
         try {
@@ -945,45 +941,7 @@ async function copyTree(from: OpenDir, name: string, to: OpenDir, target: string
   );
 }
 
-function checkPartNumber(partNumber: number): void {
-  if (!Number.isSafeInteger(partNumber) || partNumber < 1 || partNumber > MULTIPART_LIMITS.maxParts) {
-    throw new StorageError('INVALID_RANGE', 'part number must be 1 to 10000');
-  }
-}
-
 const partPrefix = (partNumber: number): string => String(partNumber).padStart(5, '0') + '.';
-
-/**
- * S3's CompleteMultipartUpload rules: at least one part, ascending part numbers, each naming a stored
- * part by its ETag, every part but the last at least 5 MiB. Returns the part files in order.
- */
-function checkCompleteParts(
-  parts: MultipartPart[],
-  stored: Map<number, MultipartPartInfo & { file: string }>,
-): string[] {
-  if (!Array.isArray(parts) || parts.length === 0) {
-    throw new StorageError('PRECONDITION_FAILED', 'no parts given');
-  }
-  const files: string[] = [];
-  parts.forEach((part, i) => {
-    const previous = parts[i - 1];
-    if (previous && part.partNumber <= previous.partNumber) {
-      throw new StorageError('PRECONDITION_FAILED', 'parts must be listed in ascending order');
-    }
-    const found = stored.get(part.partNumber);
-    if (!found || !sameDigest(found.etag, part.etag)) {
-      throw new StorageError(
-        'PRECONDITION_FAILED',
-        `part ${part.partNumber} was not uploaded with that ETag`,
-      );
-    }
-    if (i < parts.length - 1 && found.size < MULTIPART_LIMITS.minPartSize) {
-      throw new StorageError('PRECONDITION_FAILED', `part ${part.partNumber} is smaller than 5 MiB`);
-    }
-    files.push(found.file);
-  });
-  return files;
-}
 
 export function createLocalDriver(config: LocalDriverConfig): LocalDriver {
   return new LocalDriver(config);

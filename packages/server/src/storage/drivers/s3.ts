@@ -41,6 +41,7 @@ import { checkRange } from '../byte-range.ts';
 import { webBody } from '../node-body.ts';
 import { plainGet } from './s3-get.ts';
 import { contentDisposition } from '../content-disposition.ts';
+import { checkPartNumber, checkPartSize } from '../multipart-rules.ts';
 import {
   type Entry,
   type ListOptions,
@@ -284,12 +285,6 @@ const SDK_LOGGER = {
 function checkExpiry(expiresIn: number): void {
   if (!Number.isSafeInteger(expiresIn) || expiresIn <= 0 || expiresIn > MAX_PRESIGN_SECONDS) {
     throw new RangeError('expiresIn must be 1 to 604800 seconds');
-  }
-}
-
-function checkPartNumber(partNumber: number): void {
-  if (!Number.isSafeInteger(partNumber) || partNumber < 1 || partNumber > MULTIPART_LIMITS.maxParts) {
-    throw new StorageError('INVALID_RANGE', 'part number must be 1 to 10000');
   }
 }
 
@@ -1037,10 +1032,7 @@ export class S3Driver implements StorageDriver {
   ): Promise<{ etag: string }> {
     const path = driverPath(raw);
     checkPartNumber(partNumber);
-    if (!Number.isSafeInteger(size) || size < 0) {
-      throw new StorageError('PRECONDITION_FAILED', 'part size is required');
-    }
-    if (size > MULTIPART_LIMITS.maxPartSize) throw new StorageError('TOO_LARGE', 'part larger than 5 GiB');
+    checkPartSize(size);
     const limit = new ByteLimit(size, true);
     const stream = limitedBody(body, limit);
     try {
