@@ -1,8 +1,9 @@
 /**
  * The storage driver contract (docs/architecture.md, "Drivers"): what every backend (local disk,
- * S3-compatible) offers to the vfs, the shared types, and the one error type drivers throw. A driver works on
- * normalised sub-paths inside its storage config ("/photos/a.jpg"; "/" is the config's root) and
- * knows nothing of HTTP, users or mounts. Bytes always travel as web streams, never whole buffers.
+ * S3-compatible, and in memory for tests) offers to the vfs, the shared types, and the one error type
+ * drivers throw. A driver works on normalised sub-paths inside its storage config ("/photos/a.jpg";
+ * "/" is the config's root) and knows nothing of HTTP, users or mounts. Bytes always travel as web
+ * streams, never whole buffers.
  *
  * The behaviour every driver must show is pinned down by the contract suite in
  * test/storage/contract.ts; the notes below say what the types cannot.
@@ -182,7 +183,8 @@ export interface PresignPartOptions {
 }
 
 export interface StorageDriver {
-  readonly kind: 'local' | 's3';
+  /** `memory` is the in-process driver the fast tests run on (docs/testing.md). */
+  readonly kind: 'local' | 's3' | 'memory';
 
   /** NOT_FOUND when nothing is there. The root always exists. */
   stat(path: string): Promise<Entry>;

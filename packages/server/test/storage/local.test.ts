@@ -24,6 +24,7 @@ import {
   type DriverHarness,
   ShiftableClock,
   expectCode,
+  gatedStream,
   generatedStream,
   readAll,
   readText,
@@ -224,25 +225,11 @@ describe('local driver: disk specifics', () => {
 
   it('shows a reader the old content until a write completes', async () => {
     await h.driver.write('/atomic.txt', streamOf('old'));
-    let release: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let sent = false;
-    const slow = new ReadableStream<Uint8Array>({
-      async pull(c) {
-        if (!sent) {
-          sent = true;
-          c.enqueue(new TextEncoder().encode('new '));
-          return;
-        }
-        await gate;
-        c.enqueue(new TextEncoder().encode('content'));
-        c.close();
-      },
-    });
-    const writing = h.driver.write('/atomic.txt', slow);
+    const slow = gatedStream('new ', 'content');
+    const writing = h.driver.write('/atomic.txt', slow.body);
     await new Promise((resolve) => setTimeout(resolve, 50));
     assert.equal(await readText(h.driver, '/atomic.txt'), 'old');
-    release();
+    slow.release();
     await writing;
     assert.equal(await readText(h.driver, '/atomic.txt'), 'new content');
   });
