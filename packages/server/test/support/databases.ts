@@ -1,7 +1,8 @@
 /**
  * The databases every integration suite runs on: a SQLite file in a temp dir and a fresh
  * PostgreSQL database (created per suite on the server named by DATABASE_URL, dropped afterwards).
- * When DATABASE_URL is missing the PostgreSQL tier fails loudly, never skips.
+ * When DATABASE_URL is missing the PostgreSQL tier fails loudly, never skips — unless the run leaves
+ * PostgreSQL out on purpose (`CUBBY_TEST_DIALECTS`, below).
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -10,7 +11,28 @@ import path from 'node:path';
 import pg from 'pg';
 import { type Db, type Dialect, type MigrationName, migrate, openDatabase } from '../../src/db/database.ts';
 
-export const DIALECTS: Dialect[] = ['sqlite', 'postgres'];
+/**
+ * The dialects the suites run on: both, unless `CUBBY_TEST_DIALECTS` names some (comma-separated):
+ * `sqlite` runs without PostgreSQL, as the fast tier does (docs/testing.md). An unknown name fails.
+ */
+export const DIALECTS: Dialect[] = testDialects(process.env.CUBBY_TEST_DIALECTS);
+
+/** `skip` for a suite that needs PostgreSQL outside the DIALECTS loop: false unless the run leaves it out. */
+export const POSTGRES_SKIP: string | false = DIALECTS.includes('postgres')
+  ? false
+  : 'CUBBY_TEST_DIALECTS leaves PostgreSQL out of this run';
+
+function testDialects(setting: string | undefined): Dialect[] {
+  const all: Dialect[] = ['sqlite', 'postgres'];
+  if (!setting?.trim()) return all;
+  const named = setting.split(',').map((name) => name.trim());
+  for (const name of named) {
+    if (!all.includes(name as Dialect)) {
+      throw new Error(`CUBBY_TEST_DIALECTS: unknown dialect "${name}" (use ${all.join(', ')})`);
+    }
+  }
+  return all.filter((dialect) => named.includes(dialect));
+}
 
 export interface TestDatabase {
   db: Db;
