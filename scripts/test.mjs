@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // `npm test`: every tier — unit and integration (node:test, on SQLite and PostgreSQL) and the browser
 // tests (Playwright with the system Chromium against the built app). Starts a throwaway PostgreSQL
-// when DATABASE_URL is not given. Ends with one line "N passed, N failed" summed from the reports.
+// when DATABASE_URL is not given. `npm test fast` runs the fast tier alone (docs/testing.md): it is
+// never part of the default run. Prints each tier's wall time when it ends, and ends with one line
+// "N passed, N failed" summed from the reports.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -10,8 +12,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const only = process.argv.slice(2); // optional tier names: unit, e2e
-const wants = (tier) => only.length === 0 || only.includes(tier);
+const TIERS = ['unit', 'e2e', 'fast'];
+/** What `npm test` runs without tier names: everything but the fast tier, which repeats part of unit. */
+const DEFAULT_TIERS = ['unit', 'e2e'];
+const only = process.argv.slice(2); // optional tier names: unit, e2e, fast
+const unknown = only.filter((tier) => !TIERS.includes(tier));
+if (unknown.length > 0) {
+  console.error(`Unknown tier ${unknown.join(', ')}: the tiers are ${TIERS.join(', ')}.`);
+  console.log('\n0 passed, 1 failed');
+  process.exit(1);
+}
+const wants = (tier) => (only.length === 0 ? DEFAULT_TIERS.includes(tier) : only.includes(tier));
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'cubby-reports-'));
 const totals = { passed: 0, failed: 0 };
 const problems = [];
@@ -103,19 +114,9 @@ async function ensureS3() {
 /** The S3 server's settings once started (the storage suites and the storage-config browser tests use it). */
 let s3Env;
 
-async function unitAndIntegration() {
-  const files = [
-    ...findTests(path.join(root, 'packages/shared/src'), /\.test\.ts$/),
-    ...findTests(path.join(root, 'packages/server/test'), /\.test\.ts$/),
-    ...findTests(path.join(root, 'packages/web/src'), /\.test\.ts$/),
-  ];
-  const databaseUrl = await ensurePostgres();
-  // The S3 driver suites, and the multi-instance suite (its instances share one bucket).
-  const needsS3 = files.some(
-    (f) => f.includes(`${path.sep}storage${path.sep}s3`) || f.endsWith('multi-instance.test.ts'),
-  );
-  if (needsS3) s3Env ??= await ensureS3();
-  const tap = path.join(reports, 'node.tap');
+/** Runs test files with node:test (two at a time) and adds up its TAP report; `name` names the report. */
+async function nodeTests(name, files, env) {
+  const tap = path.join(reports, `${name}.tap`);
   const code = await run(
     process.execPath,
     [
@@ -129,8 +130,7 @@ async function unitAndIntegration() {
       `--test-reporter-destination=${tap}`,
       ...files,
     ],
-    // Without PostgreSQL (or S3) those tiers fail with a message saying how to install it.
-    { DATABASE_URL: databaseUrl ?? '', ...s3Env },
+    env,
   );
   const text = fs.existsSync(tap) ? fs.readFileSync(tap, 'utf8') : '';
   const count = (name) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
@@ -140,6 +140,57 @@ async function unitAndIntegration() {
     problems.push(`node:test exited ${code} without reporting a failure`);
     totals.failed += 1;
   }
+}
+
+/** The node:test files of the unit tier: the shared package's, the server's and the web app's. */
+function unitTestFiles() {
+  return [
+    ...findTests(path.join(root, 'packages/shared/src'), /\.test\.ts$/),
+    ...findTests(path.join(root, 'packages/server/test'), /\.test\.ts$/),
+    ...findTests(path.join(root, 'packages/web/src'), /\.test\.ts$/),
+  ];
+}
+
+async function unitAndIntegration() {
+  const files = unitTestFiles();
+  const databaseUrl = await ensurePostgres();
+  // The S3 driver suites, and the multi-instance suite (its instances share one bucket).
+  const needsS3 = files.some(
+    (f) => f.includes(`${path.sep}storage${path.sep}s3`) || f.endsWith('multi-instance.test.ts'),
+  );
+  if (needsS3) s3Env ??= await ensureS3();
+  // Without PostgreSQL (or S3) those tiers fail with a message saying how to install it.
+  await nodeTests('unit', files, { DATABASE_URL: databaseUrl ?? '', ...s3Env });
+}
+
+/**
+ * The server's test files the fast tier leaves out, and why: each needs PostgreSQL, radosgw or server
+ * processes of its own, or takes too much of the tier's time. Every other test file of the unit tier
+ * runs in it, a new one too.
+ */
+const NOT_FAST = {
+  'packages/server/test/multi-instance.test.ts':
+    'three server processes on PostgreSQL and radosgw behind nginx',
+  'packages/server/test/instances.test.ts': 'server processes sharing a PostgreSQL database',
+  'packages/server/test/crash.test.ts': 'kills and restarts server processes',
+  'packages/server/test/process.test.ts': 'starts server processes',
+  'packages/server/test/connections.test.ts': 'starts server processes',
+  'packages/server/test/leftovers.test.ts': 'starts server processes',
+  'packages/server/test/config.test.ts': 'starts a server process (its exit on a bad configuration)',
+  'packages/server/test/webdav-clients.test.ts': 'a server process driven by litmus, rclone and cadaver',
+  'packages/server/test/storage/s3.test.ts': 'needs radosgw',
+  // By time: the heaviest file on SQLite alone (20 s of CPU, 25–30 s on its own).
+  'packages/server/test/fuzz.test.ts': 'sends every route thousands of bad values',
+};
+
+/**
+ * The fast tier, for the inner loop (`npm test fast`, under 2 minutes; docs/testing.md): the unit
+ * tier's files but NOT_FAST's, on SQLite alone — PostgreSQL and S3 are left out (their suites are
+ * skipped) and no server process is started. Storage is on local disk and, for the contract, in memory.
+ */
+async function fastTier() {
+  const files = unitTestFiles().filter((f) => !(f.split(path.sep).join('/') in NOT_FAST));
+  await nodeTests('fast', files, { CUBBY_TEST_DIALECTS: 'sqlite', DATABASE_URL: '', S3_ENDPOINT: '' });
 }
 
 async function browser() {
@@ -181,9 +232,20 @@ async function browser() {
   }
 }
 
+/** Runs a tier and prints its wall time when it ends ("tier unit: 532 s"). */
+async function timed(tier, fn) {
+  const started = Date.now();
+  try {
+    await fn();
+  } finally {
+    console.log(`\ntier ${tier}: ${Math.round((Date.now() - started) / 1000)} s`);
+  }
+}
+
 try {
-  if (wants('unit')) await unitAndIntegration();
-  if (wants('e2e')) await browser();
+  if (wants('fast')) await timed('fast', fastTier);
+  if (wants('unit')) await timed('unit', unitAndIntegration);
+  if (wants('e2e')) await timed('e2e', browser);
 } finally {
   for (const cleanup of cleanups) cleanup();
   fs.rmSync(reports, { recursive: true, force: true });
