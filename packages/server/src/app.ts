@@ -14,7 +14,7 @@ import { authenticate } from './http/auth.ts';
 import type { AppEnv } from './http/context.ts';
 import { handleError, handleNotFound } from './http/error-handler.ts';
 import { openApiRoutes } from './http/openapi.ts';
-import { AppError, badRequest } from './http/errors.ts';
+import { AppError, badRequest } from './errors/app-error.ts';
 import { createAttemptLimiter } from './http/rate-limiter.ts';
 import { requestBodies } from './http/request-body.ts';
 import { requestContext } from './http/request-context.ts';
@@ -35,7 +35,7 @@ import { FilesRepository } from './modules/files/files.repository.ts';
 import { filesRoutes } from './modules/files/files.routes.ts';
 import { FilesService } from './modules/files/files.service.ts';
 import type { StorageDriver } from './storage/driver.ts';
-import { StorageQuota } from './storage/quota.ts';
+import { StorageQuota } from './vfs/quota.ts';
 import { shareUpkeep } from './modules/files/share-upkeep.ts';
 import { PastesRepository } from './modules/pastes/pastes.repository.ts';
 import { pastesRoutes } from './modules/pastes/pastes.routes.ts';
@@ -52,7 +52,7 @@ import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { settingsUrlProbe, UploadsService } from './modules/uploads/uploads.service.ts';
 import { urlUploadRoutes } from './modules/url-upload/url-upload.routes.ts';
 import { localPresignRoutes } from './storage/drivers/local-routes.ts';
-import { Vfs } from './storage/vfs.ts';
+import { Vfs } from './vfs/vfs.ts';
 import { FsTasksRepository } from './modules/fs-tasks/fs-tasks.repository.ts';
 import { fsTasksRoutes } from './modules/fs-tasks/fs-tasks.routes.ts';
 import { FsTasksService } from './modules/fs-tasks/fs-tasks.service.ts';
@@ -63,7 +63,7 @@ import { FsService } from './modules/fs/fs.service.ts';
 import { MountsRepository } from './modules/mounts/mounts.repository.ts';
 import { mountsRoutes } from './modules/mounts/mounts.routes.ts';
 import { MountsService } from './modules/mounts/mounts.service.ts';
-import type { StorageChange } from './storage/changes.ts';
+import type { StorageChange } from './vfs/changes.ts';
 import { LOCAL_PRESIGN_MOUNT } from './storage/drivers/local-signature.ts';
 import { APP_VERSION } from './version.ts';
 import { DavAuthenticator } from './webdav/auth.ts';
@@ -111,7 +111,7 @@ export function createApp(deps: AppDeps) {
   const settings = new SettingsService(new SettingsRepository(db.kysely), clock);
   const pastes = new PastesService(new PastesRepository(db.kysely, db.writeBatch), clock, limiter);
   const mountsRepository = new MountsRepository(db.kysely);
-  // Each storage config's quota, kept on every door (storage/quota.ts); `storageConfigs` is built
+  // Each storage config's quota, kept on every door (vfs/quota.ts); `storageConfigs` is built
   // below, and a storage is only counted once a request arrives.
   const quota = new StorageQuota({
     db: db.kysely,
@@ -147,7 +147,7 @@ export function createApp(deps: AppDeps) {
   });
 
   // One tree over every mount: the fs routes, WebDAV and the copy engine go through it.
-  // WebDAV's locks bind every door's writes (storage/locks.ts).
+  // WebDAV's locks bind every door's writes (vfs/locks.ts).
   const davRepository = new DavRepository(db.kysely, db.dialect);
   const vfs = new Vfs({
     mounts: mountsRepository,

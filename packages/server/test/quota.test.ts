@@ -1,5 +1,5 @@
 /**
- * A storage config's quota holds on every door into storage (storage/quota.ts; docs/architecture.md
+ * A storage config's quota holds on every door into storage (vfs/quota.ts; docs/architecture.md
  * "Quota"), on both databases, over a mount on local disk and one on radosgw: fs uploads (form),
  * WebDAV PUT (with and without a length), relay uploads (declared or not, unfinished parts
  * counting), presigned uploads, copy tasks and share uploads into the same storage — each refused

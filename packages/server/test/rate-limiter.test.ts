@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { AppError } from '../src/http/errors.ts';
+import { AppError } from '../src/errors/app-error.ts';
 import {
   type AttemptLimiter,
   type LimitRule,

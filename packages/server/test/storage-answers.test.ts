@@ -1,16 +1,16 @@
 /**
- * One storage-error table for every door (http/storage-answers.ts): the fs API (and WebDAV through
+ * One storage-error table for every door (vfs/storage-answers.ts): the fs API (and WebDAV through
  * it) and file downloads answer each driver error code with the same status and error code — before,
  * a folder-not-empty was 409 in one and 400 in another, a body over its limit 507 "storage full" in
  * the fs API and 413 on local storage's signed URLs, and a storage refusing access 403 or 503.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AppError } from '../src/http/errors.ts';
-import { STORAGE_STATUS } from '../src/http/storage-answers.ts';
+import { AppError } from '../src/errors/app-error.ts';
+import { STORAGE_STATUS } from '../src/vfs/storage-answers.ts';
 import { STORAGE_ERROR_CODES, StorageError } from '../src/storage/driver.ts';
-import { objectCall } from '../src/storage/serve-object.ts';
-import { fsStorageFailure } from '../src/storage/vfs.ts';
+import { objectCall } from '../src/vfs/serve-object.ts';
+import { fsStorageFailure } from '../src/vfs/vfs.ts';
 
 const answerOf = async (door: (error: StorageError) => Promise<unknown>, error: StorageError) => {
   const answer = await door(error);

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { UrlFetchError } from '../src/lib/safe-fetch.ts';
 import { urlFetchAppError } from '../src/modules/url-upload/url-probe.ts';
-import type { AppError } from '../src/http/errors.ts';
+import type { AppError } from '../src/errors/app-error.ts';
 import { DIALECTS } from './support/databases.ts';
 import { startHttpSource } from './support/http-source.ts';
 import { apiKey, bearer, createTestApp, type TestApp } from './support/test-app.ts';

@@ -1,5 +1,5 @@
 /**
- * The virtual tree over the mounts (storage/vfs.ts), on both databases with local storage: the
+ * The virtual tree over the mounts (vfs/vfs.ts), on both databases with local storage: the
  * longest mount wins and a mount at `/` works, paths above mounts are virtual folders, an API key sees
  * only the way to its base path and nothing touches storage outside it, listings are complete and
  * sorted, and the directory cache is invalidated by every write and expires with the mount's TTL.

@@ -231,7 +231,7 @@ export interface JobRunsTable {
   instance: string;
 }
 
-/** Bytes counted in a storage config (migration 0014; storage/quota.ts). */
+/** Bytes counted in a storage config (migration 0014; vfs/quota.ts). */
 export interface StorageUsageTable {
   storage_config_id: string;
   used_bytes: number;
@@ -241,7 +241,7 @@ export interface StorageUsageTable {
   counted_at: string;
 }
 
-/** Bytes promised to a write under way in a storage config (storage/quota.ts). */
+/** Bytes promised to a write under way in a storage config (vfs/quota.ts). */
 export interface StorageReservationsTable {
   id: string;
   storage_config_id: string;

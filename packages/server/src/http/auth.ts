@@ -6,7 +6,7 @@
 import type { Permissions, Principal } from '@cubby/shared';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from './context.ts';
-import { forbidden, unauthenticated } from './errors.ts';
+import { forbidden, unauthenticated } from '../errors/app-error.ts';
 import type { RouteAuth } from './route-docs.ts';
 
 export interface CredentialResolvers {

@@ -1,7 +1,7 @@
 /** The per-request variables every handler can read. */
 import type { Principal } from '@cubby/shared';
 import type { Logger } from 'pino';
-import type { Lang } from './messages.ts';
+import type { Lang } from '../errors/messages.ts';
 
 export interface AppEnv {
   Variables: {

@@ -7,8 +7,8 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { answer } from './answer.ts';
 import type { AppEnv } from './context.ts';
-import type { AppError } from './errors.ts';
-import { type MessageKey, translate } from './messages.ts';
+import type { AppError } from '../errors/app-error.ts';
+import { type MessageKey, translate } from '../errors/messages.ts';
 
 export function ok<T>(
   c: Context<AppEnv>,

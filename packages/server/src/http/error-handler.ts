@@ -6,7 +6,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { AppEnv } from './context.ts';
 import { renderError } from './envelope.ts';
-import { AppError, notFound, payloadTooLarge } from './errors.ts';
+import { AppError, notFound, payloadTooLarge } from '../errors/app-error.ts';
 
 export function handleError(error: Error, c: Context<AppEnv>): Response {
   if (error instanceof AppError) return renderError(c, error);

@@ -22,7 +22,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../db/schema.ts';
 import type { Db } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';
-import { rateLimited } from './errors.ts';
+import { rateLimited } from '../errors/app-error.ts';
 
 export interface LimitRule {
   /** Names the rule in the log and separates its keys from other rules'. */

@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import { completeHeaders } from './answer.ts';
 import { clientIp } from './client-ip.ts';
 import type { AppEnv } from './context.ts';
-import { pickLang } from './messages.ts';
+import { pickLang } from '../errors/messages.ts';
 
 /** The request's child logger, built only when a handler logs (most requests log one line, below). */
 function lazyChild(logger: Logger, reqId: string): Logger {

@@ -9,8 +9,8 @@ import { isWellFormed } from '@cubby/shared';
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { AppEnv } from './context.ts';
-import { AppError } from './errors.ts';
-import { isMessageKey, type MessageKey } from './messages.ts';
+import { AppError } from '../errors/app-error.ts';
+import { isMessageKey, type MessageKey } from '../errors/messages.ts';
 
 export async function readJson<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<z.output<S>> {
   const text = await c.req.text();

@@ -11,11 +11,11 @@
  *    lock's root.
  *
  * Locks live in the database (dav_locks), so every instance honours them; which locks bind a write
- * is storage/locks.ts's rule, the same for every door.
+ * is vfs/locks.ts's rule, the same for every door.
  */
 import { type Principal, sameEtag } from '@cubby/shared';
-import { AppError } from '../http/errors.ts';
-import { locksOn as locksIn, unansweredLock, type WriteTarget } from '../storage/locks.ts';
+import { AppError } from '../errors/app-error.ts';
+import { locksOn as locksIn, unansweredLock, type WriteTarget } from '../vfs/locks.ts';
 import { type DavDeps, davPath, lookup } from './context.ts';
 import { DavError, davErrorBody, escapeXml, hrefOf } from './xml.ts';
 

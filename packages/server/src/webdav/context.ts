@@ -6,14 +6,14 @@
 import { mimeFromFilename, normalizeFsPath, type Principal } from '@cubby/shared';
 import type { Context } from 'hono';
 import type { AppEnv } from '../http/context.ts';
-import { AppError, badRequest } from '../http/errors.ts';
+import { AppError, badRequest } from '../errors/app-error.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { FsService } from '../modules/fs/fs.service.ts';
 import type { FsTasksService } from '../modules/fs-tasks/fs-tasks.service.ts';
 import type { SettingsService } from '../modules/settings/settings.service.ts';
 import { isStorageError } from '../storage/driver.ts';
 import { parentOf } from '../storage/driver-path.ts';
-import { fsStorageFailure, type Vfs } from '../storage/vfs.ts';
+import { fsStorageFailure, type Vfs } from '../vfs/vfs.ts';
 import type { DavRepository } from './dav.repository.ts';
 
 export interface DavDeps {

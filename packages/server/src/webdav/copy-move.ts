@@ -6,8 +6,8 @@
  * or across storages, streamed. Dead properties go along; locks stay behind.
  */
 import { isNormalizedPathWithin } from '@cubby/shared';
-import { AppError } from '../http/errors.ts';
-import type { WriteTarget } from '../storage/locks.ts';
+import { AppError } from '../errors/app-error.ts';
+import type { WriteTarget } from '../vfs/locks.ts';
 import { checkConditions } from './conditions.ts';
 import { type DavRequest, davPath, lookup, requireParent } from './context.ts';
 

@@ -8,9 +8,9 @@
 import { randomUUID } from 'node:crypto';
 import { creatorId } from '@cubby/shared';
 import type { DavLocksTable } from '../db/schema.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors/app-error.ts';
 import { type DavRequest, lookup, requireParent } from './context.ts';
-import { covers } from '../storage/locks.ts';
+import { covers } from '../vfs/locks.ts';
 import { checkConditions, locksOn, parseIf, submittedTokens } from './conditions.ts';
 import {
   DavError,

@@ -7,12 +7,12 @@
  */
 import { mimeFromFilename } from '@cubby/shared';
 import type { Element } from '@xmldom/xmldom';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors/app-error.ts';
 import type { DavLocksTable } from '../db/schema.ts';
-import type { FsListing } from '../storage/vfs.ts';
+import type { FsListing } from '../vfs/vfs.ts';
 import { ancestorsAndSelf } from '../storage/driver-path.ts';
 import { type DavRequest, type DavResource, lookup } from './context.ts';
-import { covers } from '../storage/locks.ts';
+import { covers } from '../vfs/locks.ts';
 import { activeLockXml } from './locking.ts';
 import {
   DAV_NS,

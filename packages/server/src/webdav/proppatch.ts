@@ -3,8 +3,8 @@
  * properties are protected (403 `cannot-modify-protected-property`, the others 424). Values are kept
  * as the XML the client sent (with the namespaces it uses) and given back by PROPFIND.
  */
-import { AppError } from '../http/errors.ts';
-import { translate } from '../http/messages.ts';
+import { AppError } from '../errors/app-error.ts';
+import { translate } from '../errors/messages.ts';
 import { checkConditions } from './conditions.ts';
 import { DAV_PROP_CHARS_PER_RESOURCE, DAV_PROPS_PER_RESOURCE, DavPropertiesFull } from './dav.repository.ts';
 import { type DavRequest, lookup } from './context.ts';

@@ -6,11 +6,11 @@
 import { LANG_HEADER, mimeFromFilename } from '@cubby/shared';
 import { type Context, Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
-import { AppError, forbidden } from '../http/errors.ts';
-import { type Lang, translate } from '../http/messages.ts';
+import { AppError, forbidden } from '../errors/app-error.ts';
+import { type Lang, translate } from '../errors/messages.ts';
 import { servingHeaders } from '../modules/files/files.serving.ts';
-import { withLocksChecked } from '../storage/locks.ts';
-import { serveObject } from '../storage/serve-object.ts';
+import { withLocksChecked } from '../vfs/locks.ts';
+import { serveObject } from '../vfs/serve-object.ts';
 import type { DavAuthenticator } from './auth.ts';
 import { checkConditions } from './conditions.ts';
 import { type DavDeps, type DavRequest, davPath, lookup } from './context.ts';
@@ -54,7 +54,7 @@ export function webdavRoutes(deps: DavDeps, authenticator: DavAuthenticator): Ho
       if (c.req.url.includes('#')) throw new AppError(400, 'VALIDATION_FAILED', 'webdav.path_invalid');
       const { path, slash } = davPath(deps.vfs, new URL(c.req.url).pathname);
       // Each method checks its writes against the locks with the tokens the request sent
-      // (conditions.ts); the vfs leaves them to it (storage/locks.ts).
+      // (conditions.ts); the vfs leaves them to it (vfs/locks.ts).
       return await withLocksChecked(() => handler({ c, deps, principal, path, slash }));
     } catch (error) {
       return failure(c, error);

@@ -8,9 +8,9 @@
  * URL of the bucket when the storage is S3 and the length is known (else as `auto`).
  */
 import { etagListHas, mimeFromFilename } from '@cubby/shared';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors/app-error.ts';
 import { isStorageError } from '../storage/driver.ts';
-import { placeOf, storageOp } from '../storage/vfs.ts';
+import { placeOf, storageOp } from '../vfs/vfs.ts';
 import { checkConditions } from './conditions.ts';
 import { type DavRequest, lookup, requireParent } from './context.ts';
 

@@ -3,8 +3,8 @@
  * declaration is 400), answers written by hand, and hrefs — every segment percent-encoded UTF-8.
  */
 import { DOMParser, type Element, type Node, onWarningStopParsing, XMLSerializer } from '@xmldom/xmldom';
-import { AppError, badRequest, payloadTooLarge } from '../http/errors.ts';
-import type { MessageKey } from '../http/messages.ts';
+import { AppError, badRequest, payloadTooLarge } from '../errors/app-error.ts';
+import type { MessageKey } from '../errors/messages.ts';
 
 export const DAV_NS = 'DAV:';
 /** Request bodies (PROPFIND, PROPPATCH, LOCK) are small; a larger one is refused, never read whole. */

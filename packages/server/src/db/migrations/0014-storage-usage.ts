@@ -1,5 +1,5 @@
 /**
- * What each storage config holds, for its quota on every door (storage/quota.ts,
+ * What each storage config holds, for its quota on every door (vfs/quota.ts,
  * docs/architecture.md "Quota"): the bytes counted in it, kept up to date by the storage change
  * events and recounted from the storage when a change's size is not known (`stale`); and the
  * reservations of writes under way (an upload's declared size, an unfinished multipart upload's

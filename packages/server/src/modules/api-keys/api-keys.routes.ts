@@ -3,7 +3,7 @@ import { apiKeyCreateSchema, apiKeyUpdateSchema } from '@cubby/shared';
 import { Hono } from 'hono';
 import type { AppEnv } from '../../http/context.ts';
 import { ok } from '../../http/envelope.ts';
-import { forbidden } from '../../http/errors.ts';
+import { forbidden } from '../../errors/app-error.ts';
 import { route } from '../../http/route-docs.ts';
 import type { ApiKeysService } from './api-keys.service.ts';
 

@@ -13,7 +13,7 @@ import {
 import type { z } from 'zod';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { ApiKeysTable } from '../../db/schema.ts';
-import { badRequest, conflict, notFound } from '../../http/errors.ts';
+import { badRequest, conflict, notFound } from '../../errors/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { hmacHex, randomString } from '../../lib/crypto.ts';
 import type { ApiKeysRepository } from './api-keys.repository.ts';

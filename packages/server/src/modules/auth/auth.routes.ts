@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { AppEnv } from '../../http/context.ts';
 import { authorize } from '../../http/auth.ts';
 import { ok } from '../../http/envelope.ts';
-import { forbidden } from '../../http/errors.ts';
+import { forbidden } from '../../errors/app-error.ts';
 import { route } from '../../http/route-docs.ts';
 import type { AuthService } from './auth.service.ts';
 

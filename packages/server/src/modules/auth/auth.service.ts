@@ -14,7 +14,7 @@ import {
   sha256Hex,
   verifyPassword,
 } from '../../lib/crypto.ts';
-import { badRequest, conflict, unauthenticated } from '../../http/errors.ts';
+import { badRequest, conflict, unauthenticated } from '../../errors/app-error.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { AdminsTable } from '../../db/schema.ts';
 import type { AuthRepository } from './auth.repository.ts';

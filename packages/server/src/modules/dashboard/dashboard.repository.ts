@@ -46,7 +46,7 @@ export class DashboardRepository {
   /** Bytes and files of ready shares per storage config, every config (ordered by name). */
   async storageUse(): Promise<StorageUse[]> {
     // Summed from the (status, storage_config_id, size) index alone, then matched to the configs.
-    // A config the quota has counted (storage/quota.ts) shows that count — every byte in its storage,
+    // A config the quota has counted (vfs/quota.ts) shows that count — every byte in its storage,
     // the number its quota is judged by; any other, what its file shares hold.
     const [sums, configs, counted] = await Promise.all([
       this.db

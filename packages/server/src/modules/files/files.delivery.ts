@@ -1,7 +1,7 @@
 /**
  * GET|HEAD /api/file-view/:slug and /api/file-download/:slug: the bytes of a share.
  *
- * Proxy mode (`use_proxy=1`) streams from the storage driver (storage/serve-object.ts: Range,
+ * Proxy mode (`use_proxy=1`) streams from the storage driver (vfs/serve-object.ts: Range,
  * validators, conditional requests). Direct mode answers 302 to a presigned URL that lives at most
  * five minutes. Either way the view is counted only by a request that delivers bytes.
  */
@@ -9,7 +9,7 @@ import type { Context } from 'hono';
 import type { Config } from '../../config/config.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { publicOrigin, rebaseUrl } from '../../http/public-origin.ts';
-import { objectCall, serveObject } from '../../storage/serve-object.ts';
+import { objectCall, serveObject } from '../../vfs/serve-object.ts';
 import { DIRECT_URL_SECONDS, type FilesService } from './files.service.ts';
 import { type ServeRoute, servingHeaders } from './files.serving.ts';
 

@@ -7,7 +7,7 @@ import { creatorId, type FileSource, mimeFromFilename, type Principal } from '@c
 import { type Kysely, type Updateable, sql } from 'kysely';
 import { pathBelow } from '../../db/path-below.ts';
 import type { Database, FilesTable } from '../../db/schema.ts';
-import type { Place } from '../../storage/changes.ts';
+import type { Place } from '../../vfs/changes.ts';
 import { createdByKey, likePattern } from '../shares/share-rules.ts';
 
 /**

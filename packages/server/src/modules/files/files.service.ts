@@ -40,11 +40,11 @@ import {
   gone,
   notFound,
   unauthenticated,
-} from '../../http/errors.ts';
+} from '../../errors/app-error.ts';
 import type { AttemptLimiter } from '../../http/rate-limiter.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { hashPassword } from '../../lib/crypto.ts';
-import type { StorageChange } from '../../storage/changes.ts';
+import type { StorageChange } from '../../vfs/changes.ts';
 import { isStorageError, type StorageDriver } from '../../storage/driver.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import type { StorageConfigsService } from '../storage-configs/storage-configs.service.ts';

@@ -1,11 +1,11 @@
 /**
- * File shares follow their files, whatever door changed them (storage/changes.ts): a file written
+ * File shares follow their files, whatever door changed them (vfs/changes.ts): a file written
  * again is described by its shares as it is now, a file or folder moved takes its shares along —
  * within a mount, to another mount, to another storage — and a file or folder deleted takes its
  * shares with it. The one home of that rule; every door only says what it changed.
  */
 import type { Clock } from '../../lib/clock.ts';
-import type { StorageChange } from '../../storage/changes.ts';
+import type { StorageChange } from '../../vfs/changes.ts';
 import type { FilesRepository } from './files.repository.ts';
 
 export function shareUpkeep(files: FilesRepository, clock: Clock): (change: StorageChange) => Promise<void> {

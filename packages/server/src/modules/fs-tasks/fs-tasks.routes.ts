@@ -8,11 +8,11 @@ import type { Principal } from '@cubby/shared';
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../../http/context.ts';
-import { badRequest } from '../../http/errors.ts';
+import { badRequest } from '../../errors/app-error.ts';
 import { json, ok, okWith } from '../../http/envelope.ts';
-import { type MessageKey, translate } from '../../http/messages.ts';
+import { type MessageKey, translate } from '../../errors/messages.ts';
 import { route } from '../../http/route-docs.ts';
-import { placeOf, type Vfs } from '../../storage/vfs.ts';
+import { placeOf, type Vfs } from '../../vfs/vfs.ts';
 import { FS_TREES } from '../fs/fs-trees.ts';
 import {
   type FsTaskItem,

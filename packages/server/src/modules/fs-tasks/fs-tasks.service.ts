@@ -19,13 +19,13 @@ import { randomUUID } from 'node:crypto';
 import { creatorId, type FsTaskAnswer, isNormalizedPathWithin, type Principal } from '@cubby/shared';
 import type { Logger } from 'pino';
 import type { FsTasksTable } from '../../db/schema.ts';
-import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
-import { isMessageKey, translate, type Lang } from '../../http/messages.ts';
+import { AppError, badRequest, conflict, notFound } from '../../errors/app-error.ts';
+import { isMessageKey, translate, type Lang } from '../../errors/messages.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { formatTag, parseTag, processState, THIS_PROCESS } from '../../lib/process-tag.ts';
 import { type Entry, isStorageError } from '../../storage/driver.ts';
 import { joinPath, parentOf } from '../../storage/driver-path.ts';
-import { fsStorageFailure, type MountedPath, placeOf, storageOp, type Vfs } from '../../storage/vfs.ts';
+import { fsStorageFailure, type MountedPath, placeOf, storageOp, type Vfs } from '../../vfs/vfs.ts';
 import type { FsTasksRepository } from './fs-tasks.repository.ts';
 
 export type TaskKind = FsTasksTable['kind'];
@@ -644,7 +644,7 @@ export class FsTasksService {
     try {
       const written = await this.transfer(from, to, job, { sameStorage, move, progress, signal });
       // What was at the target now holds these bytes; a moved file's shares come along. (What a
-      // move that replaced a file did to the quota's count is counted again: storage/quota.ts.)
+      // move that replaced a file did to the quota's count is counted again: vfs/quota.ts.)
       const replaced = move ? {} : { previousSize: there?.size ?? 0 };
       if (there) await this.deps.vfs.report({ kind: 'written', at: target, ...written, ...replaced });
       await this.deps.vfs.report(

@@ -20,10 +20,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Principal } from '@cubby/shared';
 import { z } from 'zod';
-import { AppError, badRequest, forbidden } from '../../http/errors.ts';
+import { AppError, badRequest, forbidden } from '../../errors/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { joinPath, nameOf, parentOf } from '../../storage/driver-path.ts';
-import { type MountedPath, storageOp, type Vfs } from '../../storage/vfs.ts';
+import { type MountedPath, storageOp, type Vfs } from '../../vfs/vfs.ts';
 import type { ZipEntry } from './zip-archive.ts';
 
 /** At most this many paths in one selection. */

@@ -29,8 +29,8 @@ import {
   type Principal,
 } from '@cubby/shared';
 import type { FilesTable } from '../../db/schema.ts';
-import { asStorageAnswer } from '../../http/storage-answers.ts';
-import { AppError, badRequest, forbidden } from '../../http/errors.ts';
+import { asStorageAnswer } from '../../vfs/storage-answers.ts';
+import { AppError, badRequest, forbidden } from '../../errors/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { ByteLimit } from '../../storage/byte-limit.ts';
 import { type Entry, isStorageError, MULTIPART_LIMITS } from '../../storage/driver.ts';
@@ -42,7 +42,7 @@ import {
   storageOp,
   storageType,
   type Vfs,
-} from '../../storage/vfs.ts';
+} from '../../vfs/vfs.ts';
 import { type FilesRepository, newFileRow } from '../files/files.repository.ts';
 import { servingHeaders } from '../files/files.serving.ts';
 import type { SettingsService } from '../settings/settings.service.ts';

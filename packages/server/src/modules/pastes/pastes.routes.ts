@@ -9,8 +9,8 @@ import { idsBodySchema } from '../shares/share-rules.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { answer } from '../../http/answer.ts';
 import { ok, okWith } from '../../http/envelope.ts';
-import { AppError } from '../../http/errors.ts';
-import { translate } from '../../http/messages.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { translate } from '../../errors/messages.ts';
 import { route } from '../../http/route-docs.ts';
 import type { PastesService } from './pastes.service.ts';
 

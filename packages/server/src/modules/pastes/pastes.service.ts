@@ -22,7 +22,7 @@ import {
 import type { z } from 'zod';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { PastesTable } from '../../db/schema.ts';
-import { AppError, badRequest, conflict, gone, notFound, unauthenticated } from '../../http/errors.ts';
+import { AppError, badRequest, conflict, gone, notFound, unauthenticated } from '../../errors/app-error.ts';
 import type { AttemptLimiter } from '../../http/rate-limiter.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { hashPassword } from '../../lib/crypto.ts';

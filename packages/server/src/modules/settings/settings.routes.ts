@@ -3,7 +3,7 @@ import { type MaxUploadSize, systemSettingsUpdateSchema } from '@cubby/shared';
 import { Hono } from 'hono';
 import type { AppEnv } from '../../http/context.ts';
 import { ok } from '../../http/envelope.ts';
-import { badRequest } from '../../http/errors.ts';
+import { badRequest } from '../../errors/app-error.ts';
 import { route } from '../../http/route-docs.ts';
 import { type SettingsService, toMegabytes } from './settings.service.ts';
 

@@ -15,7 +15,7 @@ import {
   type systemSettingsUpdateSchema,
 } from '@cubby/shared';
 import type { z } from 'zod';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../errors/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { SettingsRepository } from './settings.repository.ts';
 

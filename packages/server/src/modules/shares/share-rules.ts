@@ -7,8 +7,8 @@ import type { ShareState } from '@cubby/shared';
 import { type Kysely, type SqlBool, sql } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../db/schema.ts';
-import { AppError, badRequest } from '../../http/errors.ts';
-import type { MessageKey } from '../../http/messages.ts';
+import { AppError, badRequest } from '../../errors/app-error.ts';
+import type { MessageKey } from '../../errors/messages.ts';
 import type { Attempt, AttemptLimiter, LimitRule } from '../../http/rate-limiter.ts';
 import { randomString, verifyPassword } from '../../lib/crypto.ts';
 

@@ -19,7 +19,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { StorageTestStep, StorageTestStepName } from '@cubby/shared';
-import { type Lang, type MessageKey, translate } from '../../http/messages.ts';
+import { type Lang, type MessageKey, translate } from '../../errors/messages.ts';
 import { isStorageError, type StorageDriver } from '../../storage/driver.ts';
 import { resolveS3ClientSettings } from '../../storage/drivers/s3.ts';
 import {

@@ -8,7 +8,7 @@ import { Hono } from 'hono';
 import type { Config } from '../../config/config.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { ok, okWith } from '../../http/envelope.ts';
-import { notFound } from '../../http/errors.ts';
+import { notFound } from '../../errors/app-error.ts';
 import { publicOrigin } from '../../http/public-origin.ts';
 import { route } from '../../http/route-docs.ts';
 import { probeStorage } from './storage-configs.probe.ts';

@@ -18,13 +18,13 @@ import {
   type StorageConfigView,
 } from '@cubby/shared';
 import type { StorageConfigsTable } from '../../db/schema.ts';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors/app-error.ts';
 import { validate } from '../../http/validate.ts';
 import type { CacheBus } from '../../lib/cache-bus.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { SecretBox } from '../../lib/secret-box.ts';
 import type { StorageDriver } from '../../storage/driver.ts';
-import type { Capacity, StorageQuota } from '../../storage/quota.ts';
+import type { Capacity, StorageQuota } from '../../vfs/quota.ts';
 import type { MountsRepository } from '../mounts/mounts.repository.ts';
 import { createLocalDriver, type LocalDriver } from '../../storage/drivers/local.ts';
 import { createS3Driver, type S3Provider } from '../../storage/drivers/s3.ts';
@@ -75,7 +75,7 @@ export interface StorageServiceOptions {
   onChanged?: (id: string) => void;
   /** Tells the other instances to drop their driver of a changed config. */
   bus?: CacheBus;
-  /** Each config's quota and what counts towards it (storage/quota.ts). */
+  /** Each config's quota and what counts towards it (vfs/quota.ts). */
   quota?: StorageQuota;
 }
 
@@ -234,7 +234,7 @@ export class StorageConfigsService {
 
   /**
    * Space left for uploads: the quota (`total_storage_bytes`) less what the config holds and what
-   * writes under way reserved (storage/quota.ts), and for local disk also what the file system has
+   * writes under way reserved (vfs/quota.ts), and for local disk also what the file system has
    * free. Null when unlimited.
    */
   async capacity(config: StorageConfigRecord): Promise<Capacity | null> {

@@ -11,7 +11,7 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
-import { AppError, badRequest } from '../../http/errors.ts';
+import { AppError, badRequest } from '../../errors/app-error.ts';
 
 export interface UploadedFile {
   /** The name the client gave (UTF-8, `%22` read as `"`), only its last segment unless `wholeFilename`. */

@@ -22,7 +22,7 @@ import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import type { Config } from '../../config/config.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { ok } from '../../http/envelope.ts';
-import { badRequest } from '../../http/errors.ts';
+import { badRequest } from '../../errors/app-error.ts';
 import { publicOrigin, rebaseUrl } from '../../http/public-origin.ts';
 import { route } from '../../http/route-docs.ts';
 import type { FilesTable } from '../../db/schema.ts';

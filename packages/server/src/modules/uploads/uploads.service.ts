@@ -18,7 +18,7 @@
  * Until its bytes are confirmed a file row is 'pending', which public routes never serve. The server
  * builds every storage key. Sizes are held to the largest upload size (413) and to the config's
  * quota and free space (507, with the numbers). The quota is one rule for every door
- * (storage/quota.ts): a pending row counts towards it with its declared size, and it is checked
+ * (vfs/quota.ts): a pending row counts towards it with its declared size, and it is checked
  * again after the row is in, so concurrent uploads can never take more than the quota together
  * (each may be refused instead).
  */
@@ -29,15 +29,15 @@ import { formatBytes, isCreator, type Principal, sameDigest } from '@cubby/share
 import type { Logger } from 'pino';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { FilesTable, UploadSessionsTable } from '../../db/schema.ts';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
-import { asStorageAnswer } from '../../http/storage-answers.ts';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors/app-error.ts';
+import { asStorageAnswer } from '../../vfs/storage-answers.ts';
 import { validate } from '../../http/validate.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { formatTag, parseTag, processState, THIS_PROCESS } from '../../lib/process-tag.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 import { ByteLimit } from '../../storage/byte-limit.ts';
-import type { StorageChange } from '../../storage/changes.ts';
-import { StorageFullError } from '../../storage/quota.ts';
+import type { StorageChange } from '../../vfs/changes.ts';
+import { StorageFullError } from '../../vfs/quota.ts';
 import { webBody } from '../../storage/node-body.ts';
 import {
   isStorageError,
@@ -144,7 +144,7 @@ const tooLarge = (limit: number, size?: number): AppError =>
         size: formatBytes(size),
       });
 
-/** A driver failure as the answer it deserves (http/storage-answers.ts), in the uploads' words. */
+/** A driver failure as the answer it deserves (vfs/storage-answers.ts), in the uploads' words. */
 function storageFailure(error: unknown): unknown {
   return asStorageAnswer(error, {
     INVALID_PATH: 'uploads.path_invalid',
@@ -878,7 +878,7 @@ export class UploadsService {
 
   /**
    * 507 when the config holds more than its quota with `row` (pending, so reserved) included: the
-   * quota's one rule (storage/quota.ts), which counts every door's bytes in the config.
+   * quota's one rule (vfs/quota.ts), which counts every door's bytes in the config.
    */
   private async checkQuota(config: StorageConfigRecord, row: FilesTable): Promise<void> {
     await this.deps.storageConfigs.checkQuota(config, row.size);

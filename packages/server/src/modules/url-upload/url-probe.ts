@@ -4,7 +4,7 @@
  * rules hold for the probe and for each redirect it follows.
  */
 import { DEFAULT_MIME, formatBytes, mimeFromFilename, type UrlInfo } from '@cubby/shared';
-import { AppError, badRequest, forbidden } from '../../http/errors.ts';
+import { AppError, badRequest, forbidden } from '../../errors/app-error.ts';
 import { type SafeFetchOptions, type SafeResponse, safeFetch, UrlFetchError } from '../../lib/safe-fetch.ts';
 
 export interface ProbeOptions extends Pick<

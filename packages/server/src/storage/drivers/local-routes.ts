@@ -15,7 +15,7 @@ import { type Clock, systemClock } from '../../lib/clock.ts';
 import { parseRangeHeader, rangeForSize } from '../byte-range.ts';
 import { contentDisposition } from '../content-disposition.ts';
 import { documented } from '../../http/route-docs.ts';
-import { STORAGE_STATUS } from '../../http/storage-answers.ts';
+import { STORAGE_STATUS } from '../../vfs/storage-answers.ts';
 import { isStorageError, type ReadResult } from '../driver.ts';
 import type { LocalDriver } from './local.ts';
 import { type LocalSignedParams, parseLocalPresignQuery, verifyLocalSignature } from './local-signature.ts';

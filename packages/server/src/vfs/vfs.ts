@@ -29,8 +29,8 @@ import {
   type Principal,
 } from '@cubby/shared';
 import type { MountsTable } from '../db/schema.ts';
-import { AppError, badRequest, forbidden, notFound } from '../http/errors.ts';
-import { asStorageAnswer } from '../http/storage-answers.ts';
+import { AppError, badRequest, forbidden, notFound } from '../errors/app-error.ts';
+import { asStorageAnswer } from './storage-answers.ts';
 import { type CacheBus, type CacheNote, DEGRADED_TTL_MS } from '../lib/cache-bus.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { MountsRepository } from '../modules/mounts/mounts.repository.ts';
@@ -41,8 +41,8 @@ import type {
 import { ChangeFeed, type Place, type StorageChange } from './changes.ts';
 import { type LockStore, locksCheckedHere, unansweredLock, type WriteTarget } from './locks.ts';
 import { NO_RESERVATION, type Reservation, StorageFullError, type StorageQuota } from './quota.ts';
-import { type Entry, isStorageError, type StorageDriver } from './driver.ts';
-import { joinPath, parentOf, pathSegments } from './driver-path.ts';
+import { type Entry, isStorageError, type StorageDriver } from '../storage/driver.ts';
+import { joinPath, parentOf, pathSegments } from '../storage/driver-path.ts';
 
 /** What a caller wants to do at a path: see the way there, read what is there, or change it. */
 export type FsAccess = 'navigate' | 'read' | 'write';
@@ -79,7 +79,7 @@ export type CacheStats = CacheCounters;
  */
 export type ListingCache = 'use' | 'refresh' | 'bypass';
 
-/** A driver error as the fs answer it deserves (http/storage-answers.ts); anything else as it is. */
+/** A driver error as the fs answer it deserves (vfs/storage-answers.ts); anything else as it is. */
 export function fsStorageFailure(error: unknown): unknown {
   return asStorageAnswer(error);
 }
@@ -132,9 +132,9 @@ export interface VfsDeps {
   clock: Clock;
   /** Tells the other instances what this one forgot (and what they changed, through {@link applyNote}). */
   bus?: CacheBus;
-  /** WebDAV's locks, which bind every write (storage/locks.ts). */
+  /** WebDAV's locks, which bind every write (vfs/locks.ts). */
   locks?: LockStore;
-  /** Each storage config's quota, which every write reserves from (storage/quota.ts). */
+  /** Each storage config's quota, which every write reserves from (vfs/quota.ts). */
   quota?: StorageQuota;
 }
 
@@ -151,7 +151,7 @@ export class Vfs {
   private generation = 0;
 
   /**
-   * Every change to storage, from every door (storage/changes.ts). The listings cache is its first
+   * Every change to storage, from every door (vfs/changes.ts). The listings cache is its first
    * listener; app.ts adds the rest (file shares follow their files).
    */
   readonly changes = new ChangeFeed();
@@ -510,7 +510,7 @@ export class Vfs {
 
   /**
    * Reserves `bytes` of the quota of `at`'s storage for a write about to start (507 when there is no
-   * room; storage/quota.ts). `id` names one that later requests find again (a relay upload's).
+   * room; vfs/quota.ts). `id` names one that later requests find again (a relay upload's).
    */
   reserve(at: Pick<MountedPath, 'config'>, bytes: number, options: { id?: string; ttlMs?: number } = {}) {
     return this.deps.quota?.reserve(at.config, bytes, options) ?? Promise.resolve(NO_RESERVATION);
@@ -564,7 +564,7 @@ export class Vfs {
   }
 
   /**
-   * 423 when a WebDAV lock binds a write to `targets` (storage/locks.ts): no door but WebDAV can
+   * 423 when a WebDAV lock binds a write to `targets` (vfs/locks.ts): no door but WebDAV can
    * send a lock's token, so there a locked path stays locked. A WebDAV request checked its writes
    * already, with the tokens it sent.
    */
@@ -775,7 +775,7 @@ interface ForgetScope {
   below?: boolean;
 }
 
-/** The place in storage a mounted path names (storage/changes.ts). */
+/** The place in storage a mounted path names (vfs/changes.ts). */
 export function placeOf(at: Pick<MountedPath, 'config' | 'subPath'>): Place {
   return { configId: at.config.id, path: at.subPath };
 }

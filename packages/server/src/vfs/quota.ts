@@ -24,11 +24,11 @@ import { formatBytes } from '@cubby/shared';
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors/app-error.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { Place, StorageChange } from './changes.ts';
-import type { StorageDriver } from './driver.ts';
-import { joinPath } from './driver-path.ts';
+import type { StorageDriver } from '../storage/driver.ts';
+import { joinPath } from '../storage/driver-path.ts';
 
 /** A quota and what is left of it. */
 export interface Capacity {

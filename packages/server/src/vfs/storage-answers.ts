@@ -6,8 +6,8 @@
  */
 import { isStorageError, type StorageError, type StorageErrorCode } from '../storage/driver.ts';
 import type { ErrorCode } from '@cubby/shared';
-import { AppError } from './errors.ts';
-import type { MessageKey } from './messages.ts';
+import { AppError } from '../errors/app-error.ts';
+import type { MessageKey } from '../errors/messages.ts';
 
 interface StorageStatus {
   status: 400 | 403 | 404 | 409 | 413 | 416 | 503 | 507;

@@ -7,13 +7,19 @@
 import { etagListHas } from '@cubby/shared';
 import type { Context } from 'hono';
 import type { AppEnv } from '../http/context.ts';
-import { AppError, notFound } from '../http/errors.ts';
-import { asStorageAnswer } from '../http/storage-answers.ts';
-import type { MessageKey } from '../http/messages.ts';
+import { AppError, notFound } from '../errors/app-error.ts';
+import { asStorageAnswer } from './storage-answers.ts';
+import type { MessageKey } from '../errors/messages.ts';
 import type { ServingHeaders } from '../modules/files/files.serving.ts';
-import { parseRangeHeader, rangeForSize } from './byte-range.ts';
-import { contentDisposition } from './content-disposition.ts';
-import { type ByteRange, type Entry, isStorageError, type ReadResult, type StorageDriver } from './driver.ts';
+import { parseRangeHeader, rangeForSize } from '../storage/byte-range.ts';
+import { contentDisposition } from '../storage/content-disposition.ts';
+import {
+  type ByteRange,
+  type Entry,
+  isStorageError,
+  type ReadResult,
+  type StorageDriver,
+} from '../storage/driver.ts';
 
 export interface ServeObjectOptions {
   driver: StorageDriver;

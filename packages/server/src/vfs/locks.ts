@@ -14,7 +14,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { creatorId, type Principal } from '@cubby/shared';
 import type { DavLocksTable } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
-import { ancestorsAndSelf, parentOf } from './driver-path.ts';
+import { ancestorsAndSelf, parentOf } from '../storage/driver-path.ts';
 
 /** Where locks are kept (the database: every instance sees the same). */
 export interface LockStore {

@@ -16,7 +16,7 @@ export interface Place {
 export type StorageChange =
   /**
    * A file was made or replaced. `previousSize`: the size of the file it replaced (0 when there was
-   * none), when the writer looked; without it the quota's count is taken again (storage/quota.ts).
+   * none), when the writer looked; without it the quota's count is taken again (vfs/quota.ts).
    */
   | { kind: 'written'; at: Place; size: number; etag: string | undefined; previousSize?: number }
   /** A folder was made (with any missing parents). */
