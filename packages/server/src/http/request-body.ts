@@ -18,7 +18,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
-import { webBody } from '../storage/node-body.ts';
+import { webBody } from '../lib/node-body.ts';
 import type { AppEnv } from './context.ts';
 import { AppError, payloadTooLarge } from '../errors/app-error.ts';
 import { sendContinue } from './node-server.ts';

@@ -12,7 +12,7 @@ import { asStorageAnswer } from './storage-answers.ts';
 import type { MessageKey } from '../errors/messages.ts';
 import type { ServingHeaders } from '../modules/files/files.serving.ts';
 import { parseRangeHeader, rangeForSize } from '../storage/byte-range.ts';
-import { contentDisposition } from '../storage/content-disposition.ts';
+import { contentDisposition } from '../lib/content-disposition.ts';
 import {
   type ByteRange,
   type Entry,

@@ -13,7 +13,7 @@ import tls from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { webBody } from '../../src/storage/node-body.ts';
+import { webBody } from '../../src/lib/node-body.ts';
 import { S3Driver } from '../../src/storage/drivers/s3.ts';
 import { plainGet } from '../../src/storage/drivers/s3-get.ts';
 

@@ -13,7 +13,7 @@ import { ok } from '../../http/envelope.ts';
 import { publicOrigin } from '../../http/public-origin.ts';
 import { route } from '../../http/route-docs.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { contentDisposition } from '../../storage/content-disposition.ts';
+import { contentDisposition } from '../../lib/content-disposition.ts';
 import { FS_TREES } from './fs-trees.ts';
 import { type FsZipService, ZIP_MAX_PATHS } from './fs-zip.ts';
 import { zipArchive } from './zip-archive.ts';

@@ -34,7 +34,7 @@ import { AppError, badRequest, forbidden } from '../../errors/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { ByteLimit } from '../../storage/byte-limit.ts';
 import { type Entry, isStorageError, MULTIPART_LIMITS } from '../../storage/driver.ts';
-import { webBody } from '../../storage/node-body.ts';
+import { webBody } from '../../lib/node-body.ts';
 import {
   type FsListing,
   type MountedPath,

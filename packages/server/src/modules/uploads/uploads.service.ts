@@ -38,7 +38,7 @@ import { hashPassword } from '../../lib/crypto.ts';
 import { ByteLimit } from '../../storage/byte-limit.ts';
 import type { StorageChange } from '../../vfs/changes.ts';
 import { StorageFullError } from '../../vfs/quota.ts';
-import { webBody } from '../../storage/node-body.ts';
+import { webBody } from '../../lib/node-body.ts';
 import {
   isStorageError,
   MULTIPART_LIMITS,

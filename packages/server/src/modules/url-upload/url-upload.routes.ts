@@ -13,7 +13,7 @@ import type { AppEnv } from '../../http/context.ts';
 import { ok } from '../../http/envelope.ts';
 import { route } from '../../http/route-docs.ts';
 import { type Resolver, type SafeResponse, safeFetch, UrlFetchError } from '../../lib/safe-fetch.ts';
-import { contentDisposition } from '../../storage/content-disposition.ts';
+import { contentDisposition } from '../../lib/content-disposition.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import { contentTypeFor, filenameFor, probeUrl, urlFetchAppError } from './url-probe.ts';
 

@@ -13,7 +13,7 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { type Clock, systemClock } from '../../lib/clock.ts';
 import { parseRangeHeader, rangeForSize } from '../byte-range.ts';
-import { contentDisposition } from '../content-disposition.ts';
+import { contentDisposition } from '../../lib/content-disposition.ts';
 import { documented } from '../../http/route-docs.ts';
 import { STORAGE_STATUS } from '../../vfs/storage-answers.ts';
 import { isStorageError, type ReadResult } from '../driver.ts';

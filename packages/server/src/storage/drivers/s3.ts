@@ -38,9 +38,9 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { type Clock, systemClock } from '../../lib/clock.ts';
 import { ByteLimit } from '../byte-limit.ts';
 import { checkRange } from '../byte-range.ts';
-import { webBody } from '../node-body.ts';
+import { webBody } from '../../lib/node-body.ts';
 import { plainGet } from './s3-get.ts';
-import { contentDisposition } from '../content-disposition.ts';
+import { contentDisposition } from '../../lib/content-disposition.ts';
 import { checkPartNumber, checkPartSize } from '../multipart-rules.ts';
 import {
   type Entry,
