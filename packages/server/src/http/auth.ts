@@ -7,7 +7,6 @@ import type { Permissions, Principal } from '@cubby/shared';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from './context.ts';
 import { forbidden, unauthenticated } from '../errors/app-error.ts';
-import type { RouteAuth } from './route-docs.ts';
 
 export interface CredentialResolvers {
   resolveSession(token: string): Promise<Principal | null>;
@@ -50,6 +49,9 @@ function principalOrThrow(c: {
  * `principal` any valid credential, `admin` an admin session, a permission name an admin or a key
  * holding it. 401 without valid credentials, 403 with the wrong ones.
  */
+/** Who may call: nobody in particular, an admin, a key with a permission (or an admin), or any credential. */
+export type RouteAuth = 'none' | 'admin' | keyof Permissions | 'principal';
+
 export function authorize(c: Context<AppEnv>, auth: RouteAuth): void {
   if (auth === 'none') return;
   const principal = principalOrThrow(c);

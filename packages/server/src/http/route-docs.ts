@@ -6,15 +6,13 @@
  * (Built apart from its path, a handler's `c.req.param(name)` is typed `string | undefined`; the
  * router only calls it when the path matched, so `!` is sound there.)
  */
-import type { Permissions } from '@cubby/shared';
 import type { Context, Handler } from 'hono';
 import type { z } from 'zod';
-import { authorize } from './auth.ts';
+import { authorize, type RouteAuth } from './auth.ts';
 import type { AppEnv } from './context.ts';
 import { readJson, validate } from './validate.ts';
 
-/** Who may call: nobody in particular, an admin, a key with a permission (or an admin), or any credential. */
-export type RouteAuth = 'none' | 'admin' | keyof Permissions | 'principal';
+export type { RouteAuth };
 
 export interface RouteDoc<
   B extends z.ZodType | undefined = undefined,
