@@ -11,8 +11,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { StorageDriver } from '../packages/server/src/storage/driver.ts';
-import { LocalDriver } from '../packages/server/src/storage/drivers/local.ts';
-import { S3Driver } from '../packages/server/src/storage/drivers/s3.ts';
+import { LocalDriver } from '../packages/server/src/storage/drivers/local/local-driver.ts';
+import { S3Driver } from '../packages/server/src/storage/drivers/s3/s3-driver.ts';
 import { withBucket, withS3Server } from './lib/s3.ts';
 
 const MiB = 1024 * 1024;

@@ -64,7 +64,7 @@ import { MountsRepository } from './modules/mounts/mounts.repository.ts';
 import { mountsRoutes } from './modules/mounts/mounts.routes.ts';
 import { MountsService } from './modules/mounts/mounts.service.ts';
 import type { StorageChange } from './vfs/changes.ts';
-import { LOCAL_PRESIGN_MOUNT } from './storage/drivers/local-signature.ts';
+import { LOCAL_PRESIGN_MOUNT } from './storage/drivers/local/local-signature.ts';
 import { APP_VERSION } from './version.ts';
 import { DavAuthenticator } from './webdav/auth.ts';
 import { DavRepository } from './webdav/dav.repository.ts';

@@ -11,4 +11,5 @@ export * from './principal.ts';
 export * from './shares.ts';
 export * from './sizes.ts';
 export * from './storage-configs.ts';
+export * from './storage-fields.ts';
 export * from './url-allowlist.ts';

@@ -172,23 +172,49 @@ const quotaSchema = z
   .transform((v) => (v === null || v === '' ? null : Number(v)))
   .refine((v) => v === null || (Number.isSafeInteger(v) && v > 0), { error: 'quota_invalid' });
 
-/** Every field either variant may carry; cross-field rules are applied by {@link checkStorageConfig}. */
-const fields = {
-  name: nameSchema,
-  provider_type: providerSchema,
-  endpoint_url: optionalUrl,
+/**
+ * The input rules, by name: each field of a config follows one ({@link STORAGE_FIELD_RULE}), and
+ * the settings form's field lists name them too (storage-fields.ts).
+ */
+export const STORAGE_INPUT_RULES = {
+  storage_name: nameSchema,
+  provider: providerSchema,
+  url: optionalUrl,
   bucket_name: bucketSchema,
   region: regionSchema,
-  access_key_id: credential('access_key_required'),
-  secret_access_key: credential('secret_required'),
-  path_style: flag,
-  default_folder: folderSchema,
-  custom_host: optionalUrl,
-  root_path: rootPathSchema,
-  is_public: flag,
-  signature_expires_in: signatureSchema,
-  total_storage_bytes: quotaSchema,
+  access_key: credential('access_key_required'),
+  secret_key: credential('secret_required'),
+  flag,
+  folder: folderSchema,
+  absolute_path: rootPathSchema,
+  signature_expires: signatureSchema,
+  quota: quotaSchema,
 };
+export type StorageInputRule = keyof typeof STORAGE_INPUT_RULES;
+
+/** The rule of every field either variant may carry; cross-field rules are applied by {@link checkStorageConfig}. */
+export const STORAGE_FIELD_RULE = {
+  name: 'storage_name',
+  provider_type: 'provider',
+  endpoint_url: 'url',
+  bucket_name: 'bucket_name',
+  region: 'region',
+  access_key_id: 'access_key',
+  secret_access_key: 'secret_key',
+  path_style: 'flag',
+  default_folder: 'folder',
+  custom_host: 'url',
+  root_path: 'absolute_path',
+  is_public: 'flag',
+  signature_expires_in: 'signature_expires',
+  total_storage_bytes: 'quota',
+} as const satisfies Record<string, StorageInputRule>;
+/** A field of a storage config, as CloudPaste names it. */
+export type StorageFieldName = keyof typeof STORAGE_FIELD_RULE;
+
+const fields = Object.fromEntries(
+  Object.entries(STORAGE_FIELD_RULE).map(([name, rule]) => [name, STORAGE_INPUT_RULES[rule]]),
+) as { [K in StorageFieldName]: (typeof STORAGE_INPUT_RULES)[(typeof STORAGE_FIELD_RULE)[K]] };
 
 const partialInput = z.object(fields).partial();
 type PartialInput = z.output<typeof partialInput>;

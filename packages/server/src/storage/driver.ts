@@ -8,6 +8,8 @@
  * The behaviour every driver must show is pinned down by the contract suite in
  * test/storage/contract.ts; the notes below say what the types cannot.
  */
+import type { StorageConfigView, StorageField, StorageType } from '@cubby/shared';
+import type { Clock } from '../lib/clock.ts';
 
 export const STORAGE_ERROR_CODES = [
   'NOT_FOUND',
@@ -182,9 +184,47 @@ export interface PresignPartOptions {
   size?: number;
 }
 
+/**
+ * What a driver can do beyond the calls every driver has: callers ask these, never which backend it
+ * is. The contract suite (test/storage/contract.ts) checks every declaration against what the
+ * driver really does.
+ */
+export interface DriverCapabilities {
+  /** `multipart` works, with S3's rules (see MultipartApi). */
+  readonly multipart: boolean;
+  /** `presignGet` exists: a plain GET downloads the file, Range included. */
+  readonly presignGet: boolean;
+  /** `presignPut` exists: a browser can PUT a whole file. */
+  readonly presignPut: boolean;
+  /** `presignPart` exists: a browser can PUT the parts of a multipart upload. */
+  readonly presignPart: boolean;
+  /**
+   * Presigned URLs lead to the storage itself, so their bytes never pass through this server (S3);
+   * false when they come back to it (local disk's signed routes).
+   */
+  readonly directUrls: boolean;
+  /** `copy` happens inside the storage: the bytes do not stream through this process. */
+  readonly serverSideCopy: boolean;
+  /** `move` is one rename: atomic, instant whatever the size, the file's modification time kept. */
+  readonly rename: boolean;
+  /** `read` serves a byte range without reading what comes before it. */
+  readonly rangeReads: boolean;
+  /**
+   * What a file's ETag is: `md5` is S3's (the MD5 of the bytes; after a multipart upload the MD5
+   * of the parts' MD5s and `-<parts>`), so equal bytes written alone have equal ETags; `version`
+   * changes with every write, even of the same bytes.
+   */
+  readonly etag: 'md5' | 'version';
+  /** The content type given to `write` or `multipart.init` is stored and reported back. */
+  readonly contentType: boolean;
+}
+
 export interface StorageDriver {
   /** `memory` is the in-process driver the fast tests run on (docs/testing.md). */
   readonly kind: 'local' | 's3' | 'memory';
+
+  /** What this driver can do; the same for every instance of its kind. */
+  readonly capabilities: DriverCapabilities;
 
   /** NOT_FOUND when nothing is there. The root always exists. */
   stat(path: string): Promise<Entry>;
@@ -250,4 +290,29 @@ export const MAX_LIST_LIMIT = 1000;
 export function listLimit(limit: number | undefined): number {
   if (limit === undefined || !Number.isFinite(limit)) return MAX_LIST_LIMIT;
   return Math.min(Math.max(Math.trunc(limit), 1), MAX_LIST_LIMIT);
+}
+
+/** What the registry hands every driver it builds, besides the config's own settings. */
+export interface DriverDeps {
+  /** The storage config's id (local disk's presigned URLs name it). */
+  configId: string;
+  /** This server's public origin with any path prefix, for URLs that come back to it. */
+  publicBaseUrl: string;
+  /** The server secret URLs that come back to it are signed with. */
+  signingSecret: string;
+  clock?: Clock;
+}
+
+/**
+ * One kind of storage as the registry (storage/registry.ts) knows it: its storage type as
+ * CloudPaste 1.9 spells it, the `driver` its configs store, the fields its settings form shows
+ * (packages/shared/src/storage-fields.ts), what it can do, and how to build it.
+ */
+export interface DriverType<Settings, Secrets> {
+  readonly type: StorageType;
+  readonly driver: StorageConfigView['driver'];
+  readonly fields: readonly StorageField[];
+  readonly capabilities: DriverCapabilities;
+  /** A ready driver for a config's stored settings and its opened secrets (undefined for none). */
+  create(settings: Settings, secrets: Secrets, deps: DriverDeps): StorageDriver;
 }

@@ -8,8 +8,9 @@
  */
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { after, before, describe, it, type TestContext } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import {
+  type DriverCapabilities,
   type Entry,
   type StorageDriver,
   StorageError,
@@ -31,11 +32,6 @@ export interface DriverHarness {
   driver: StorageDriver;
   /** The clock the driver signs with (and, for local, the presign routes verify with). */
   clock: ShiftableClock;
-  /**
-   * False for a driver without presigned URLs (the memory driver: it has no HTTP endpoint): the
-   * suite checks that it has none of them and skips their tests. Any other driver must have all three.
-   */
-  presigns?: false;
   close(): Promise<void>;
 }
 
@@ -221,7 +217,22 @@ function put(url: URL, body: BodyInit, headers: Record<string, string> = {}): Pr
 
 // ---- the suite --------------------------------------------------------------------------------
 
-export function runDriverContract(name: string, makeDriver: () => Promise<DriverHarness>): void {
+/**
+ * Runs the suite on the drivers `makeDriver` makes, whose kind declares `declared` (its registry
+ * entry's capabilities). The suite first checks the declaration against what the driver does, then
+ * skips the tests of what it does not declare.
+ */
+export function runDriverContract(
+  name: string,
+  makeDriver: () => Promise<DriverHarness>,
+  declared: DriverCapabilities,
+): void {
+  /** Skips a test (by the capability's name) when the driver does not declare it. */
+  const needs = (...capabilities: (keyof DriverCapabilities)[]) => {
+    const missing = capabilities.filter((c) => !declared[c]);
+    return { skip: missing.length > 0 ? `the driver declares no ${missing.join(', ')}` : false };
+  };
+
   describe(`storage driver contract: ${name}`, () => {
     let h: DriverHarness;
     let driver: StorageDriver;
@@ -230,23 +241,6 @@ export function runDriverContract(name: string, makeDriver: () => Promise<Driver
     const write = (path: string, data: string | Uint8Array, options = {}) =>
       driver.write(path, streamOf(data), options);
 
-    /** Whether the driver presigns URLs: all three kinds, unless its harness says it presigns none. */
-    const hasPresigns = (): boolean => {
-      const methods = [driver.presignGet, driver.presignPut, driver.presignPart];
-      if (h.presigns === false) {
-        assert.ok(
-          methods.every((m) => m === undefined),
-          'the harness says the driver presigns no URLs, yet it has a presign method',
-        );
-        return false;
-      }
-      assert.ok(
-        methods.every((m) => typeof m === 'function'),
-        'the driver must presign GET, PUT and part URLs (or its harness says it presigns none)',
-      );
-      return true;
-    };
-
     before(async () => {
       h = await makeDriver();
       driver = h.driver;
@@ -254,6 +248,62 @@ export function runDriverContract(name: string, makeDriver: () => Promise<Driver
     after(async () => {
       await driver?.remove(base, { recursive: true }).catch(() => undefined);
       await h?.close();
+    });
+
+    describe('capabilities', () => {
+      it('are those its registry entry declares', () => {
+        assert.deepEqual(driver.capabilities, declared);
+      });
+
+      it('has a presign method exactly for each kind of presigned URL it declares', () => {
+        for (const method of ['presignGet', 'presignPut', 'presignPart'] as const) {
+          assert.equal(typeof driver[method] === 'function', declared[method], method);
+        }
+        if (declared.directUrls) assert.ok(declared.presignGet, 'direct URLs are presigned URLs');
+      });
+
+      it('gives the ETags it declares: MD5s alike for alike bytes, or a new version per write', async () => {
+        const path = at('caps/etag.txt');
+        const first = await write(path, 'same bytes', { size: 10 });
+        const second = await write(path, 'same bytes', { size: 10 });
+        assert.equal((await driver.stat(path)).etag, second.etag);
+        if (declared.etag === 'md5') {
+          const md5 = createHash('md5').update('same bytes').digest('hex');
+          assert.equal(first.etag, `"${md5}"`);
+          assert.equal(second.etag, `"${md5}"`);
+        } else {
+          assert.notEqual(second.etag, first.etag, 'a rewrite is a new version');
+        }
+      });
+
+      it('stores the content type exactly when it declares so', async () => {
+        const path = at('caps/typed.bin');
+        await write(path, 'typed', { contentType: 'application/x-cubby-test' });
+        const { contentType } = await driver.stat(path);
+        assert.equal(contentType, declared.contentType ? 'application/x-cubby-test' : undefined);
+      });
+
+      it('keeps the modification time through a move, as renames do', needs('rename'), async () => {
+        const path = at('caps/renamed.txt');
+        h.clock.pin(new Date(Date.now() - 3_600_000));
+        try {
+          await write(path, 'moved');
+          const before = await driver.stat(path);
+          h.clock.pin(null);
+          await driver.move(path, at('caps/renamed-to.txt'));
+          const after = await driver.stat(at('caps/renamed-to.txt'));
+          assert.deepEqual(after.modified, before.modified);
+        } finally {
+          h.clock.pin(null);
+        }
+      });
+
+      it('reads a range when it declares range reads', needs('rangeReads'), async () => {
+        await write(at('caps/range.txt'), '0123456789');
+        const got = await driver.read(at('caps/range.txt'), { range: { start: 2, end: 4 } });
+        assert.equal(got.contentLength, 3);
+        assert.equal((await readAll(got.body)).toString(), '234');
+      });
     });
 
     describe('stat', () => {
@@ -606,7 +656,7 @@ export function runDriverContract(name: string, makeDriver: () => Promise<Driver
       });
     });
 
-    describe('multipart uploads', () => {
+    describe('multipart uploads', needs('multipart'), () => {
       const five = 5 * MiB;
 
       it('assembles two 5 MiB parts and a small last part; listParts shows them', async () => {
@@ -748,15 +798,7 @@ export function runDriverContract(name: string, makeDriver: () => Promise<Driver
     });
 
     describe('presigned URLs used by plain fetch', () => {
-      /** True when the driver presigns URLs; otherwise the test is marked skipped (by name). */
-      const presigns = (t: TestContext): boolean => {
-        if (hasPresigns()) return true;
-        t.skip('the driver has no presigned URLs');
-        return false;
-      };
-
-      it('GET downloads the bytes, honours Range and names the download', async (t) => {
-        if (!presigns(t)) return;
+      it('GET downloads the bytes, honours Range and names the download', needs('presignGet'), async () => {
         const path = at('presign/get me.bin');
         const data = bytesOf(5000);
         await write(path, data);
@@ -785,22 +827,24 @@ export function runDriverContract(name: string, makeDriver: () => Promise<Driver
         await shown.arrayBuffer();
       });
 
-      it('PUT stores the body; a browser on another origin can read the ETag', async (t) => {
-        if (!presigns(t)) return;
-        const path = at('presign/put.txt');
-        const url = await driver.presignPut!(path, { expiresIn: 300, contentType: 'text/plain', size: 11 });
-        const res = await put(url, 'hello world', { 'Content-Type': 'text/plain' });
-        assert.equal(res.status, 200, await res.text());
-        const etag = res.headers.get('etag');
-        assert.ok(etag, 'the ETag header is sent');
-        assert.ok(res.headers.get('access-control-allow-origin'), 'CORS allows the origin');
-        assert.match(res.headers.get('access-control-expose-headers') ?? '', /etag/i);
-        assert.equal(await readText(driver, path), 'hello world');
-        assert.equal((await driver.stat(path)).etag, etag);
-      });
+      it(
+        'PUT stores the body; a browser on another origin can read the ETag',
+        needs('presignPut'),
+        async () => {
+          const path = at('presign/put.txt');
+          const url = await driver.presignPut!(path, { expiresIn: 300, contentType: 'text/plain', size: 11 });
+          const res = await put(url, 'hello world', { 'Content-Type': 'text/plain' });
+          assert.equal(res.status, 200, await res.text());
+          const etag = res.headers.get('etag');
+          assert.ok(etag, 'the ETag header is sent');
+          assert.ok(res.headers.get('access-control-allow-origin'), 'CORS allows the origin');
+          assert.match(res.headers.get('access-control-expose-headers') ?? '', /etag/i);
+          assert.equal(await readText(driver, path), 'hello world');
+          assert.equal((await driver.stat(path)).etag, etag);
+        },
+      );
 
-      it('answers a CORS preflight for a PUT', async (t) => {
-        if (!presigns(t)) return;
+      it('answers a CORS preflight for a PUT', needs('presignPut'), async () => {
         const url = await driver.presignPut!(at('presign/preflight.txt'), {
           expiresIn: 300,
           contentType: 'text/plain',
@@ -819,30 +863,32 @@ export function runDriverContract(name: string, makeDriver: () => Promise<Driver
         assert.match(res.headers.get('access-control-allow-methods') ?? '', /PUT/);
       });
 
-      it('refuses a tampered URL with 403 and stores nothing', async (t) => {
-        if (!presigns(t)) return;
-        const path = at('presign/tampered.txt');
-        const url = await driver.presignPut!(path, { expiresIn: 300, contentType: 'text/plain', size: 4 });
-        const badSig = new URL(url);
-        for (const name of ['X-Amz-Signature', 'sig']) {
-          const sig = badSig.searchParams.get(name);
-          if (sig) badSig.searchParams.set(name, (sig[0] === 'a' ? 'b' : 'a') + sig.slice(1));
-        }
-        assert.equal((await put(badSig, 'data', { 'Content-Type': 'text/plain' })).status, 403);
+      it(
+        'refuses a tampered URL with 403 and stores nothing',
+        needs('presignPut', 'presignGet'),
+        async () => {
+          const path = at('presign/tampered.txt');
+          const url = await driver.presignPut!(path, { expiresIn: 300, contentType: 'text/plain', size: 4 });
+          const badSig = new URL(url);
+          for (const name of ['X-Amz-Signature', 'sig']) {
+            const sig = badSig.searchParams.get(name);
+            if (sig) badSig.searchParams.set(name, (sig[0] === 'a' ? 'b' : 'a') + sig.slice(1));
+          }
+          assert.equal((await put(badSig, 'data', { 'Content-Type': 'text/plain' })).status, 403);
 
-        const otherKey = new URL(url.href.replace('tampered.txt', 'elsewhere.txt'));
-        assert.notEqual(otherKey.href, url.href);
-        assert.equal((await put(otherKey, 'data', { 'Content-Type': 'text/plain' })).status, 403);
+          const otherKey = new URL(url.href.replace('tampered.txt', 'elsewhere.txt'));
+          assert.notEqual(otherKey.href, url.href);
+          assert.equal((await put(otherKey, 'data', { 'Content-Type': 'text/plain' })).status, 403);
 
-        const getUrl = await driver.presignGet!(path, { expiresIn: 300 });
-        const badGet = new URL(getUrl.href.replace('tampered.txt', 'tampered.txx'));
-        assert.equal((await fetch(badGet)).status, 403);
-        await expectCode(driver.stat(path), 'NOT_FOUND');
-        await expectCode(driver.stat(at('presign/elsewhere.txt')), 'NOT_FOUND');
-      });
+          const getUrl = await driver.presignGet!(path, { expiresIn: 300 });
+          const badGet = new URL(getUrl.href.replace('tampered.txt', 'tampered.txx'));
+          assert.equal((await fetch(badGet)).status, 403);
+          await expectCode(driver.stat(path), 'NOT_FOUND');
+          await expectCode(driver.stat(at('presign/elsewhere.txt')), 'NOT_FOUND');
+        },
+      );
 
-      it('refuses an expired URL with 403', async (t) => {
-        if (!presigns(t)) return;
+      it('refuses an expired URL with 403', needs('presignGet', 'presignPut'), async () => {
         const path = at('presign/expired.txt');
         await write(path, 'old news');
         h.clock.pin(new Date(Date.now() - 2 * 3600_000));
@@ -859,37 +905,46 @@ export function runDriverContract(name: string, makeDriver: () => Promise<Driver
         assert.equal(await readText(driver, path), 'old news');
       });
 
-      it('refuses a PUT larger than the signed size, or of another Content-Type, and stores nothing', async (t) => {
-        if (!presigns(t)) return;
-        const path = at('presign/limited.txt');
-        const url = await driver.presignPut!(path, { expiresIn: 300, contentType: 'text/plain', size: 10 });
-        const tooBig = await put(url, 'x'.repeat(10_000), { 'Content-Type': 'text/plain' });
-        assert.ok([403, 413].includes(tooBig.status), `answered ${tooBig.status}`);
-        const wrongType = await put(url, 'x'.repeat(10), { 'Content-Type': 'text/html' });
-        assert.equal(wrongType.status, 403);
-        await expectCode(driver.stat(path), 'NOT_FOUND');
-        assert.ok(!(await names(driver, at('presign'))).includes('limited.txt'));
-      });
+      it(
+        'refuses a PUT larger than the signed size, or of another Content-Type, and stores nothing',
+        needs('presignPut'),
+        async () => {
+          const path = at('presign/limited.txt');
+          const url = await driver.presignPut!(path, { expiresIn: 300, contentType: 'text/plain', size: 10 });
+          const tooBig = await put(url, 'x'.repeat(10_000), { 'Content-Type': 'text/plain' });
+          assert.ok([403, 413].includes(tooBig.status), `answered ${tooBig.status}`);
+          const wrongType = await put(url, 'x'.repeat(10), { 'Content-Type': 'text/html' });
+          assert.equal(wrongType.status, 403);
+          await expectCode(driver.stat(path), 'NOT_FOUND');
+          assert.ok(!(await names(driver, at('presign'))).includes('limited.txt'));
+        },
+      );
 
-      it('uploads parts to presigned part URLs, whose ETags complete the upload', async (t) => {
-        if (!presigns(t)) return;
-        const path = at('presign/parts.bin');
-        const { uploadId } = await driver.multipart.init(path);
-        const first = Buffer.alloc(5 * MiB, 1);
-        const last = Buffer.from('the end');
-        const parts = [];
-        for (const [i, body] of [first, last].entries()) {
-          const url = await driver.presignPart!(path, uploadId, i + 1, { expiresIn: 300, size: body.length });
-          const res = await put(url, body);
-          assert.equal(res.status, 200, await res.text());
-          assert.match(res.headers.get('access-control-expose-headers') ?? '', /etag/i);
-          parts.push({ partNumber: i + 1, etag: res.headers.get('etag') ?? '' });
-        }
-        const done = await driver.multipart.complete(path, uploadId, parts);
-        assert.equal(done.size, first.length + last.length);
-        const content = await readAll((await driver.read(path, { range: { start: 5 * MiB - 2 } })).body);
-        assert.deepEqual(content, Buffer.concat([Buffer.from([1, 1]), last]));
-      });
+      it(
+        'uploads parts to presigned part URLs, whose ETags complete the upload',
+        needs('presignPart', 'multipart'),
+        async () => {
+          const path = at('presign/parts.bin');
+          const { uploadId } = await driver.multipart.init(path);
+          const first = Buffer.alloc(5 * MiB, 1);
+          const last = Buffer.from('the end');
+          const parts = [];
+          for (const [i, body] of [first, last].entries()) {
+            const url = await driver.presignPart!(path, uploadId, i + 1, {
+              expiresIn: 300,
+              size: body.length,
+            });
+            const res = await put(url, body);
+            assert.equal(res.status, 200, await res.text());
+            assert.match(res.headers.get('access-control-expose-headers') ?? '', /etag/i);
+            parts.push({ partNumber: i + 1, etag: res.headers.get('etag') ?? '' });
+          }
+          const done = await driver.multipart.complete(path, uploadId, parts);
+          assert.equal(done.size, first.length + last.length);
+          const content = await readAll((await driver.read(path, { range: { start: 5 * MiB - 2 } })).body);
+          assert.deepEqual(content, Buffer.concat([Buffer.from([1, 1]), last]));
+        },
+      );
     });
 
     describe('names with spaces, Chinese characters and #?%', () => {
@@ -927,7 +982,7 @@ export function runDriverContract(name: string, makeDriver: () => Promise<Driver
           assert.equal(await readText(driver, mp), text);
 
           const made = [file, `moved ${file}`, `mp ${file}`];
-          if (hasPresigns()) {
+          if (declared.presignPut && declared.presignGet) {
             const putPath = `${dir}/put ${file}`;
             const putUrl = await driver.presignPut!(putPath, {
               expiresIn: 300,

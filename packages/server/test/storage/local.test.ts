@@ -13,13 +13,15 @@ import nodePath from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Hono } from 'hono';
 import { serveApp } from '../../src/http/node-server.ts';
+import { localPresignRoutes } from '../../src/storage/drivers/local-routes.ts';
+import { DRIVER_REGISTRY } from '../../src/storage/registry.ts';
+import { LocalDriver } from '../../src/storage/drivers/local/local-driver.ts';
 import {
+  buildLocalPresignUrl,
   LOCAL_PRESIGN_MOUNT,
-  LocalDriver,
-  localPresignRoutes,
+  parseLocalPresignQuery,
   verifyLocalSignature,
-} from '../../src/storage/drivers/local.ts';
-import { buildLocalPresignUrl, parseLocalPresignQuery } from '../../src/storage/drivers/local-signature.ts';
+} from '../../src/storage/drivers/local/local-signature.ts';
 import {
   type DriverHarness,
   ShiftableClock,
@@ -78,7 +80,7 @@ async function localHarness(): Promise<LocalHarness> {
   };
 }
 
-runDriverContract('local', localHarness);
+runDriverContract('local', localHarness, DRIVER_REGISTRY.LOCAL.capabilities);
 
 /** Every file under a folder, hidden ones included. */
 async function allFiles(dir: string): Promise<string[]> {

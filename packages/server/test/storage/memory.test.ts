@@ -1,16 +1,21 @@
 /**
  * The in-memory driver (the storage of the fast tier, docs/testing.md): the shared contract — less
- * its presigned-URL tests, skipped by name, since it has no HTTP endpoint — then what only it shows.
+ * its presigned-URL tests, skipped since it declares none (it has no HTTP endpoint) — then what only
+ * it shows.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MemoryDriver } from '../../src/storage/drivers/memory.ts';
+import { MEMORY_CAPABILITIES, MemoryDriver } from '../../src/storage/drivers/memory/memory-driver.ts';
 import { ShiftableClock, gatedStream, readAll, readText, runDriverContract, streamOf } from './contract.ts';
 
-runDriverContract('memory', async () => {
-  const clock = new ShiftableClock();
-  return { driver: new MemoryDriver({ clock }), clock, presigns: false, close: async () => undefined };
-});
+runDriverContract(
+  'memory',
+  async () => {
+    const clock = new ShiftableClock();
+    return { driver: new MemoryDriver({ clock }), clock, close: async () => undefined };
+  },
+  MEMORY_CAPABILITIES,
+);
 
 describe('memory driver: specifics', () => {
   it('shows the old content until a write completes; a reader keeps the file it opened', async () => {

@@ -14,8 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { webBody } from '../../src/lib/node-body.ts';
-import { S3Driver } from '../../src/storage/drivers/s3.ts';
-import { plainGet } from '../../src/storage/drivers/s3-get.ts';
+import { S3Driver } from '../../src/storage/drivers/s3/s3-driver.ts';
+import { plainGet } from '../../src/storage/drivers/s3/s3-get.ts';
 
 interface Scripted {
   url: URL;
@@ -297,7 +297,7 @@ describe('plain GET over TLS', { timeout: 30_000 }, () => {
     // (asynchronously: this process serves the answer).
     const module = path.resolve(
       path.dirname(fileURLToPath(import.meta.url)),
-      '../../src/storage/drivers/s3-get.ts',
+      '../../src/storage/drivers/s3/s3-get.ts',
     );
     const script = [
       `import { plainGet } from ${JSON.stringify(module)};`,

@@ -21,12 +21,13 @@ import {
 } from '@aws-sdk/client-s3';
 import { StorageError } from '../../src/storage/driver.ts';
 import { createBucket, deleteBucket, s3AdminClient, s3Env } from '../support/s3.ts';
+import { S3Driver } from '../../src/storage/drivers/s3/s3-driver.ts';
+import { DRIVER_REGISTRY } from '../../src/storage/registry.ts';
 import {
   resolveS3ClientSettings,
   S3_PROVIDER_PRESETS,
-  S3Driver,
   type S3DriverConfig,
-} from '../../src/storage/drivers/s3.ts';
+} from '../../src/storage/drivers/s3/s3-settings.ts';
 import {
   type DriverHarness,
   droppedStream,
@@ -137,11 +138,15 @@ if (!endpoint) {
     admin.destroy();
   });
 
-  runDriverContract('s3 (radosgw)', async (): Promise<DriverHarness> => {
-    const clock = new ShiftableClock();
-    const driver = new S3Driver(driverConfig(bucket, { clock }));
-    return { driver, clock, close: () => driver.close() };
-  });
+  runDriverContract(
+    's3 (radosgw)',
+    async (): Promise<DriverHarness> => {
+      const clock = new ShiftableClock();
+      const driver = new S3Driver(driverConfig(bucket, { clock }));
+      return { driver, clock, close: () => driver.close() };
+    },
+    DRIVER_REGISTRY.S3.capabilities,
+  );
 
   describe('S3 driver: S3 specifics', () => {
     let driver: S3Driver;

@@ -17,8 +17,12 @@ import { contentDisposition } from '../../lib/content-disposition.ts';
 import { documented } from '../../http/route-docs.ts';
 import { STORAGE_STATUS } from '../../vfs/storage-answers.ts';
 import { isStorageError, type ReadResult } from '../driver.ts';
-import type { LocalDriver } from './local.ts';
-import { type LocalSignedParams, parseLocalPresignQuery, verifyLocalSignature } from './local-signature.ts';
+import type { LocalDriver } from './local/local-driver.ts';
+import {
+  type LocalSignedParams,
+  parseLocalPresignQuery,
+  verifyLocalSignature,
+} from './local/local-signature.ts';
 
 const CORS_HEADERS: Record<string, string> = {
   'Access-Control-Allow-Origin': '*',

@@ -2,34 +2,36 @@
  * Form logic of the storage config dialogs (docs/product.md §3 "Storage config"): the provider presets
  * (which fields each provider needs, what it fills in), the values a config starts from, and the
  * validation that turns the form into the body of `POST /s3-configs` or `PUT /s3-configs/:id`,
- * with translation keys for every problem. Secrets are never part of a stored config's values: on
+ * with translation keys for every problem. Which fields a config has comes from its type's field
+ * list (packages/shared/src/storage-fields.ts), never from a branch per type here. Secrets are never part of a stored config's values: on
  * edit an empty credential field means "keep the stored one", so it is left out of the body.
  */
 import {
   S3_PROVIDER_RULES,
   SIGNATURE_EXPIRES_DEFAULT,
   SIZE_UNITS,
-  STORAGE_PROVIDER_LABELS,
   canonicalProvider,
   checkStorageConfig,
   storageConfigUpdateSchema,
+  storageFields,
+  storageProvider,
   toBytes,
   toUnit,
   type S3ProviderLabel,
   type SizeUnit,
   type StorageConfigCreateBody,
+  type StorageFieldName,
+  type StorageProvider,
   type StorageProviderLabel,
 } from '@cubby/shared';
 import type { StorageConfig } from './api/types.ts';
 
-export const PROVIDER_TYPES = STORAGE_PROVIDER_LABELS;
 export type ProviderType = StorageProviderLabel;
-export type ProviderId = 'r2' | 'b2' | 'aws' | 'other' | 'local';
+export type ProviderId = StorageProvider['id'];
 
 /** What the form shows and fills in per provider; the rules themselves are `S3_PROVIDER_RULES`. */
 export interface ProviderPreset {
   id: ProviderId;
-  driver: 'local' | 's3';
   /** The endpoint must be given (others derive it from the region when empty). */
   endpointRequired: boolean;
   /** Region handling: fixed by the provider, needed (unless the endpoint names it), or optional. */
@@ -38,13 +40,20 @@ export interface ProviderPreset {
   defaultRegion: string;
   /** Path-style addressing: always on for the provider, or the form's starting value. */
   pathStyle: 'forced' | boolean;
+  /** An example endpoint, shown as its placeholder (an address, not wording). */
+  endpointExample: string;
 }
 
-function s3Preset(label: S3ProviderLabel, id: ProviderId, defaultRegion: string, pathStyle: boolean) {
+function s3Preset(
+  label: S3ProviderLabel,
+  defaultRegion: string,
+  pathStyle: boolean,
+  endpointExample: string,
+) {
   const rules = S3_PROVIDER_RULES[label];
   return {
-    id,
-    driver: 's3',
+    id: storageProvider(label).id,
+    endpointExample,
     endpointRequired: rules.endpointRequired,
     region: rules.fixedRegion ? 'fixed' : rules.regionOrEndpoint ? 'required' : 'optional',
     defaultRegion: rules.fixedRegion ?? defaultRegion,
@@ -53,20 +62,56 @@ function s3Preset(label: S3ProviderLabel, id: ProviderId, defaultRegion: string,
 }
 
 export const PROVIDER_PRESETS: Record<ProviderType, ProviderPreset> = {
-  'Cloudflare R2': s3Preset('Cloudflare R2', 'r2', '', false),
-  'Backblaze B2': s3Preset('Backblaze B2', 'b2', '', false),
-  'AWS S3': s3Preset('AWS S3', 'aws', 'us-east-1', false),
+  'Cloudflare R2': s3Preset('Cloudflare R2', '', false, 'https://<account-id>.r2.cloudflarestorage.com'),
+  'Backblaze B2': s3Preset('Backblaze B2', '', false, 'https://s3.us-west-004.backblazeb2.com'),
+  'AWS S3': s3Preset('AWS S3', 'us-east-1', false, 'https://s3.eu-central-1.amazonaws.com'),
   // MinIO, Ceph, Garage…: most self-hosted servers only answer path-style requests.
-  'Other S3 Compatible': s3Preset('Other S3 Compatible', 'other', '', true),
+  'Other S3 Compatible': s3Preset('Other S3 Compatible', '', true, 'http://minio.example.com:9000'),
   Local: {
     id: 'local',
-    driver: 'local',
     endpointRequired: false,
     region: 'optional',
     defaultRegion: '',
     pathStyle: false,
+    endpointExample: '',
   },
 };
+
+/** What a provider's preset makes of a field: required or not, a value it fixes, its placeholder. */
+export interface PresetField {
+  required?: boolean;
+  fixed?: string | boolean;
+  placeholder?: string;
+}
+
+/** The fields a preset decides on, and what it decides. */
+const PRESET_FIELDS: Partial<Record<StorageFieldName, (preset: ProviderPreset) => PresetField>> = {
+  endpoint_url: (p) => ({ required: p.endpointRequired, placeholder: p.endpointExample }),
+  region: (p) => (p.region === 'fixed' ? { fixed: p.defaultRegion } : { required: p.region === 'required' }),
+  path_style: (p) => (p.pathStyle === 'forced' ? { fixed: true } : {}),
+};
+
+export function presetField(providerType: ProviderType, name: StorageFieldName): PresetField {
+  return PRESET_FIELDS[name]?.(PROVIDER_PRESETS[providerType]) ?? {};
+}
+
+/** The form value each field of the field lists is edited as. */
+export const FORM_KEY = {
+  provider_type: 'providerType',
+  name: 'name',
+  endpoint_url: 'endpointUrl',
+  bucket_name: 'bucketName',
+  region: 'region',
+  access_key_id: 'accessKeyId',
+  secret_access_key: 'secretAccessKey',
+  path_style: 'pathStyle',
+  default_folder: 'defaultFolder',
+  custom_host: 'customHost',
+  root_path: 'rootPath',
+  is_public: 'isPublic',
+  signature_expires_in: 'signatureExpiresIn',
+  total_storage_bytes: 'quotaValue',
+} as const satisfies Record<StorageFieldName, keyof StorageFormValues>;
 
 /** The preset of a stored `provider_type` ("Other" is how CloudPaste clients spell the last S3 one). */
 export function providerOf(providerType: string, driver?: 'local' | 's3'): ProviderType {
@@ -188,21 +233,6 @@ export type StorageFormErrorKey =
 
 export type StorageFormErrors = Partial<Record<StorageFormField, StorageFormErrorKey>>;
 
-/** Maps the server's field names (in a 400 `details` object, or a schema issue path) to form fields. */
-export const SERVER_FIELD: Record<string, StorageFormField> = {
-  name: 'name',
-  endpoint_url: 'endpointUrl',
-  bucket_name: 'bucketName',
-  region: 'region',
-  access_key_id: 'accessKeyId',
-  secret_access_key: 'secretAccessKey',
-  default_folder: 'defaultFolder',
-  custom_host: 'customHost',
-  signature_expires_in: 'signatureExpiresIn',
-  total_storage_bytes: 'quotaValue',
-  root_path: 'rootPath',
-};
-
 /** The shared schema's issue messages as translation keys. */
 const MESSAGE_ERRORS: Record<string, StorageFormErrorKey> = {
   storage_name_required: 'admin.storage.errors.nameRequired',
@@ -232,29 +262,17 @@ export function parseQuota(value: string, unit: SizeUnit): number | null | undef
   return bytes >= 1 && Number.isSafeInteger(bytes) ? bytes : undefined;
 }
 
-/** The request body the form stands for, before checking (credentials as typed). */
+/** What the form holds for a field, as the request body carries it (the quota in bytes). */
+function bodyValue(values: StorageFormValues, name: StorageFieldName, quota: number | null): unknown {
+  return name === 'total_storage_bytes' ? quota : values[FORM_KEY[name]];
+}
+
+/** The request body the form stands for, before checking (credentials as typed): its type's fields. */
 function bodyOf(values: StorageFormValues, quota: number | null): StorageConfigCreateBody {
-  const common = {
-    name: values.name,
-    is_public: values.isPublic,
-    total_storage_bytes: quota,
-    signature_expires_in: values.signatureExpiresIn,
-  };
-  if (PROVIDER_PRESETS[values.providerType].driver === 'local') {
-    return { ...common, provider_type: 'Local', root_path: values.rootPath };
-  }
-  return {
-    ...common,
-    provider_type: values.providerType,
-    endpoint_url: values.endpointUrl,
-    bucket_name: values.bucketName,
-    region: values.region,
-    path_style: values.pathStyle,
-    default_folder: values.defaultFolder,
-    custom_host: values.customHost,
-    access_key_id: values.accessKeyId,
-    secret_access_key: values.secretAccessKey,
-  };
+  const { type } = storageProvider(values.providerType);
+  return Object.fromEntries(
+    storageFields(type).map((field) => [field.name, bodyValue(values, field.name, quota)]),
+  ) as StorageConfigCreateBody;
 }
 
 /** The message for a field when the schema's issue has none of its own. */
@@ -272,6 +290,11 @@ const FIELD_ERRORS: Record<StorageFormField, StorageFormErrorKey> = {
   rootPath: 'admin.storage.errors.rootPathInvalid',
 };
 
+/** Maps the server's field names (in a 400 `details` object, or a schema issue path) to form fields. */
+export const SERVER_FIELD: Record<string, StorageFormField> = Object.fromEntries(
+  Object.entries(FORM_KEY).filter(([, key]) => key in FIELD_ERRORS),
+) as Record<string, StorageFormField>;
+
 /** Stands in for a stored credential while an edit is checked (it is never sent). */
 const KEPT = 'kept';
 
@@ -288,14 +311,15 @@ export function validateStorageForm(values: StorageFormValues, mode: 'create' | 
   const quota = parseQuota(values.quotaValue, values.quotaUnit);
   if (quota === undefined) errors.quotaValue = 'admin.storage.errors.quotaInvalid';
   const body = bodyOf(values, quota ?? null);
-  const keep = mode === 'edit' && body.provider_type !== 'Local';
-  const keepKey = keep && values.accessKeyId.trim() === '';
-  const keepSecret = keep && values.secretAccessKey.trim() === '';
-  const candidate: Record<string, unknown> = {
-    ...body,
-    ...(keepKey ? { access_key_id: KEPT } : {}),
-    ...(keepSecret ? { secret_access_key: KEPT } : {}),
-  };
+  // On edit, a secret left empty is kept: checked as present, left out of the body.
+  const kept =
+    mode === 'edit'
+      ? storageFields(storageProvider(values.providerType).type)
+          .filter((field) => field.kind === 'secret' && String(values[FORM_KEY[field.name]]).trim() === '')
+          .map((field) => field.name)
+      : [];
+  const candidate: Record<string, unknown> = { ...body };
+  for (const name of kept) candidate[name] = KEPT;
   const issues: { path: PropertyKey; message: string }[] = [];
   const fields = storageConfigUpdateSchema.safeParse(candidate);
   if (!fields.success) {
@@ -314,7 +338,6 @@ export function validateStorageForm(values: StorageFormValues, mode: 'create' | 
   }
   if (!checked.ok || Object.keys(errors).length > 0) return { ok: false, errors };
   const { driver: _driver, ...input } = checked.value;
-  if (keepKey) delete (input as { access_key_id?: string }).access_key_id;
-  if (keepSecret) delete (input as { secret_access_key?: string }).secret_access_key;
+  for (const name of kept) delete (input as Record<string, unknown>)[name];
   return { ok: true, input };
 }

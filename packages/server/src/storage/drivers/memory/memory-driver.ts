@@ -16,10 +16,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
-import { type Clock, systemClock } from '../../lib/clock.ts';
-import { ByteLimit } from '../byte-limit.ts';
-import { satisfyRange } from '../byte-range.ts';
+import { type Clock, systemClock } from '../../../lib/clock.ts';
+import { ByteLimit } from '../../byte-limit.ts';
+import { satisfyRange } from '../../byte-range.ts';
 import {
+  type DriverCapabilities,
   type Entry,
   type ListOptions,
   type ListPage,
@@ -34,9 +35,16 @@ import {
   StorageError,
   type WriteOptions,
   type WriteResult,
-} from '../driver.ts';
-import { compareNames, driverPath, isSameOrInside, joinPath, nameOf, pathSegments } from '../driver-path.ts';
-import { checkCompleteParts, checkPartNumber, checkPartSize } from '../multipart-rules.ts';
+} from '../../driver.ts';
+import {
+  compareNames,
+  driverPath,
+  isSameOrInside,
+  joinPath,
+  nameOf,
+  pathSegments,
+} from '../../driver-path.ts';
+import { checkCompleteParts, checkPartNumber, checkPartSize } from '../../multipart-rules.ts';
 
 /** The most bytes one read hands out at a time (a stored chunk may be larger). */
 const READ_CHUNK = 256 * 1024;
@@ -131,8 +139,23 @@ function chunkStream(chunks: readonly Uint8Array[], start: number, end: number):
   );
 }
 
+/** No presigned URLs (no HTTP endpoint); a copy shares the frozen bytes; a move re-links the node. */
+export const MEMORY_CAPABILITIES: DriverCapabilities = {
+  multipart: true,
+  presignGet: false,
+  presignPut: false,
+  presignPart: false,
+  directUrls: false,
+  serverSideCopy: true,
+  rename: true,
+  rangeReads: true,
+  etag: 'md5',
+  contentType: true,
+};
+
 export class MemoryDriver implements StorageDriver {
   readonly kind = 'memory' as const;
+  readonly capabilities = MEMORY_CAPABILITIES;
   readonly multipart: MultipartApi;
   private readonly clock: Clock;
   private readonly root: DirNode;

@@ -18,7 +18,7 @@
 import { type BigIntStats, constants, type Dirent, existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import nodePath from 'node:path';
-import { StorageError } from '../driver.ts';
+import { StorageError } from '../../driver.ts';
 
 const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW } = constants;
 const DIR_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;

@@ -5,8 +5,8 @@
  * name), and are checked in constant time. Changing any of those fields breaks the signature.
  */
 import { timingSafeEqual } from 'node:crypto';
-import type { Clock } from '../../lib/clock.ts';
-import { hmacHex } from '../../lib/crypto.ts';
+import type { Clock } from '../../../lib/clock.ts';
+import { hmacHex } from '../../../lib/crypto.ts';
 
 /** Where `localPresignRoutes` is mounted; the URLs the driver builds point below it. */
 export const LOCAL_PRESIGN_MOUNT = '/api/storage/local';
