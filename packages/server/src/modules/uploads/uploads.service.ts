@@ -35,16 +35,16 @@ import { validate } from '../../http/validate.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { formatTag, parseTag, processState, THIS_PROCESS } from '../../lib/process-tag.ts';
 import { hashPassword } from '../../lib/crypto.ts';
-import { ByteLimit } from '../../storage/byte-limit.ts';
 import type { StorageChange } from '../../vfs/changes.ts';
 import { StorageFullError } from '../../vfs/quota.ts';
 import { webBody } from '../../lib/node-body.ts';
 import {
+  ByteLimit,
   isStorageError,
   MULTIPART_LIMITS,
   type MultipartPartInfo,
-  type StorageDriver,
-} from '../../storage/driver.ts';
+  type StoredObjects,
+} from '../../vfs/objects.ts';
 import { type FilesRepository, newFileRow } from '../files/files.repository.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import { probeUrl, urlFetchAppError } from '../url-upload/url-probe.ts';
@@ -119,6 +119,8 @@ export interface UploadsDeps {
   files: FilesRepository;
   uploads: UploadsRepository;
   storageConfigs: StorageConfigsService;
+  /** The uploads' objects in storage (vfs/objects.ts). */
+  objects: StoredObjects;
   settings: SettingsService;
   clock: Clock;
   logger: Logger;
@@ -207,7 +209,6 @@ function lastSegment(url: URL): string {
 
 interface NewUpload {
   config: StorageConfigRecord;
-  driver: StorageDriver;
   row: FilesTable;
 }
 
@@ -234,6 +235,15 @@ export class UploadsService {
 
   constructor(private readonly deps: UploadsDeps) {
     this.timing = { ...DEFAULT_STREAM_TIMING, ...deps.streamTiming };
+  }
+
+  private get objects() {
+    return this.deps.objects;
+  }
+
+  /** Aborts a session's multipart upload in storage. */
+  private abortUpload(session: UploadSessionsTable): Promise<void> {
+    return this.objects.abortMultipart(session.storage_config_id, session.storage_path, session.upload_id);
   }
 
   private get files() {
@@ -287,7 +297,7 @@ export class UploadsService {
       return await this.finish(row, fields, { size: row.size, etag: row.etag });
     } catch (error) {
       // The file may be stored and the form still fail after it (a field after it, a broken end).
-      if (received) await this.discard(received.driver, received.row);
+      if (received) await this.discard(received.row);
       throw error;
     } finally {
       if (received) await this.endStream(received.row.id);
@@ -317,7 +327,7 @@ export class UploadsService {
       fields.override && fields.slug ? await this.replaceable(principal, fields.slug) : undefined;
     const body = request.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
     const ownFolder = fields.original_filename === 1;
-    const { row, driver, config } = await this.receiveFile(
+    const { row, config } = await this.receiveFile(
       principal,
       Readable.fromWeb(body as NodeWebReadableStream<Uint8Array>),
       {
@@ -338,10 +348,10 @@ export class UploadsService {
         row,
         replacing,
       );
-      if (replacing) await this.removeBytes(replacing, undefined, replacing.size);
+      if (replacing) await this.removeBytes(replacing, replacing.size);
       return { row: done, ownFolder };
     } catch (error) {
-      await this.discard(driver, row);
+      await this.discard(row);
       throw error;
     } finally {
       await this.endStream(row.id);
@@ -367,8 +377,8 @@ export class UploadsService {
   ): Promise<NewUpload> {
     const { max, declared, overhead } = limits;
     const upload = await this.newUpload(principal, placement);
-    const { config, driver, row } = upload;
-    const capacity = await this.deps.storageConfigs.capacity(config);
+    const { config, row } = upload;
+    const capacity = await this.objects.capacity(config);
     if (capacity && declared !== undefined && declared > capacity.freeBytes + overhead) {
       throw new StorageFullError(declared, capacity);
     }
@@ -378,8 +388,10 @@ export class UploadsService {
     try {
       // webBody, not Readable.toWeb: that one copies every chunk, and a large upload's RSS grows with the garbage.
       const body = webBody(pipeline(stream, limiter, () => undefined));
-      const written = await driver.write(row.storage_path, body, {
+      // Its pending row holds its bytes in the quota; `finish` reports it written.
+      const written = await this.objects.write(config, row.storage_path, body, {
         contentType: row.mimetype,
+        pendingShare: true,
       });
       const stored = { size: written.size, etag: written.etag ?? null };
       await this.ledger.updatePending(row.id, stored);
@@ -481,11 +493,11 @@ export class UploadsService {
   ): Promise<OpenSession> {
     await this.checkSize(input.size);
     const upload = await this.newUpload(principal, input);
-    const { config, driver, row } = upload;
+    const { config, row } = upload;
     await this.reserve(config, row);
     let uploadId: string;
     try {
-      ({ uploadId } = await driver.multipart.init(row.storage_path, { contentType: row.mimetype }));
+      uploadId = await this.objects.initMultipart(config, row.storage_path, row.mimetype);
     } catch (error) {
       await this.ledger.deletePending(row.id);
       throw storageFailure(error);
@@ -509,7 +521,7 @@ export class UploadsService {
     try {
       await this.ledger.insertSession(session);
     } catch (error) {
-      await driver.multipart.abort(row.storage_path, uploadId).catch(() => undefined);
+      await this.objects.abortMultipart(config, row.storage_path, uploadId).catch(() => undefined);
       await this.ledger.deletePending(row.id);
       throw error;
     }
@@ -529,17 +541,22 @@ export class UploadsService {
   }
 
   private async signParts(open: OpenSession, numbers: number[]) {
-    const { driver, session, config } = open;
-    if (!driver.presignPart) throw new Error(`storage config ${config.id} cannot presign parts`);
+    const { session, config } = open;
     const expiresIn = this.signatureSeconds(config);
     const urls: Array<{ partNumber: number; url: URL }> = [];
     try {
       // One at a time: the local driver reads the upload's folder for each.
       for (const partNumber of numbers) {
-        const url = await driver.presignPart(session.storage_path, session.upload_id, partNumber, {
-          expiresIn,
-          size: partSizeOf(session, partNumber),
-        });
+        const url = await this.objects.presignPart(
+          config,
+          session.storage_path,
+          session.upload_id,
+          partNumber,
+          {
+            expiresIn,
+            size: partSizeOf(session, partNumber),
+          },
+        );
         urls.push({ partNumber, url });
       }
     } catch (error) {
@@ -588,7 +605,7 @@ export class UploadsService {
     given: Array<{ partNumber: number; etag: string }> | undefined,
     fields: ShareFields,
   ): Promise<FilesTable> {
-    const { session, driver, row } = open;
+    const { session, config, row } = open;
     const parts = new Map(reconciled.map((p) => [p.partNumber, p]));
     for (const part of given ?? []) {
       const stored = parts.get(part.partNumber);
@@ -609,13 +626,18 @@ export class UploadsService {
     const ordered = [...parts.values()].sort((a, b) => a.partNumber - b.partNumber);
     let written;
     try {
-      written = await driver.multipart.complete(session.storage_path, session.upload_id, ordered);
+      written = await this.objects.completeMultipart(
+        config,
+        session.storage_path,
+        session.upload_id,
+        ordered,
+      );
     } catch (error) {
       throw await this.sessionFailure(error, open);
     }
     if (written.size !== session.total_size) {
       await this.dropSession(open, { abort: false });
-      await this.discard(driver, row);
+      await this.discard(row);
       throw new AppError(400, 'VALIDATION_FAILED', 'uploads.size_mismatch', {
         actual: written.size,
         declared: session.total_size,
@@ -654,14 +676,13 @@ export class UploadsService {
   async cancel(principal: Principal, fileId: string): Promise<void> {
     const row = await this.ownPending(principal, fileId);
     await this.abortSessionsOf(row.id);
-    await this.discard(await this.deps.storageConfigs.driver(row.storage_config_id), row);
+    await this.discard(row);
   }
 
   /** Aborts a file's multipart uploads in storage and forgets them (one storage already forgot is fine). */
   async abortSessionsOf(fileId: string): Promise<void> {
     for (const session of await this.ledger.sessionsOfFile(fileId)) {
-      const driver = await this.deps.storageConfigs.driver(session.storage_config_id);
-      await driver.multipart.abort(session.storage_path, session.upload_id).catch((error: unknown) => {
+      await this.abortUpload(session).catch((error: unknown) => {
         if (!isStorageError(error, 'NOT_FOUND')) throw storageFailure(error);
       });
       await this.ledger.deleteSession(session.id);
@@ -696,8 +717,7 @@ export class UploadsService {
     let count = 0;
     for (const session of await this.ledger.expiredSessions(now.toISOString(), PURGE_BATCH)) {
       try {
-        const driver = await this.deps.storageConfigs.driver(session.storage_config_id);
-        await driver.multipart.abort(session.storage_path, session.upload_id).catch((error: unknown) => {
+        await this.abortUpload(session).catch((error: unknown) => {
           if (!isStorageError(error, 'NOT_FOUND')) throw error;
         });
         await this.ledger.deleteSession(session.id);
@@ -710,10 +730,11 @@ export class UploadsService {
     const before = new Date(now.getTime() - ABANDONED_AFTER_MS).toISOString();
     for (const row of await this.ledger.stalePending(before, PURGE_BATCH)) {
       try {
-        const driver = await this.deps.storageConfigs.driver(row.storage_config_id);
-        await driver.remove(row.storage_path).catch((error: unknown) => {
-          if (!isStorageError(error, 'NOT_FOUND')) throw error;
-        });
+        await this.objects
+          .remove(row.storage_config_id, row.storage_path, { ownShare: true })
+          .catch((error: unknown) => {
+            if (!isStorageError(error, 'NOT_FOUND')) throw error;
+          });
         if (await this.ledger.deletePending(row.id)) count++;
       } catch (error) {
         this.deps.logger.warn({ err: error, file: row.id }, 'could not remove an abandoned upload');
@@ -733,15 +754,16 @@ export class UploadsService {
     let count = 0;
     for (const config of await this.deps.storageConfigs.repo.list()) {
       try {
-        const driver = await this.deps.storageConfigs.driver(config.id);
-        const uploads = await driver.multipart.listUploads(PURGE_BATCH);
+        const uploads = await this.objects.listUploads(config.id, PURGE_BATCH);
         if (uploads.length === 0) continue;
         const known = await this.ledger.uploadIdsOf(config.id);
         for (const upload of uploads) {
           if (known.has(upload.uploadId) || upload.initiated.getTime() >= cutoff) continue;
-          await driver.multipart.abort(upload.path, upload.uploadId).catch((error: unknown) => {
-            if (!isStorageError(error, 'NOT_FOUND')) throw error;
-          });
+          await this.objects
+            .abortMultipart(config.id, upload.path, upload.uploadId)
+            .catch((error: unknown) => {
+              if (!isStorageError(error, 'NOT_FOUND')) throw error;
+            });
           count++;
         }
       } catch (error) {
@@ -783,8 +805,7 @@ export class UploadsService {
     for (const config of await this.deps.storageConfigs.repo.list()) {
       if (config.driver !== 'local') continue;
       try {
-        const driver = await this.deps.storageConfigs.localDriver(config.id);
-        if (driver) count += await driver.sweepTemp(this.timing.tempMaxAgeMs);
+        count += await this.objects.sweepTemp(config.id, this.timing.tempMaxAgeMs);
       } catch (error) {
         this.deps.logger.warn({ err: error, config: config.id }, 'could not sweep a storage folder');
       }
@@ -799,13 +820,12 @@ export class UploadsService {
     if (size > max) throw tooLarge(max, size);
   }
 
-  /** The pending row of a new upload (not yet inserted, share fields applied), its config and driver. */
+  /** The pending row of a new upload (not yet inserted, share fields applied) and its config. */
   private async newUpload(principal: Principal, input: Placement): Promise<NewUpload> {
     const filename = displayName(input.filename);
     if (!filename) throw badRequest('uploads.filename_invalid');
     const config = await this.deps.storageConfigs.resolveForUpload(principal, input.s3_config_id);
     const folder = await this.deps.place(principal, config.id, input.path);
-    const driver = await this.deps.storageConfigs.driver(config);
     if (input.slug && (await this.files.slugExists(input.slug))) throw conflict('uploads.slug_taken');
     const slug = input.slug ?? (await randomSlug((s) => this.files.slugExists(s), 'uploads.slug_exhausted'));
     const now = this.now();
@@ -823,7 +843,7 @@ export class UploadsService {
       now,
     );
     Object.assign(row, await this.shareColumns(input, now));
-    return { config, driver, row };
+    return { config, row };
   }
 
   /** The columns the given share fields set; absent fields are left out (kept as they are). */
@@ -858,7 +878,7 @@ export class UploadsService {
   private reserve(config: StorageConfigRecord, row: FilesTable): Promise<void> {
     const previous = this.reservations.get(config.id) ?? Promise.resolve();
     const run = previous.then(async () => {
-      const capacity = await this.deps.storageConfigs.capacity(config);
+      const capacity = await this.objects.capacity(config);
       if (capacity && row.size > capacity.freeBytes) throw new StorageFullError(row.size, capacity);
       await this.insert(row);
       try {
@@ -881,7 +901,7 @@ export class UploadsService {
    * quota's one rule (vfs/quota.ts), which counts every door's bytes in the config.
    */
   private async checkQuota(config: StorageConfigRecord, row: FilesTable): Promise<void> {
-    await this.deps.storageConfigs.checkQuota(config, row.size);
+    await this.objects.checkQuota(config, row.size);
   }
 
   /**
@@ -922,25 +942,19 @@ export class UploadsService {
   }
 
   /** Removes a pending upload's bytes (if any) and its record. */
-  private async discard(driver: StorageDriver, row: FilesTable): Promise<void> {
-    await this.removeBytes(row, driver);
+  private async discard(row: FilesTable): Promise<void> {
+    await this.removeBytes(row);
     await this.ledger.deletePending(row.id);
   }
 
   /** Removes a file's bytes; a failure is logged (the bytes are orphaned), a missing file is fine. */
   private async removeBytes(
     row: Pick<FilesTable, 'id' | 'storage_config_id' | 'storage_path'>,
-    driver?: StorageDriver,
     /** The bytes it held, when known (a finished file's); the quota's count follows. */
     size?: number,
   ): Promise<void> {
     try {
-      await (driver ?? (await this.deps.storageConfigs.driver(row.storage_config_id))).remove(
-        row.storage_path,
-      );
-      await this.deps.storageChanged?.({
-        kind: 'deleted',
-        at: { configId: row.storage_config_id, path: row.storage_path },
+      await this.objects.remove(row.storage_config_id, row.storage_path, {
         ownShare: true,
         ...(size === undefined ? {} : { size }),
       });
@@ -966,7 +980,7 @@ export class UploadsService {
     if (!session) throw notFound('uploads.session_not_found');
     const config = await this.deps.storageConfigs.find(session.storage_config_id);
     if (!config) throw notFound('storage.not_found');
-    return { row, session, config, driver: await this.deps.storageConfigs.driver(config) };
+    return { row, session, config };
   }
 
   private checkPartNumber(session: UploadSessionsTable, partNumber: number): void {
@@ -992,10 +1006,10 @@ export class UploadsService {
    * in line with (parts recorded but gone are dropped, parts present but unrecorded are added).
    */
   private async reconcile(open: OpenSession): Promise<MultipartPartInfo[]> {
-    const { session, driver } = open;
+    const { session, config } = open;
     let stored: MultipartPartInfo[];
     try {
-      stored = await driver.multipart.listParts(session.storage_path, session.upload_id);
+      stored = await this.objects.listParts(config, session.storage_path, session.upload_id);
     } catch (error) {
       throw await this.sessionFailure(error, open);
     }
@@ -1035,10 +1049,10 @@ export class UploadsService {
 
   /** Ends a session: optionally aborts it in storage, then deletes it and its pending file. */
   private async dropSession(open: OpenSession, options: { abort: boolean; strict?: boolean }): Promise<void> {
-    const { driver, session, row } = open;
+    const { session, row } = open;
     if (options.abort) {
       try {
-        await driver.multipart.abort(session.storage_path, session.upload_id);
+        await this.abortUpload(session);
       } catch (error) {
         if (!isStorageError(error, 'NOT_FOUND')) {
           if (options.strict) throw storageFailure(error);
@@ -1053,7 +1067,7 @@ export class UploadsService {
   /** A write the storage refused: 507 with the numbers when it ran out of space. */
   private async writeFailure(error: unknown, config: StorageConfigRecord, size: number): Promise<unknown> {
     if (!isStorageError(error, 'NO_SPACE')) return storageFailure(error);
-    const capacity = await this.deps.storageConfigs.capacity(config).catch(() => null);
+    const capacity = await this.objects.capacity(config).catch(() => null);
     return new StorageFullError(size, capacity ?? { totalBytes: 0, freeBytes: 0 });
   }
 
