@@ -197,6 +197,7 @@ export function createApp(deps: AppDeps) {
     settings,
     clock,
     spoolDir: path.join(config.dataDir, 'tmp', 'fs-uploads'),
+    objects,
   });
   const zips = new FsZipService({
     vfs,
