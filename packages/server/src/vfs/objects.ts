@@ -1,8 +1,9 @@
 /**
  * Stored objects by storage config and key (docs/architecture.md, "Stored objects"): what the doors
  * that know an object by where it is stored rather than by a virtual path — file shares, share
- * uploads, the dashboard — do to storage. They reach it only here; the drivers come from the
- * driver pool (vfs/driver-pool.ts), quota from vfs/quota.ts, change events go to the vfs's feed.
+ * uploads, the fs API's relay and presigned uploads — do to storage. They reach it only here; the
+ * drivers come from the driver pool (vfs/driver-pool.ts), the quota from vfs/quota.ts, and change
+ * events go to the vfs's feed.
  *
  * Driver failures are thrown as they are (a `StorageError`, see {@link isStorageError}): each door
  * answers them in its own words (vfs/storage-answers.ts).
@@ -13,9 +14,12 @@ import type {
   MultipartPart,
   MultipartPartInfo,
   PendingUpload,
+  PresignGetOptions,
+  PresignPartOptions,
   ReadOptions,
+  ReadResult,
+  WriteResult,
 } from '../storage/driver.ts';
-import type { PresignGetOptions, PresignPartOptions, ReadResult, WriteResult } from '../storage/driver.ts';
 import type { StorageChange } from './changes.ts';
 import type { DriverPool, StorageConfigRecord } from './driver-pool.ts';
 import type { Capacity, StorageQuota } from './quota.ts';
