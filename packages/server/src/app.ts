@@ -34,7 +34,8 @@ import { DashboardService } from './modules/dashboard/dashboard.service.ts';
 import { FilesRepository } from './modules/files/files.repository.ts';
 import { filesRoutes } from './modules/files/files.routes.ts';
 import { FilesService } from './modules/files/files.service.ts';
-import type { StorageDriver } from './storage/driver.ts';
+import { DriverPool, type S3Secrets } from './vfs/driver-pool.ts';
+import { StoredObjects } from './vfs/objects.ts';
 import { StorageQuota } from './vfs/quota.ts';
 import { shareUpkeep } from './modules/files/share-upkeep.ts';
 import { PastesRepository } from './modules/pastes/pastes.repository.ts';
@@ -111,19 +112,30 @@ export function createApp(deps: AppDeps) {
   const settings = new SettingsService(new SettingsRepository(db.kysely), clock);
   const pastes = new PastesService(new PastesRepository(db.kysely, db.writeBatch), clock, limiter);
   const mountsRepository = new MountsRepository(db.kysely);
-  // Each storage config's quota, kept on every door (vfs/quota.ts); `storageConfigs` is built
+  // Each storage config's quota, kept on every door (vfs/quota.ts); `drivers` is built
   // below, and a storage is only counted once a request arrives.
   const quota = new StorageQuota({
     db: db.kysely,
     dialect: db.dialect,
     clock,
-    driver: (id): Promise<StorageDriver> => storageConfigs.driver(id),
+    driver: (id) => drivers.driver(id),
   });
-  const storageConfigs = new StorageConfigsService(new StorageConfigsRepository(db.kysely), clock, {
-    dataDir: config.dataDir,
+  const storageConfigsRepository = new StorageConfigsRepository(db.kysely);
+  // Every config's driver, built and cached in one place (vfs/driver-pool.ts); its credentials are
+  // opened by `storageConfigs`, built below (no driver is built before a request arrives).
+  const drivers = new DriverPool({
+    findConfig: (id) => storageConfigsRepository.findById(id),
+    openSecrets: (record): S3Secrets => storageConfigs.openSecrets(record),
     publicBaseUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
     secretKey: deps.secretKey,
+    clock,
+    bus: cacheBus,
+  });
+  const storageConfigs = new StorageConfigsService(storageConfigsRepository, clock, {
+    dataDir: config.dataDir,
+    secretKey: deps.secretKey,
     mounts: mountsRepository,
+    drivers,
     // `vfs` is built below; a config only changes once a request arrives.
     onChanged: (id) => {
       void vfs.clearCache({ storageConfigId: id });
@@ -132,18 +144,17 @@ export function createApp(deps: AppDeps) {
         .forget(id)
         .catch((error: unknown) => logger.warn({ err: error }, 'could not forget a usage count'));
     },
-    bus: cacheBus,
-    quota,
   });
+  // Share files and uploads reach their objects by config and key (vfs/objects.ts).
+  const objects = new StoredObjects({ drivers, quota, report: storageChanged });
   // One repository for file rows, shared by the share routes and the uploads that create them.
   const filesRepository = new FilesRepository(db.kysely);
-  const files = new FilesService(filesRepository, storageConfigs, clock, limiter, {
+  const files = new FilesService(filesRepository, objects, clock, limiter, {
     secretKey: deps.secretKey,
     logger,
     settings,
     // `uploads` and `vfs` are built below; a delete only runs once a request arrives.
     abortUploads: (fileId) => uploads.abortSessionsOf(fileId),
-    storageChanged,
   });
 
   // One tree over every mount: the fs routes, WebDAV and the copy engine go through it.
@@ -151,7 +162,7 @@ export function createApp(deps: AppDeps) {
   const davRepository = new DavRepository(db.kysely, db.dialect);
   const vfs = new Vfs({
     mounts: mountsRepository,
-    storageConfigs,
+    storageConfigs: drivers,
     clock,
     bus: cacheBus,
     locks: davRepository,
@@ -159,7 +170,7 @@ export function createApp(deps: AppDeps) {
   });
   cacheBus.subscribe({
     note: (note) => {
-      if (note.kind === 'storage-config') storageConfigs.dropDriver(note.id);
+      if (note.kind === 'storage-config') drivers.drop(note.id);
       else applyNote(note);
     },
     lost: () => applyNote(null),
@@ -186,6 +197,7 @@ export function createApp(deps: AppDeps) {
     settings,
     clock,
     spoolDir: path.join(config.dataDir, 'tmp', 'fs-uploads'),
+    objects,
   });
   const zips = new FsZipService({
     vfs,
@@ -201,6 +213,7 @@ export function createApp(deps: AppDeps) {
     files: filesRepository,
     uploads: new UploadsRepository(db.kysely),
     storageConfigs,
+    objects,
     settings,
     clock,
     logger,
@@ -247,7 +260,7 @@ export function createApp(deps: AppDeps) {
 
   app.route(
     LOCAL_PRESIGN_MOUNT,
-    localPresignRoutes((id) => storageConfigs.localDriver(id), deps.secretKey, clock),
+    localPresignRoutes((id) => drivers.localDriver(id), deps.secretKey, clock),
   );
 
   app.route(
@@ -313,6 +326,8 @@ export function createApp(deps: AppDeps) {
       pastes,
       settings,
       storageConfigs,
+      drivers,
+      objects,
       files,
       uploads,
       vfs,

@@ -211,6 +211,7 @@ for (const dialect of DIALECTS) {
         files: new FilesRepository(db()),
         uploads: new UploadsRepository(db()),
         storageConfigs: t.services.storageConfigs,
+        objects: t.services.objects,
         settings: t.services.settings,
         clock: t.clock,
         logger: createLogger('silent'),

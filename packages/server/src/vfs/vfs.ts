@@ -34,10 +34,7 @@ import { asStorageAnswer } from './storage-answers.ts';
 import { type CacheBus, type CacheNote, DEGRADED_TTL_MS } from '../lib/cache-bus.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { MountsRepository } from '../modules/mounts/mounts.repository.ts';
-import type {
-  StorageConfigRecord,
-  StorageConfigsService,
-} from '../modules/storage-configs/storage-configs.service.ts';
+import type { DriverPool, StorageConfigRecord } from './driver-pool.ts';
 import { ChangeFeed, type Place, type StorageChange } from './changes.ts';
 import { type LockStore, locksCheckedHere, unansweredLock, type WriteTarget } from './locks.ts';
 import { NO_RESERVATION, type Reservation, StorageFullError, type StorageQuota } from './quota.ts';
@@ -128,7 +125,8 @@ const byKindThenName = (a: FsItem, b: FsItem) =>
 
 export interface VfsDeps {
   mounts: MountsRepository;
-  storageConfigs: StorageConfigsService;
+  /** The storage configs and their drivers (vfs/driver-pool.ts). */
+  storageConfigs: Pick<DriverPool, 'find' | 'driver'>;
   clock: Clock;
   /** Tells the other instances what this one forgot (and what they changed, through {@link applyNote}). */
   bus?: CacheBus;

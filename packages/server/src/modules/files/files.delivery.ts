@@ -9,7 +9,7 @@ import type { Context } from 'hono';
 import type { Config } from '../../config/config.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { publicOrigin, rebaseUrl } from '../../http/public-origin.ts';
-import { objectCall, serveObject } from '../../vfs/serve-object.ts';
+import { objectCall } from '../../vfs/serve-object.ts';
 import { DIRECT_URL_SECONDS, type FilesService } from './files.service.ts';
 import { type ServeRoute, servingHeaders } from './files.serving.ts';
 
@@ -29,20 +29,23 @@ export async function deliverFile(
   });
   const { row } = access;
   const serve = servingHeaders(row.filename, row.mimetype, route);
-  const driver = await files.driverFor(row);
   const head = c.req.method === 'HEAD';
 
-  if (!row.use_proxy && !head && driver.presignGet) {
-    const url = await objectCall(
-      () =>
-        driver.presignGet!(row.storage_path, {
-          expiresIn: DIRECT_URL_SECONDS,
-          filename: row.filename,
-          disposition: serve.disposition,
-          contentType: serve.contentType,
-        }),
-      'files.object_missing',
-    );
+  // Undefined when the storage cannot sign URLs (then the bytes are proxied).
+  const url =
+    row.use_proxy || head
+      ? undefined
+      : await objectCall(
+          () =>
+            files.objects.presignGet(row.storage_config_id, row.storage_path, {
+              expiresIn: DIRECT_URL_SECONDS,
+              filename: row.filename,
+              disposition: serve.disposition,
+              contentType: serve.contentType,
+            }),
+          'files.object_missing',
+        );
+  if (url) {
     await files.countView(access, DIRECT_URL_SECONDS);
     return new Response(null, {
       status: 302,
@@ -51,8 +54,7 @@ export async function deliverFile(
   }
 
   const release = files.beginDelivery(row.id);
-  return serveObject(c, {
-    driver,
+  return files.objects.serve(c, row.storage_config_id, {
     path: row.storage_path,
     filename: row.filename,
     serve,

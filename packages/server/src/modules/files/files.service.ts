@@ -44,10 +44,8 @@ import {
 import type { AttemptLimiter } from '../../http/rate-limiter.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { hashPassword } from '../../lib/crypto.ts';
-import type { StorageChange } from '../../vfs/changes.ts';
-import { isStorageError, type StorageDriver } from '../../storage/driver.ts';
+import { isStorageError, type StoredObjects } from '../../vfs/objects.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
-import type { StorageConfigsService } from '../storage-configs/storage-configs.service.ts';
 import {
   checkSharePassword,
   futureExpiry,
@@ -104,7 +102,8 @@ export class FilesService {
 
   constructor(
     readonly repo: FilesRepository,
-    private readonly storage: StorageConfigsService,
+    /** The shares' objects in storage (vfs/objects.ts). */
+    readonly objects: StoredObjects,
     private readonly clock: Clock,
     private readonly passwordLimiter: AttemptLimiter,
     private readonly options: {
@@ -113,8 +112,6 @@ export class FilesService {
       settings: Pick<SettingsService, 'officePreviewEnabled'>;
       /** Aborts the unfinished multipart uploads of a pending share (UploadsService), before its row goes. */
       abortUploads?: (fileId: string) => Promise<void>;
-      /** Told of every object a delete removed (the vfs forgets the folder's listings); never rejects. */
-      storageChanged?: (change: StorageChange) => Promise<void>;
     },
   ) {}
 
@@ -242,14 +239,9 @@ export class FilesService {
     return this.refuseGone(fresh, state);
   }
 
-  /** The storage driver holding a share's bytes. */
-  driverFor(row: FilesTable): Promise<StorageDriver> {
-    return this.storage.driver(row.storage_config_id);
-  }
-
   /** Where local presigned URLs are made (to be moved onto the client's origin). */
   get internalBaseUrl(): string {
-    return this.storage.internalBaseUrl;
+    return this.objects.internalBaseUrl;
   }
 
   /**
@@ -488,11 +480,8 @@ export class FilesService {
     // A mount's file shared from the explorer stays in the mount.
     if (row.keep_object) return true;
     try {
-      const driver = await this.storage.driver(row.storage_config_id);
-      await driver.remove(row.storage_path);
-      await this.options.storageChanged?.({
-        kind: 'deleted',
-        at: { configId: row.storage_config_id, path: row.storage_path },
+      // Reported gone, so the vfs forgets the folder's listings and the quota its bytes.
+      await this.objects.remove(row.storage_config_id, row.storage_path, {
         ownShare: true,
         ...(row.status === 'ready' ? { size: row.size } : {}),
       });

@@ -33,7 +33,8 @@ import { asStorageAnswer } from '../../vfs/storage-answers.ts';
 import { AppError, badRequest, forbidden } from '../../errors/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { ByteLimit } from '../../storage/byte-limit.ts';
-import { type Entry, isStorageError, MULTIPART_LIMITS } from '../../storage/driver.ts';
+import { type Entry, isStorageError } from '../../storage/driver.ts';
+import { MULTIPART_LIMITS, type StoredObjects } from '../../vfs/objects.ts';
 import { webBody } from '../../lib/node-body.ts';
 import {
   type FsListing,
@@ -66,6 +67,8 @@ export interface FsDeps {
   clock: Clock;
   /** Where form uploads wait for their path (inside the data folder). */
   spoolDir: string;
+  /** What relay and presigned uploads do to storage, as share uploads do it (vfs/objects.ts). */
+  objects: StoredObjects;
 }
 
 /** What `get` says about a path, before the links are added. */
@@ -390,8 +393,7 @@ export class FsService {
   private async checkStoredSize(at: MountedPath, size: number): Promise<void> {
     const max = await this.deps.settings.maxUploadBytes();
     if (size <= max) return;
-    await at.driver.remove(at.subPath).catch(() => undefined);
-    await this.vfs.report({ kind: 'deleted', at: placeOf(at) });
+    await this.deps.objects.remove(at.config, at.subPath).catch(() => undefined);
     throw tooLarge(max, size);
   }
 
@@ -404,8 +406,8 @@ export class FsService {
     if (input.fileSize !== undefined && input.fileSize > max) throw tooLarge(max, input.fileSize);
     const name = fileName(input.filename);
     const at = await this.vfs.resolveWritable(principal, inFolder(input.path, name));
-    const { uploadId } = await storageOp(() =>
-      at.driver.multipart.init(at.subPath, { contentType: mimeFromFilename(name) }),
+    const uploadId = await storageOp(() =>
+      this.deps.objects.initMultipart(at.config, at.subPath, mimeFromFilename(name)),
     );
     // Its parts count towards the quota from the start until it completes, is aborted or expires.
     await this.reserveRelay(at, uploadId, input.fileSize ?? 0, RELAY_RESERVATION_MS);
@@ -438,9 +440,14 @@ export class FsService {
     if (contentLength > max) throw tooLarge(max, contentLength);
     await this.vfs.reservation(at, relayReservation(at, input.uploadId!)).consume(contentLength);
     const { etag } = await this.relayOp(() =>
-      at.driver.multipart.uploadPart(at.subPath, input.uploadId!, input.partNumber, body, {
-        size: contentLength,
-      }),
+      this.deps.objects.uploadPart(
+        at.config,
+        at.subPath,
+        input.uploadId!,
+        input.partNumber,
+        body,
+        contentLength,
+      ),
     );
     return { partNumber: input.partNumber, etag };
   }
@@ -448,7 +455,9 @@ export class FsService {
   /** The parts the storage holds for an upload: what a client resumes from. */
   async listParts(principal: Principal, input: { key?: string; uploadId?: string }) {
     const at = await this.relayTarget(principal, input);
-    const parts = await this.relayOp(() => at.driver.multipart.listParts(at.subPath, input.uploadId!));
+    const parts = await this.relayOp(() =>
+      this.deps.objects.listParts(at.config, at.subPath, input.uploadId!),
+    );
     return { key: at.path, uploadId: input.uploadId!, parts };
   }
 
@@ -462,7 +471,9 @@ export class FsService {
   ) {
     const at = await this.relayTarget(principal, input);
     if (!input.parts || input.parts.length === 0) throw badRequest('fs.multipart_params');
-    const stored = await this.relayOp(() => at.driver.multipart.listParts(at.subPath, input.uploadId!));
+    const stored = await this.relayOp(() =>
+      this.deps.objects.listParts(at.config, at.subPath, input.uploadId!),
+    );
     const byNumber = new Map(stored.map((p) => [p.partNumber, p]));
     const parts = [...input.parts]
       .sort((a, b) => a.partNumber - b.partNumber)
@@ -472,8 +483,10 @@ export class FsService {
         return { partNumber: held.partNumber, etag: held.etag };
       });
     const previousSize = await this.vfs.sizeBefore(at);
-    const result = await this.relayOp(() => at.driver.multipart.complete(at.subPath, input.uploadId!, parts));
-    const entry = await storageOp(() => at.driver.stat(at.subPath));
+    const result = await this.relayOp(() =>
+      this.deps.objects.completeMultipart(at.config, at.subPath, input.uploadId!, parts),
+    );
+    const entry = await storageOp(() => this.deps.objects.stat(at.config, at.subPath));
     const etag = result.etag ?? entry.etag;
     await this.vfs.report({ kind: 'written', at: placeOf(at), size: entry.size, etag, previousSize });
     await this.vfs.releaseReservation(relayReservation(at, input.uploadId!));
@@ -484,7 +497,7 @@ export class FsService {
 
   async abortMultipart(principal: Principal, input: { key?: string; uploadId?: string }) {
     const at = await this.relayTarget(principal, input);
-    await this.relayOp(() => at.driver.multipart.abort(at.subPath, input.uploadId!));
+    await this.relayOp(() => this.deps.objects.abortMultipart(at.config, at.subPath, input.uploadId!));
     await this.vfs.releaseReservation(relayReservation(at, input.uploadId!));
   }
 
@@ -493,7 +506,7 @@ export class FsService {
     try {
       await this.vfs.reserve(at, bytes, { id: relayReservation(at, uploadId), ttlMs });
     } catch (error) {
-      await at.driver.multipart.abort(at.subPath, uploadId).catch(() => undefined);
+      await this.deps.objects.abortMultipart(at.config, at.subPath, uploadId).catch(() => undefined);
       throw error;
     }
   }
@@ -525,17 +538,21 @@ export class FsService {
     if (!input.path || !input.fileName) throw badRequest('fs.presign_params');
     const name = fileName(input.fileName);
     const at = await this.vfs.resolveWritable(principal, inFolder(input.path, name));
-    if (!at.driver.presignPart) throw badRequest('fs.presign_unsupported');
+    if (!(await this.deps.objects.canPresignParts(at.config))) throw badRequest('fs.presign_unsupported');
     const size = input.fileSize;
     if (size === undefined) throw badRequest('fs.presign_size_required');
     const max = Math.min(await this.deps.settings.maxUploadBytes(), MULTIPART_LIMITS.maxPartSize);
     if (size > max) throw tooLarge(max, size);
     const contentType = mimeFromFilename(name);
-    const { uploadId } = await storageOp(() => at.driver.multipart.init(at.subPath, { contentType }));
+    const uploadId = await storageOp(() =>
+      this.deps.objects.initMultipart(at.config, at.subPath, contentType),
+    );
     const expiresIn = at.config.signature_expires_in;
     // Until the commit: the bytes go straight to the storage, so they are reserved before the URL is given.
     await this.reserveRelay(at, uploadId, size, expiresIn * 1000 + RELAY_RESERVATION_MS);
-    const url = await storageOp(() => at.driver.presignPart!(at.subPath, uploadId, 1, { expiresIn, size }));
+    const url = await storageOp(() =>
+      this.deps.objects.presignPart(at.config, at.subPath, uploadId, 1, { expiresIn, size }),
+    );
     return { at, url, uploadId, contentType, expiresIn };
   }
 
@@ -543,14 +560,18 @@ export class FsService {
   async commitPresigned(principal: Principal, input: { targetPath?: string; uploadId?: string }) {
     if (!input.targetPath || !input.uploadId) throw badRequest('fs.commit_params');
     const at = await this.vfs.resolveWritable(principal, input.targetPath);
-    const stored = await this.relayOp(() => at.driver.multipart.listParts(at.subPath, input.uploadId!));
+    const stored = await this.relayOp(() =>
+      this.deps.objects.listParts(at.config, at.subPath, input.uploadId!),
+    );
     const first = stored.find((p) => p.partNumber === 1);
     if (!first) throw badRequest('fs.upload_not_received');
     const previousSize = await this.vfs.sizeBefore(at);
     const result = await this.relayOp(() =>
-      at.driver.multipart.complete(at.subPath, input.uploadId!, [{ partNumber: 1, etag: first.etag }]),
+      this.deps.objects.completeMultipart(at.config, at.subPath, input.uploadId!, [
+        { partNumber: 1, etag: first.etag },
+      ]),
     );
-    const entry = await storageOp(() => at.driver.stat(at.subPath));
+    const entry = await storageOp(() => this.deps.objects.stat(at.config, at.subPath));
     const etag = result.etag ?? entry.etag;
     await this.vfs.report({ kind: 'written', at: placeOf(at), size: entry.size, etag, previousSize });
     await this.vfs.releaseReservation(relayReservation(at, input.uploadId!));

@@ -11,7 +11,7 @@ import { ok, okWith } from '../../http/envelope.ts';
 import { notFound } from '../../errors/app-error.ts';
 import { publicOrigin } from '../../http/public-origin.ts';
 import { route } from '../../http/route-docs.ts';
-import { probeStorage } from './storage-configs.probe.ts';
+import { probeStorage } from '../../vfs/probe.ts';
 import type { StorageConfigsService } from './storage-configs.service.ts';
 
 export interface StorageConfigsRoutesOptions {
@@ -134,7 +134,7 @@ export function storageConfigsRoutes(service: StorageConfigsService, options: St
       async (c) => {
         const config = await visible(c.req.param('id')!, c.get('principal')!);
         const log = c.get('log');
-        const report = await probeStorage(config, () => service.driver(config), {
+        const report = await probeStorage(config, service, {
           lang: c.get('lang'),
           origin: browserOrigin(c.req.header('origin')) ?? publicOrigin(c, options.config),
           fetch: browserFetch,

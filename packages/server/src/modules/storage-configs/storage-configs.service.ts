@@ -1,9 +1,10 @@
 /**
  * Storage configurations: where file shares (and later mounts) keep their bytes. A config names a
  * driver ('local' folder or 's3' bucket), its plain settings, and sealed credentials
- * (AES-256-GCM under SECRET_KEY, lib/secret-box.ts). This service turns a config into a ready
- * driver (built once, cached, rebuilt when the config changes), picks the config an upload goes to,
- * and makes sure a fresh install has a local-disk default so uploads work at once.
+ * (AES-256-GCM under SECRET_KEY, lib/secret-box.ts). This service keeps them (checked, stored,
+ * shown), picks the config an upload goes to, and makes sure a fresh install has a local-disk default
+ * so uploads work at once. Drivers are built and cached by the driver pool (vfs/driver-pool.ts),
+ * which this service tells to forget a config that changed.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -20,63 +21,41 @@ import {
 import type { StorageConfigsTable } from '../../db/schema.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors/app-error.ts';
 import { validate } from '../../http/validate.ts';
-import type { CacheBus } from '../../lib/cache-bus.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { SecretBox } from '../../lib/secret-box.ts';
-import type { StorageDriver } from '../../storage/driver.ts';
-import type { Capacity, StorageQuota } from '../../vfs/quota.ts';
+import {
+  type DriverPool,
+  type LocalSettings,
+  parseConfigRow,
+  type S3Secrets,
+  type S3Settings,
+  type StorageConfigRecord,
+} from '../../vfs/driver-pool.ts';
 import type { MountsRepository } from '../mounts/mounts.repository.ts';
-import { createLocalDriver, type LocalDriver } from '../../storage/drivers/local.ts';
-import { createS3Driver, type S3Provider } from '../../storage/drivers/s3.ts';
 import { isForeignKeyViolation, type StorageConfigsRepository } from './storage-configs.repository.ts';
 
-/** CloudPaste's provider labels, and the driver preset each maps to. */
-export const S3_PROVIDER_TYPES = {
-  'Cloudflare R2': 'cloudflare-r2',
-  'Backblaze B2': 'backblaze-b2',
-  'AWS S3': 'aws-s3',
-  'Other S3 Compatible': 'other',
-} as const satisfies Record<S3ProviderLabel, S3Provider>;
-export type S3ProviderType = keyof typeof S3_PROVIDER_TYPES;
+export {
+  type LocalSettings,
+  parseConfigRow,
+  S3_PROVIDER_TYPES,
+  type S3ProviderType,
+  type S3Secrets,
+  type S3Settings,
+  type StorageConfigRecord,
+} from '../../vfs/driver-pool.ts';
 export const LOCAL_PROVIDER_TYPE = 'Local';
-
-export interface S3Settings {
-  endpoint_url: string;
-  bucket_name: string;
-  region: string;
-  path_style: boolean;
-  default_folder: string;
-  custom_host: string | null;
-}
-
-export interface LocalSettings {
-  root_path: string;
-}
-
-export interface S3Secrets {
-  access_key_id: string;
-  secret_access_key: string;
-}
-
-/** A config row with its settings parsed (credentials stay sealed until a driver is built). */
-export type StorageConfigRecord = Omit<StorageConfigsTable, 'settings'> &
-  ({ driver: 'local'; settings: LocalSettings } | { driver: 's3'; settings: S3Settings });
 
 export interface StorageServiceOptions {
   /** DATA_DIR; the first-start local config keeps files in DATA_DIR/storage. */
   dataDir: string;
-  /** Base URL local presigned URLs point at (PUBLIC_URL, or the listen address). */
-  publicBaseUrl: string;
-  /** Secret the local presigned URLs are signed with (SECRET_KEY). */
+  /** Secret the credentials are sealed with (SECRET_KEY). */
   secretKey: string;
   /** The mounts on a config (a config that mounts use cannot be deleted). */
   mounts: Pick<MountsRepository, 'usingConfig'>;
+  /** The drivers of the configs (vfs/driver-pool.ts), told to forget a config that changed or went. */
+  drivers: DriverPool;
   /** Told when a config changed or went: the listings cached from it are stale (its root may have moved). */
   onChanged?: (id: string) => void;
-  /** Tells the other instances to drop their driver of a changed config. */
-  bus?: CacheBus;
-  /** Each config's quota and what counts towards it (vfs/quota.ts). */
-  quota?: StorageQuota;
 }
 
 /** 409: mounts use the config; the message names them and `data.mounts` lists them. */
@@ -89,11 +68,6 @@ export class ConfigUsedByMountsError extends AppError {
     });
     this.data = { mounts: mounts.map(({ id, name, mount_path }) => ({ id, name, mount_path })) };
   }
-}
-
-export function parseConfigRow(row: StorageConfigsTable): StorageConfigRecord {
-  const settings = JSON.parse(row.settings) as LocalSettings | S3Settings;
-  return { ...row, settings } as StorageConfigRecord;
 }
 
 /** "AKIA…WXYZ": the first and last four characters of a key of 16 or more, else only "…". */
@@ -167,8 +141,6 @@ async function prepareRoot(rootPath: string): Promise<void> {
 
 export class StorageConfigsService {
   private readonly box: SecretBox;
-  /** Drivers by config id, with the `updated_at` they were built for. */
-  private readonly drivers = new Map<string, { updatedAt: string; driver: StorageDriver }>();
 
   constructor(
     readonly repo: StorageConfigsRepository,
@@ -180,7 +152,7 @@ export class StorageConfigsService {
 
   /** The base local presigned URLs are made against (see http/public-origin.ts `rebaseUrl`). */
   get internalBaseUrl(): string {
-    return this.options.publicBaseUrl;
+    return this.options.drivers.internalBaseUrl;
   }
 
   async find(id: string): Promise<StorageConfigRecord | undefined> {
@@ -213,44 +185,9 @@ export class StorageConfigsService {
     return first;
   }
 
-  /** The ready driver of a config, built on first use and rebuilt after the config changed. */
-  async driver(config: StorageConfigRecord | string): Promise<StorageDriver> {
-    const record = typeof config === 'string' ? await this.find(config) : config;
-    if (!record) throw notFound('storage.not_found');
-    const cached = this.drivers.get(record.id);
-    if (cached && cached.updatedAt === record.updated_at) return cached.driver;
-    if (cached) void cached.driver.close?.();
-    const driver = this.build(record);
-    this.drivers.set(record.id, { updatedAt: record.updated_at, driver });
-    return driver;
-  }
-
-  /** The local driver of a config id, for the presigned-URL routes; undefined for unknown or S3 configs. */
-  async localDriver(id: string): Promise<LocalDriver | undefined> {
-    const record = await this.find(id);
-    if (!record || record.driver !== 'local') return undefined;
-    return (await this.driver(record)) as LocalDriver;
-  }
-
-  /**
-   * Space left for uploads: the quota (`total_storage_bytes`) less what the config holds and what
-   * writes under way reserved (vfs/quota.ts), and for local disk also what the file system has
-   * free. Null when unlimited.
-   */
-  async capacity(config: StorageConfigRecord): Promise<Capacity | null> {
-    let limit = (await this.options.quota?.capacity(config)) ?? null;
-    if (config.driver === 'local') {
-      await fs.mkdir(config.settings.root_path, { recursive: true });
-      const stats = await fs.statfs(config.settings.root_path);
-      const disk = { totalBytes: stats.blocks * stats.bsize, freeBytes: stats.bavail * stats.bsize };
-      if (!limit || disk.freeBytes < limit.freeBytes) limit = disk;
-    }
-    return limit;
-  }
-
-  /** 507 unless `config` holds no more than its quota, `asked` bytes reserved already included. */
-  async checkQuota(config: StorageConfigRecord, asked: number): Promise<void> {
-    await this.options.quota?.check(config, asked);
+  /** The ready driver of a config, from the driver pool (vfs/driver-pool.ts). */
+  driver(config: StorageConfigRecord | string) {
+    return this.options.drivers.driver(config);
   }
 
   /**
@@ -435,21 +372,10 @@ export class StorageConfigsService {
     return JSON.parse(this.box.open(config.secrets, config.id)) as S3Secrets;
   }
 
-  /** Forgets (and closes) a config's driver, after it was changed or deleted, here and on other instances. */
+  /** A config changed or went: its driver is forgotten, here and on other instances, and so is what was cached from it. */
   forget(id: string): void {
-    this.dropDriver(id);
-    this.options.bus?.publish({ kind: 'storage-config', id });
+    this.options.drivers.forget(id);
     this.options.onChanged?.(id);
-  }
-
-  /**
-   * Closes this instance's driver of a config (another instance changed it). A driver is also
-   * checked against the config's `updated_at` on each use, so none outlives a change even unheard.
-   */
-  dropDriver(id: string): void {
-    const cached = this.drivers.get(id);
-    this.drivers.delete(id);
-    void cached?.driver.close?.();
   }
 
   /** On first start: a local-disk config in DATA_DIR/storage, made the default, so uploads work at once. */
@@ -476,35 +402,8 @@ export class StorageConfigsService {
     });
   }
 
-  async close(): Promise<void> {
-    const drivers = [...this.drivers.values()];
-    this.drivers.clear();
-    await Promise.all(drivers.map((d) => d.driver.close?.()));
-  }
-
-  private build(record: StorageConfigRecord): StorageDriver {
-    if (record.driver === 'local') {
-      return createLocalDriver({
-        root: record.settings.root_path,
-        configId: record.id,
-        publicBaseUrl: this.options.publicBaseUrl,
-        signingSecret: this.options.secretKey,
-        clock: this.clock,
-      });
-    }
-    const secrets = this.openSecrets(record);
-    const s = record.settings;
-    return createS3Driver({
-      endpoint: s.endpoint_url || undefined,
-      region: s.region,
-      bucket: s.bucket_name,
-      accessKeyId: secrets.access_key_id,
-      secretAccessKey: secrets.secret_access_key,
-      pathStyle: s.path_style,
-      rootPrefix: s.default_folder,
-      customHost: s.custom_host ?? undefined,
-      provider: S3_PROVIDER_TYPES[record.provider_type as S3ProviderType] ?? 'other',
-      clock: this.clock,
-    });
+  /** Closes the drivers (the pool's). */
+  close(): Promise<void> {
+    return this.options.drivers.close();
   }
 }

@@ -4,7 +4,7 @@
  */
 import { maxViewsSchema, slugSchema } from '@cubby/shared';
 import { z } from 'zod';
-import { MULTIPART_LIMITS } from '../../storage/driver.ts';
+import { MULTIPART_LIMITS } from '../../vfs/objects.ts';
 
 /** Longest `path` (sub-folder) accepted, in characters. */
 export const MAX_FOLDER_CHARS = 512;

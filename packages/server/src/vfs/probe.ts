@@ -1,5 +1,5 @@
 /**
- * The storage test behind `POST /api/s3-configs/:id/test`: what uploads and downloads will need,
+ * The storage test behind `POST /api/s3-configs/:id/test` (the storage-configs module calls it): what uploads and downloads will need,
  * tried for real on the configured storage, step by step.
  *
  *   list    list the config's root
@@ -19,14 +19,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { StorageTestStep, StorageTestStepName } from '@cubby/shared';
-import { type Lang, type MessageKey, translate } from '../../errors/messages.ts';
-import { isStorageError, type StorageDriver } from '../../storage/driver.ts';
-import { resolveS3ClientSettings } from '../../storage/drivers/s3.ts';
+import { type Lang, type MessageKey, translate } from '../errors/messages.ts';
+import { isStorageError, type StorageDriver } from '../storage/driver.ts';
+import { resolveS3ClientSettings } from '../storage/drivers/s3.ts';
 import {
+  type DriverPool,
   S3_PROVIDER_TYPES,
   type S3ProviderType,
   type StorageConfigRecord,
-} from './storage-configs.service.ts';
+} from './driver-pool.ts';
 
 export interface ProbeOptions {
   lang: Lang;
@@ -147,11 +148,13 @@ function connectionInfo(config: StorageConfigRecord): Record<string, unknown> {
   };
 }
 
+/** Runs every step on `config`'s storage, its driver from the pool (built here, so a failure to build is the list step's). */
 export async function probeStorage(
   config: StorageConfigRecord,
-  getDriver: () => Promise<StorageDriver>,
+  drivers: Pick<DriverPool, 'driver'>,
   options: ProbeOptions,
 ): Promise<ProbeReport> {
+  const getDriver = () => drivers.driver(config);
   const { lang, origin } = options;
   const t = (key: MessageKey, params: Record<string, string | number> = {}) => translate(key, lang, params);
   const steps: StorageTestStep[] = [];

@@ -1,0 +1,151 @@
+/**
+ * The driver pool (docs/architecture.md, "The driver pool"): the one place a storage config becomes a
+ * ready driver. A driver is built on first use, kept by config id with the `updated_at` it was built
+ * for, and rebuilt (the old one closed) when the config changed; `forget` closes it after a change
+ * here and tells the other instances to drop theirs (`drop`), and since every use also compares
+ * `updated_at`, no driver outlives a change even when that note is missed. The config's CRUD and
+ * validation stay with the storage-configs module, which tells the pool to forget a config.
+ */
+import type { S3ProviderLabel } from '@cubby/shared';
+import type { StorageConfigsTable } from '../db/schema.ts';
+import { notFound } from '../errors/app-error.ts';
+import type { CacheBus } from '../lib/cache-bus.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { StorageDriver } from '../storage/driver.ts';
+import { createLocalDriver, type LocalDriver } from '../storage/drivers/local.ts';
+import { createS3Driver, type S3Provider } from '../storage/drivers/s3.ts';
+
+/** CloudPaste's provider labels, and the driver preset each maps to. */
+export const S3_PROVIDER_TYPES = {
+  'Cloudflare R2': 'cloudflare-r2',
+  'Backblaze B2': 'backblaze-b2',
+  'AWS S3': 'aws-s3',
+  'Other S3 Compatible': 'other',
+} as const satisfies Record<S3ProviderLabel, S3Provider>;
+export type S3ProviderType = keyof typeof S3_PROVIDER_TYPES;
+
+export interface S3Settings {
+  endpoint_url: string;
+  bucket_name: string;
+  region: string;
+  path_style: boolean;
+  default_folder: string;
+  custom_host: string | null;
+}
+
+export interface LocalSettings {
+  root_path: string;
+}
+
+export interface S3Secrets {
+  access_key_id: string;
+  secret_access_key: string;
+}
+
+/** A config row with its settings parsed (credentials stay sealed until a driver is built). */
+export type StorageConfigRecord = Omit<StorageConfigsTable, 'settings'> &
+  ({ driver: 'local'; settings: LocalSettings } | { driver: 's3'; settings: S3Settings });
+
+export function parseConfigRow(row: StorageConfigsTable): StorageConfigRecord {
+  const settings = JSON.parse(row.settings) as LocalSettings | S3Settings;
+  return { ...row, settings } as StorageConfigRecord;
+}
+
+export interface DriverPoolDeps {
+  /** A stored config by id (the storage-configs repository). */
+  findConfig(id: string): Promise<StorageConfigsTable | undefined>;
+  /** Opens a config's sealed credentials (the storage-configs service holds the key they are sealed with). */
+  openSecrets(config: Pick<StorageConfigsTable, 'id' | 'secrets'>): S3Secrets;
+  /** Base URL local presigned URLs point at (PUBLIC_URL, or the listen address). */
+  publicBaseUrl: string;
+  /** Secret the local presigned URLs are signed with (SECRET_KEY). */
+  secretKey: string;
+  clock: Clock;
+  /** Tells the other instances to drop their driver of a changed config. */
+  bus?: CacheBus;
+}
+
+export class DriverPool {
+  /** Drivers by config id, with the `updated_at` they were built for. */
+  private readonly drivers = new Map<string, { updatedAt: string; driver: StorageDriver }>();
+
+  constructor(private readonly deps: DriverPoolDeps) {}
+
+  /** The base local presigned URLs are made against (see http/public-origin.ts `rebaseUrl`). */
+  get internalBaseUrl(): string {
+    return this.deps.publicBaseUrl;
+  }
+
+  async find(id: string): Promise<StorageConfigRecord | undefined> {
+    const row = await this.deps.findConfig(id);
+    return row && parseConfigRow(row);
+  }
+
+  /** The ready driver of a config, built on first use and rebuilt after the config changed. */
+  async driver(config: StorageConfigRecord | string): Promise<StorageDriver> {
+    const record = typeof config === 'string' ? await this.find(config) : config;
+    if (!record) throw notFound('storage.not_found');
+    const cached = this.drivers.get(record.id);
+    if (cached && cached.updatedAt === record.updated_at) return cached.driver;
+    if (cached) void cached.driver.close?.();
+    const driver = this.build(record);
+    this.drivers.set(record.id, { updatedAt: record.updated_at, driver });
+    return driver;
+  }
+
+  /** The local driver of a config id, for the presigned-URL routes; undefined for unknown or S3 configs. */
+  async localDriver(id: string): Promise<LocalDriver | undefined> {
+    const record = await this.find(id);
+    if (!record || record.driver !== 'local') return undefined;
+    return (await this.driver(record)) as LocalDriver;
+  }
+
+  /** Forgets (and closes) a config's driver, after it was changed or deleted, here and on other instances. */
+  forget(id: string): void {
+    this.drop(id);
+    this.deps.bus?.publish({ kind: 'storage-config', id });
+  }
+
+  /**
+   * Closes this instance's driver of a config (another instance changed it). A driver is also
+   * checked against the config's `updated_at` on each use, so none outlives a change even unheard.
+   */
+  drop(id: string): void {
+    const cached = this.drivers.get(id);
+    this.drivers.delete(id);
+    void cached?.driver.close?.();
+  }
+
+  async close(): Promise<void> {
+    const drivers = [...this.drivers.values()];
+    this.drivers.clear();
+    await Promise.all(drivers.map((d) => d.driver.close?.()));
+  }
+
+  /** Builds the driver of a config: the one place a driver type is chosen and made. */
+  private build(record: StorageConfigRecord): StorageDriver {
+    if (record.driver === 'local') {
+      return createLocalDriver({
+        root: record.settings.root_path,
+        configId: record.id,
+        publicBaseUrl: this.deps.publicBaseUrl,
+        signingSecret: this.deps.secretKey,
+        clock: this.deps.clock,
+      });
+    }
+    const secrets = this.deps.openSecrets(record);
+    const s = record.settings;
+    return createS3Driver({
+      endpoint: s.endpoint_url || undefined,
+      region: s.region,
+      bucket: s.bucket_name,
+      accessKeyId: secrets.access_key_id,
+      secretAccessKey: secrets.secret_access_key,
+      pathStyle: s.path_style,
+      rootPrefix: s.default_folder,
+      customHost: s.custom_host ?? undefined,
+      provider: S3_PROVIDER_TYPES[record.provider_type as S3ProviderType] ?? 'other',
+      clock: this.deps.clock,
+    });
+  }
+}
