@@ -6,41 +6,22 @@
  * `updated_at`, no driver outlives a change even when that note is missed. The config's CRUD and
  * validation stay with the storage-configs module, which tells the pool to forget a config.
  */
-import type { S3ProviderLabel } from '@cubby/shared';
 import type { StorageConfigsTable } from '../db/schema.ts';
 import { notFound } from '../errors/app-error.ts';
 import type { CacheBus } from '../lib/cache-bus.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { StorageDriver } from '../storage/driver.ts';
-import { createLocalDriver, type LocalDriver } from '../storage/drivers/local.ts';
-import { createS3Driver, type S3Provider } from '../storage/drivers/s3.ts';
+import type { LocalDriver } from '../storage/drivers/local/local-driver.ts';
+import {
+  createDriver,
+  type LocalSettings,
+  type S3Secrets,
+  type S3Settings as RegistryS3Settings,
+} from '../storage/registry.ts';
 
-/** CloudPaste's provider labels, and the driver preset each maps to. */
-export const S3_PROVIDER_TYPES = {
-  'Cloudflare R2': 'cloudflare-r2',
-  'Backblaze B2': 'backblaze-b2',
-  'AWS S3': 'aws-s3',
-  'Other S3 Compatible': 'other',
-} as const satisfies Record<S3ProviderLabel, S3Provider>;
-export type S3ProviderType = keyof typeof S3_PROVIDER_TYPES;
-
-export interface S3Settings {
-  endpoint_url: string;
-  bucket_name: string;
-  region: string;
-  path_style: boolean;
-  default_folder: string;
-  custom_host: string | null;
-}
-
-export interface LocalSettings {
-  root_path: string;
-}
-
-export interface S3Secrets {
-  access_key_id: string;
-  secret_access_key: string;
-}
+/** A stored S3 config's settings (its provider label is a column of its own). */
+export type S3Settings = Omit<RegistryS3Settings, 'provider_type'>;
+export type { LocalSettings, S3Secrets };
 
 /** A config row with its settings parsed (credentials stay sealed until a driver is built). */
 export type StorageConfigRecord = Omit<StorageConfigsTable, 'settings'> &
@@ -122,30 +103,17 @@ export class DriverPool {
     await Promise.all(drivers.map((d) => d.driver.close?.()));
   }
 
-  /** Builds the driver of a config: the one place a driver type is chosen and made. */
+  /** Builds the driver of a config through the registry (storage/registry.ts). */
   private build(record: StorageConfigRecord): StorageDriver {
-    if (record.driver === 'local') {
-      return createLocalDriver({
-        root: record.settings.root_path,
-        configId: record.id,
-        publicBaseUrl: this.deps.publicBaseUrl,
-        signingSecret: this.deps.secretKey,
-        clock: this.deps.clock,
-      });
-    }
-    const secrets = this.deps.openSecrets(record);
-    const s = record.settings;
-    return createS3Driver({
-      endpoint: s.endpoint_url || undefined,
-      region: s.region,
-      bucket: s.bucket_name,
-      accessKeyId: secrets.access_key_id,
-      secretAccessKey: secrets.secret_access_key,
-      pathStyle: s.path_style,
-      rootPrefix: s.default_folder,
-      customHost: s.custom_host ?? undefined,
-      provider: S3_PROVIDER_TYPES[record.provider_type as S3ProviderType] ?? 'other',
+    const deps = {
+      configId: record.id,
+      publicBaseUrl: this.deps.publicBaseUrl,
+      signingSecret: this.deps.secretKey,
       clock: this.deps.clock,
-    });
+    };
+    if (record.driver === 'local')
+      return createDriver({ type: 'LOCAL', settings: record.settings, secrets: undefined }, deps);
+    const settings = { ...record.settings, provider_type: record.provider_type };
+    return createDriver({ type: 'S3', settings, secrets: this.deps.openSecrets(record) }, deps);
   }
 }

@@ -21,13 +21,8 @@ import { randomBytes } from 'node:crypto';
 import type { StorageTestStep, StorageTestStepName } from '@cubby/shared';
 import { type Lang, type MessageKey, translate } from '../errors/messages.ts';
 import { isStorageError, type StorageDriver } from '../storage/driver.ts';
-import { resolveS3ClientSettings } from '../storage/drivers/s3.ts';
-import {
-  type DriverPool,
-  S3_PROVIDER_TYPES,
-  type S3ProviderType,
-  type StorageConfigRecord,
-} from './driver-pool.ts';
+import { resolveS3ClientSettings, s3ProviderOf } from '../storage/drivers/s3/s3-settings.ts';
+import { type DriverPool, type StorageConfigRecord } from './driver-pool.ts';
 
 export interface ProbeOptions {
   lang: Lang;
@@ -133,7 +128,7 @@ function connectionInfo(config: StorageConfigRecord): Record<string, unknown> {
       endpoint: s.endpoint_url,
       region: s.region,
       pathStyle: s.path_style,
-      provider: S3_PROVIDER_TYPES[config.provider_type as S3ProviderType] ?? 'other',
+      provider: s3ProviderOf(config.provider_type),
     });
     resolved = { endpoint: sdk.endpoint ?? null, region: sdk.region, pathStyle: sdk.forcePathStyle };
   } catch {

@@ -37,8 +37,6 @@ import { isForeignKeyViolation, type StorageConfigsRepository } from './storage-
 export {
   type LocalSettings,
   parseConfigRow,
-  S3_PROVIDER_TYPES,
-  type S3ProviderType,
   type S3Secrets,
   type S3Settings,
   type StorageConfigRecord,
