@@ -7,19 +7,22 @@
  */
 import type { FileShare } from '@cubby/shared';
 import { create } from 'zustand';
+import {
+  chooseStrategy,
+  toUploadFailure,
+  type UploadFailure,
+  TransferMeter,
+  readTuning,
+} from '../../lib/transfer/index.ts';
 import { useAuthStore } from '../auth/index.ts';
 import { abortMultipart, type FileScope } from './api/upload-api.ts';
-import { chooseStrategy } from './part-plan.ts';
 import { addRecentUpload, readRecentUploads, type RecentUpload } from './recent-uploads.ts';
 import { ResumeStore, type ResumeRecord } from './resume-store.ts';
-import { TransferMeter } from './transfer-meter.ts';
-import { toUploadFailure, type UploadFailure } from './transfer/transfer-error.ts';
 import { uploadFromUrl, type UrlSource } from './transfer/upload-from-url.ts';
 import { uploadLargeFile } from './transfer/upload-large-file.ts';
 import type { UploadRun, UploadStage, UploadTarget } from './transfer/upload-run.ts';
 import { uploadSmallFile } from './transfer/upload-small-file.ts';
 import { isWithinLimit } from './upload-form.ts';
-import { readTuning } from './upload-tuning.ts';
 
 export type ItemStatus = 'pending' | 'uploading' | 'success' | 'error';
 

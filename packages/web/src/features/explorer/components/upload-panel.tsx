@@ -18,7 +18,7 @@ import { showToast } from '../../../components/toast/toast-store.ts';
 import { paths } from '../../../config/paths.ts';
 import { useAuthStore } from '../../auth/index.ts';
 import { useUploadShares } from '../../upload/api/use-upload-options.ts';
-import { isSameFile } from '../../upload/resume-store.ts';
+import { isSameFile } from '../../../lib/transfer/index.ts';
 import { FailureMessage, TransferProgress } from '../../upload/components/upload-item-row.tsx';
 import type { FsTree } from '../api/fs-api.ts';
 import { discardRelay, relayRecords, type RelayRecord } from '../uploads/fs-transfer.ts';

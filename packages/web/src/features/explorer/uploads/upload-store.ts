@@ -7,10 +7,14 @@
  * again. The list lives outside the page, so uploads go on while the user browses.
  */
 import { create } from 'zustand';
+import {
+  toUploadFailure,
+  type UploadFailure,
+  TransferMeter,
+  percentOf,
+} from '../../../lib/transfer/index.ts';
 import type { FsTree } from '../api/fs-api.ts';
 import { keepBothName } from '../explorer-model.ts';
-import { TransferMeter } from '../../upload/transfer-meter.ts';
-import { toUploadFailure, type UploadFailure } from '../../upload/transfer/transfer-error.ts';
 import { findRelay, sendFile, type RelayRecord } from './fs-transfer.ts';
 
 export type UploadStatus = 'conflict' | 'queued' | 'uploading' | 'done' | 'failed' | 'cancelled';
@@ -146,7 +150,7 @@ export const useExplorerUploads = create<UploadState>()((set, get) => {
           last = now;
           const estimate = meter.estimate(item.file.size);
           update(item.id, {
-            percent: item.file.size > 0 ? Math.min(99, Math.floor((loaded / item.file.size) * 100)) : 0,
+            percent: Math.min(99, percentOf(loaded, item.file.size)),
             speed: estimate.speed,
             eta: estimate.eta,
           });

@@ -14,8 +14,7 @@ import { CopyButton } from '../../../components/copy-button.tsx';
 import { CloseIcon, FileIcon } from '../../../components/icons.tsx';
 import { QrCode } from '../../../components/qr-code.tsx';
 import { filePageUrl } from '../../file-view/file-urls.ts';
-import { formatDuration } from '../transfer-meter.ts';
-import type { UploadFailure } from '../transfer/transfer-error.ts';
+import { type UploadFailure, formatDuration } from '../../../lib/transfer/index.ts';
 import { useUploadQueue, type ItemStatus, type UploadItem } from '../upload-queue.ts';
 
 const STATUS_TONE: Record<ItemStatus, BadgeTone> = {
