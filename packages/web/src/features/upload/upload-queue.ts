@@ -11,7 +11,7 @@ import {
   chooseStrategy,
   toUploadFailure,
   type UploadFailure,
-  TransferMeter,
+  meteredProgress,
   readTuning,
 } from '../../lib/transfer/index.ts';
 import { useAuthStore } from '../auth/index.ts';
@@ -82,8 +82,6 @@ const waiting: string[] = [];
 let pumping = false;
 let nextId = 1;
 let nextBatch = 1;
-/** Store updates for progress at most this often. */
-const PROGRESS_INTERVAL_MS = 150;
 
 function newItem(
   source: ItemSource,
@@ -144,8 +142,7 @@ export const useUploadQueue = create<QueueState>()((set, get) => {
     const controller = new AbortController();
     controllers.set(id, controller);
     update(id, { status: 'uploading', queued: false, stage: 'starting', speed: null, eta: null });
-    const meter = new TransferMeter();
-    let lastUpdate = 0;
+    const meter = meteredProgress();
     const tuning = readTuning();
     const run: UploadRun = {
       target: item.target,
@@ -158,12 +155,8 @@ export const useUploadQueue = create<QueueState>()((set, get) => {
         update(id, { stage, speed: null, eta: null });
       },
       progress: ({ percent, loaded, total }) => {
-        const now = performance.now();
-        meter.sample(loaded, now);
-        if (now - lastUpdate < PROGRESS_INTERVAL_MS && percent < 99) return;
-        lastUpdate = now;
-        const estimate = meter.estimate(total);
-        update(id, { percent, speed: estimate.speed, eta: total > 0 ? estimate.eta : null });
+        const estimate = meter.sample(loaded, total, percent >= 99);
+        if (estimate) update(id, { percent, ...estimate });
       },
     };
     try {

@@ -46,6 +46,6 @@ export {
   type TransferFailureKind,
   type UploadFailure,
 } from './transfer-error.ts';
-export { TransferMeter, formatDuration, percentOf } from './transfer-meter.ts';
+export { TransferMeter, formatDuration, meteredProgress, percentOf } from './transfer-meter.ts';
 export { DEFAULT_TUNING, MiB, readTuning, type UploadTuning } from './upload-tuning.ts';
 export { putBlob, type PutOptions } from './xhr-put.ts';
