@@ -5,7 +5,7 @@
  * multipart init take. A custom suffix names one share, so it needs exactly one file.
  */
 import { normalizePath, slugSchema } from '@cubby/shared';
-import { parseMaxViews } from '../pastes/paste-form.ts';
+import { parseMaxViews } from '../pastes/index.ts';
 
 export const EXPIRY_CHOICES = ['1h', '1d', '7d', '30d', 'never', 'custom'] as const;
 export type ExpiryChoice = (typeof EXPIRY_CHOICES)[number];

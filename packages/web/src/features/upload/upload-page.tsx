@@ -12,7 +12,7 @@ import { Button } from '../../components/button.tsx';
 import { Card } from '../../components/card.tsx';
 import { useErrorFocus } from '../../lib/forms/use-error-focus.ts';
 import { usePageTitle } from '../../lib/i18n/use-page-title.ts';
-import { storageConfigsQueryOptions } from '../admin/storage-config/api/get-storage-configs.ts';
+import { storageConfigsQueryOptions } from '../admin/index.ts';
 import { useAuthStore } from '../auth/index.ts';
 import { defaultConfigId, useMaxUploadBytes } from './api/use-upload-options.ts';
 import { DropZone } from './components/drop-zone.tsx';

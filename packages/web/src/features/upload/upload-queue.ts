@@ -7,19 +7,22 @@
  */
 import type { FileShare } from '@cubby/shared';
 import { create } from 'zustand';
+import {
+  chooseStrategy,
+  toUploadFailure,
+  type UploadFailure,
+  meteredProgress,
+  readTuning,
+} from '../../lib/transfer/index.ts';
 import { useAuthStore } from '../auth/index.ts';
 import { abortMultipart, type FileScope } from './api/upload-api.ts';
-import { chooseStrategy } from './part-plan.ts';
 import { addRecentUpload, readRecentUploads, type RecentUpload } from './recent-uploads.ts';
 import { ResumeStore, type ResumeRecord } from './resume-store.ts';
-import { TransferMeter } from './transfer-meter.ts';
-import { toUploadFailure, type UploadFailure } from './transfer/transfer-error.ts';
 import { uploadFromUrl, type UrlSource } from './transfer/upload-from-url.ts';
 import { uploadLargeFile } from './transfer/upload-large-file.ts';
 import type { UploadRun, UploadStage, UploadTarget } from './transfer/upload-run.ts';
 import { uploadSmallFile } from './transfer/upload-small-file.ts';
 import { isWithinLimit } from './upload-form.ts';
-import { readTuning } from './upload-tuning.ts';
 
 export type ItemStatus = 'pending' | 'uploading' | 'success' | 'error';
 
@@ -79,8 +82,6 @@ const waiting: string[] = [];
 let pumping = false;
 let nextId = 1;
 let nextBatch = 1;
-/** Store updates for progress at most this often. */
-const PROGRESS_INTERVAL_MS = 150;
 
 function newItem(
   source: ItemSource,
@@ -141,8 +142,7 @@ export const useUploadQueue = create<QueueState>()((set, get) => {
     const controller = new AbortController();
     controllers.set(id, controller);
     update(id, { status: 'uploading', queued: false, stage: 'starting', speed: null, eta: null });
-    const meter = new TransferMeter();
-    let lastUpdate = 0;
+    const meter = meteredProgress();
     const tuning = readTuning();
     const run: UploadRun = {
       target: item.target,
@@ -155,12 +155,8 @@ export const useUploadQueue = create<QueueState>()((set, get) => {
         update(id, { stage, speed: null, eta: null });
       },
       progress: ({ percent, loaded, total }) => {
-        const now = performance.now();
-        meter.sample(loaded, now);
-        if (now - lastUpdate < PROGRESS_INTERVAL_MS && percent < 99) return;
-        lastUpdate = now;
-        const estimate = meter.estimate(total);
-        update(id, { percent, speed: estimate.speed, eta: total > 0 ? estimate.eta : null });
+        const estimate = meter.sample(loaded, total, percent >= 99);
+        if (estimate) update(id, { percent, ...estimate });
       },
     };
     try {

@@ -3,12 +3,12 @@
  * the SVG sanitised before it is inserted. A diagram that fails to parse keeps its source text.
  */
 import mermaid from 'mermaid';
-import type { EnhanceOptions } from './enhance.ts';
 import { sanitizeDiagramSvg } from './sanitize.ts';
 
 let counter = 0;
 
-export async function renderDiagrams(root: HTMLElement, { dark, signal }: EnhanceOptions): Promise<void> {
+/** Renders the diagrams below `root` in the light or dark theme, until `signal` aborts. */
+export async function renderDiagrams(root: HTMLElement, dark: boolean, signal: AbortSignal): Promise<void> {
   mermaid.initialize({
     startOnLoad: false,
     securityLevel: 'strict',

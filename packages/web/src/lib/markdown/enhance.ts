@@ -19,6 +19,7 @@ export async function enhanceRendered(
   const jobs: Promise<void>[] = [];
   if (needs.code) jobs.push(import('./highlight.ts').then((m) => m.highlightCode(root, options.signal)));
   if (needs.math) jobs.push(import('./math.ts').then((m) => m.renderMath(root, options.signal)));
-  if (needs.mermaid) jobs.push(import('./diagrams.ts').then((m) => m.renderDiagrams(root, options)));
+  if (needs.mermaid)
+    jobs.push(import('./diagrams.ts').then((m) => m.renderDiagrams(root, options.dark, options.signal)));
   await Promise.allSettled(jobs);
 }

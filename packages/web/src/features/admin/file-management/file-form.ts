@@ -13,7 +13,7 @@ import {
   parseMaxViews,
   type PasteErrors,
   type PasteSettingsValues,
-} from '../../pastes/paste-form.ts';
+} from '../../pastes/index.ts';
 import type { FileShareUpdate } from './api/types.ts';
 
 export const REMARK_MAX = 500;

@@ -18,7 +18,7 @@ import { isApiError } from '../../../lib/api/index.ts';
 import { useDeleteMount, useMounts, useUpdateMount } from './api/mounts.ts';
 import { MountDialog } from './components/mount-dialog.tsx';
 import { MountList } from './components/mount-list.tsx';
-import { useConfirmation } from '../../shares/use-confirmation.ts';
+import { useConfirmation } from '../../shares/index.ts';
 import { filterMounts } from './mount-form.ts';
 
 type Editing = { kind: 'create' } | { kind: 'edit'; mount: Mount };

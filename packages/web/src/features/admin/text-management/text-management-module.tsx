@@ -19,9 +19,7 @@ import {
   useManagementScope,
   usePastes,
 } from '../../pastes/index.ts';
-import { ShareListPanel } from '../../shares/share-list-panel.tsx';
-import { useConfirmation } from '../../shares/use-confirmation.ts';
-import { useShareList } from '../../shares/use-share-list.ts';
+import { ShareListPanel, useConfirmation, useShareList } from '../../shares/index.ts';
 import { PasteList } from './components/paste-list.tsx';
 import { PreviewPasteDialog } from './components/preview-paste-dialog.tsx';
 

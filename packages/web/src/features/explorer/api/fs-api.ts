@@ -18,7 +18,7 @@ import { ApiError, api, fetchWithCredential, getApiBaseUrl } from '../../../lib/
 import { i18n } from '../../../lib/i18n/index.ts';
 import { recallDirectory, rememberDirectory } from '../../../lib/offline/directory-records.ts';
 import { useAuthStore } from '../../auth/index.ts';
-import type { ShareInput } from '../../upload/upload-form.ts';
+import type { ShareInput } from '../../upload/index.ts';
 import { folderPath } from '../explorer-model.ts';
 import { refreshAfterChange } from '../../../lib/query/refresh.ts';
 

@@ -16,7 +16,7 @@ import {
   MusicIcon,
   ServerIcon,
 } from '../../../components/icons.tsx';
-import { previewKind } from '../../file-view/preview-kind.ts';
+import { previewKind } from '../../file-view/index.ts';
 import { infoQueryOptions, type FsTree } from '../api/fs-api.ts';
 
 const ARCHIVES = new Set(['zip', 'tar', 'gz', 'tgz', 'bz2', 'xz', '7z', 'rar', 'zst']);

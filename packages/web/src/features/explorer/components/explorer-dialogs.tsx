@@ -17,15 +17,15 @@ import { Spinner } from '../../../components/spinner.tsx';
 import { useErrorFocus } from '../../../lib/forms/use-error-focus.ts';
 import { formatDateTime } from '../../../lib/i18n/format-date.ts';
 import { showToast } from '../../../components/toast/toast-store.ts';
-import { filePageUrl } from '../../file-view/file-urls.ts';
-import { ShareLinkFields } from '../../upload/components/share-settings-fields.tsx';
+import { filePageUrl } from '../../file-view/index.ts';
 import {
+  ShareLinkFields,
   EMPTY_UPLOAD_SETTINGS,
   validateUploadSettings,
   type ShareInput,
   type UploadErrors,
   type UploadSettingsValues,
-} from '../../upload/upload-form.ts';
+} from '../../upload/index.ts';
 import { fileLink, shareFile, type FsTree } from '../api/fs-api.ts';
 import { nameProblem } from '../explorer-model.ts';
 

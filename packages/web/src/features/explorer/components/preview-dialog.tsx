@@ -20,8 +20,7 @@ import {
   PencilIcon,
 } from '../../../components/icons.tsx';
 import { PageLoading } from '../../../components/spinner.tsx';
-import { InlinePreview } from '../../file-view/components/file-preview.tsx';
-import { previewKind } from '../../file-view/preview-kind.ts';
+import { InlinePreview, previewKind } from '../../file-view/index.ts';
 import { infoQueryOptions, type FsTree } from '../api/fs-api.ts';
 import { EntryIcon } from './entry-icon.tsx';
 import { FileSize, Modified } from './entry-views.tsx';

@@ -6,7 +6,7 @@
  */
 import { extensionOf, FS_TEXT_EDIT_MAX_BYTES, type FsListItem } from '@cubby/shared';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { Suspense, lazy, useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
@@ -15,9 +15,8 @@ import { Dialog, DialogActions } from '../../../components/dialog.tsx';
 import { PageLoading, Spinner } from '../../../components/spinner.tsx';
 import { showToast } from '../../../components/toast/toast-store.ts';
 import { isApiError } from '../../../lib/api/index.ts';
+import { MarkdownEditor } from '../../home/index.ts';
 import { readText, saveText, type FsTree } from '../api/fs-api.ts';
-
-const MarkdownEditor = lazy(() => import('../../home/components/markdown-editor.tsx'));
 
 export function TextEditorDialog({
   tree,

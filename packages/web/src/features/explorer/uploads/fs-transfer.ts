@@ -4,22 +4,34 @@
  * (docs/product.md §9), three in flight, each retried with backoff and given 5 minutes. A relay upload is
  * remembered in localStorage until it completes, so after a reload the same file dropped or picked
  * again sends only the parts the storage lacks. Files are cut with `File.slice()`, never read whole.
+ * The engine (part plan, pool, retries, kept records) is lib/transfer's, shared with the share upload;
+ * what is the explorer's own is here: the fs endpoints and the relay record.
  */
 import { ApiError, isApiError, requestHeaders } from '../../../lib/api/index.ts';
-import { confirmedBytes, missingParts, partSizeFor, planParts } from '../../upload/part-plan.ts';
-import { KeptRecords, type FileIdentity } from '../../upload/resume-store.ts';
-import { runPool, withRetry } from '../../upload/task-runner.ts';
-import { TransferError, isCancellation, isRetryableTransfer } from '../../upload/transfer/transfer-error.ts';
-import { childController } from '../../upload/transfer/upload-run.ts';
-import { putBlob } from '../../upload/transfer/xhr-put.ts';
-import { MiB } from '../../upload/upload-tuning.ts';
+import {
+  KeptRecords,
+  type FileIdentity,
+  confirmedBytes,
+  missingParts,
+  partSizeFor,
+  planParts,
+  slicesOf,
+  sendParts,
+  type SendAttempt,
+  withRetry,
+  TransferError,
+  isCancellation,
+  isRetryableTransfer,
+  DEFAULT_TUNING,
+  MiB,
+  type UploadTuning,
+  putBlob,
+} from '../../../lib/transfer/index.ts';
 import { abortRelay, finishRelay, fsUrl, relayParts, startRelay, type FsTree } from '../api/fs-api.ts';
 
-/** docs/product.md §9: 5 MB parts, three at once, five minutes each. */
+/** docs/product.md §9: 5 MB parts; three at once, three tries, five minutes each (the default tuning). */
 export const PART_SIZE = 5 * MiB;
-export const PART_CONCURRENCY = 3;
-export const PART_TRIES = 3;
-export const PART_TIMEOUT_MS = 300_000;
+const TUNING: Pick<UploadTuning, 'partConcurrency' | 'partTries' | 'transferTimeoutMs'> = DEFAULT_TUNING;
 
 /** An unfinished relay upload: which file, where to, and the server's names for it. */
 export interface RelayRecord extends FileIdentity {
@@ -68,12 +80,8 @@ export function findRelay(file: File, where: Pick<SendOptions, 'tree' | 'folder'
   );
 }
 
-const sendOptions = (options: SendOptions) => ({
-  method: 'POST' as const,
-  headers: requestHeaders(),
-  signal: options.signal,
-  timeoutMs: PART_TIMEOUT_MS,
-});
+/** A POST to this server, with the caller's credentials and language. */
+const post = () => ({ method: 'POST' as const, headers: requestHeaders() });
 
 /** Sends `file` (relay parts when it is large or an unfinished relay upload of it is remembered). */
 export async function sendFile(file: File, options: SendOptions): Promise<void> {
@@ -89,11 +97,13 @@ async function sendWhole(file: File, options: SendOptions): Promise<void> {
       form.append('file', file, options.name);
       options.onProgress(0);
       await putBlob(fsUrl(options.tree, 'upload'), form, {
-        ...sendOptions(options),
+        ...post(),
+        signal: options.signal,
+        timeoutMs: TUNING.transferTimeoutMs,
         onProgress: (loaded) => options.onProgress(Math.min(loaded, file.size)),
       });
     },
-    { tries: PART_TRIES, shouldRetry: isRetryableTransfer, signal: options.signal },
+    { tries: TUNING.partTries, shouldRetry: isRetryableTransfer, signal: options.signal },
   );
 }
 
@@ -126,55 +136,30 @@ async function openRelay(file: File, options: SendOptions) {
   return { record, held: new Map<number, string>() };
 }
 
+/** One relay part: a POST of its bytes; the server answers the part's ETag. */
+function relayPart(tree: FsTree, record: RelayRecord): SendAttempt {
+  return async ({ partNumber, body }, transfer) => {
+    const url = fsUrl(tree, 'multipart/part', { key: record.key, uploadId: record.uploadId, partNumber });
+    const { text } = await putBlob(url, body, { ...post(), ...transfer });
+    const answer = JSON.parse(text) as { data?: { etag?: unknown } };
+    if (typeof answer.data?.etag !== 'string') throw new TransferError('no-etag');
+    return answer.data.etag;
+  };
+}
+
 async function sendInParts(file: File, options: SendOptions): Promise<void> {
   const { record, held } = await openRelay(file, options);
   try {
     const plan = planParts(file.size, record.partSize);
     const done = [...held.keys()].map((partNumber) => ({ partNumber }));
-    let confirmed = confirmedBytes(plan, done);
-    const sending = new Map<number, number>();
-    const report = () => {
-      let loaded = confirmed;
-      for (const bytes of sending.values()) loaded += bytes;
-      options.onProgress(loaded);
-    };
-    report();
-    const abort = childController(options.signal);
-    await runPool(
-      missingParts(plan, done),
-      async (part) => {
-        const url = fsUrl(options.tree, 'multipart/part', {
-          key: record.key,
-          uploadId: record.uploadId,
-          partNumber: part.partNumber,
-        });
-        const etag = await withRetry(
-          async () => {
-            sending.set(part.partNumber, 0);
-            const { text } = await putBlob(url, file.slice(part.start, part.end), {
-              ...sendOptions({ ...options, signal: abort.signal }),
-              onProgress: (loaded) => {
-                sending.set(part.partNumber, loaded);
-                report();
-              },
-            });
-            const answer = JSON.parse(text) as { data?: { etag?: unknown } };
-            if (typeof answer.data?.etag !== 'string') throw new TransferError('no-etag');
-            return answer.data.etag;
-          },
-          { tries: PART_TRIES, shouldRetry: isRetryableTransfer, signal: abort.signal },
-        ).catch((error: unknown) => {
-          throw error instanceof TransferError && error.partNumber === undefined
-            ? error.forPart(part.partNumber)
-            : error;
-        });
-        sending.delete(part.partNumber);
-        held.set(part.partNumber, etag);
-        confirmed += part.end - part.start;
-        report();
-      },
-      { limit: PART_CONCURRENCY, abort },
-    );
+    const sent = await sendParts(slicesOf(file, missingParts(plan, done)), {
+      tuning: TUNING,
+      signal: options.signal,
+      send: relayPart(options.tree, record),
+      confirmed: confirmedBytes(plan, done),
+      onProgress: options.onProgress,
+    });
+    for (const { partNumber, etag } of sent) held.set(partNumber, etag);
     if (options.signal.aborted) throw new TransferError('cancelled');
     const parts = [...held.entries()]
       .filter(([partNumber]) => partNumber <= plan.length)

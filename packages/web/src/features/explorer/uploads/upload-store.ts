@@ -7,10 +7,14 @@
  * again. The list lives outside the page, so uploads go on while the user browses.
  */
 import { create } from 'zustand';
+import {
+  toUploadFailure,
+  type UploadFailure,
+  meteredProgress,
+  percentOf,
+} from '../../../lib/transfer/index.ts';
 import type { FsTree } from '../api/fs-api.ts';
 import { keepBothName } from '../explorer-model.ts';
-import { TransferMeter } from '../../upload/transfer-meter.ts';
-import { toUploadFailure, type UploadFailure } from '../../upload/transfer/transfer-error.ts';
 import { findRelay, sendFile, type RelayRecord } from './fs-transfer.ts';
 
 export type UploadStatus = 'conflict' | 'queued' | 'uploading' | 'done' | 'failed' | 'cancelled';
@@ -67,7 +71,6 @@ interface UploadState {
 
 /** Files uploading at once. */
 const FILE_CONCURRENCY = 2;
-const PROGRESS_INTERVAL_MS = 150;
 const controllers = new Map<string, AbortController>();
 const uploadedListeners = new Set<(tree: FsTree, folder: string) => void>();
 let nextId = 1;
@@ -131,8 +134,7 @@ export const useExplorerUploads = create<UploadState>()((set, get) => {
     const controller = new AbortController();
     controllers.set(item.id, controller);
     update(item.id, { status: 'uploading', percent: 0, speed: null, eta: null, failure: null });
-    const meter = new TransferMeter();
-    let last = 0;
+    const meter = meteredProgress();
     try {
       await sendFile(item.file, {
         tree: item.tree,
@@ -140,16 +142,9 @@ export const useExplorerUploads = create<UploadState>()((set, get) => {
         name: item.name,
         signal: controller.signal,
         onProgress: (loaded) => {
-          const now = performance.now();
-          meter.sample(loaded, now);
-          if (now - last < PROGRESS_INTERVAL_MS) return;
-          last = now;
-          const estimate = meter.estimate(item.file.size);
-          update(item.id, {
-            percent: item.file.size > 0 ? Math.min(99, Math.floor((loaded / item.file.size) * 100)) : 0,
-            speed: estimate.speed,
-            eta: estimate.eta,
-          });
+          const estimate = meter.sample(loaded, item.file.size);
+          if (estimate)
+            update(item.id, { percent: Math.min(99, percentOf(loaded, item.file.size)), ...estimate });
         },
       });
       update(item.id, { status: 'done', percent: 100, speed: null, eta: null, resuming: false });

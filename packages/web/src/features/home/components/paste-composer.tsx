@@ -4,7 +4,7 @@
  * replace text), character and word counts, the share settings, and the draft kept in the offline
  * database.
  */
-import { Suspense, lazy, useDeferredValue, useMemo, useRef, useState, type FormEvent } from 'react';
+import { Suspense, useDeferredValue, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PASTE_MAX_BYTES, formatBytes, type PasteFormat } from '@cubby/shared';
@@ -23,15 +23,15 @@ import {
   usePasteForm,
   utf8Bytes,
   validateCreate,
-} from '../../pastes/forms.ts';
-import { useCreatePaste, type CreatedPaste } from '../../pastes/index.ts';
+  useCreatePaste,
+  type CreatedPaste,
+} from '../../pastes/index.ts';
 import { editFor, type EditorCommand } from '../editor-commands.ts';
 import { countText } from '../text-stats.ts';
 import { useMarkdownDraft } from '../use-markdown-draft.ts';
 import { EditorToolbar } from './editor-toolbar.tsx';
+import { MarkdownEditor } from './lazy-markdown-editor.ts';
 import type { EditorHandle } from './markdown-editor.tsx';
-
-const MarkdownEditor = lazy(() => import('./markdown-editor.tsx'));
 
 type Mode = 'edit' | 'split' | 'preview';
 const MODES: Mode[] = ['edit', 'split', 'preview'];

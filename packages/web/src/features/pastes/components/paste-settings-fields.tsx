@@ -13,7 +13,7 @@ import {
   RemarkField,
   SlugField,
   useExpiryPresetLabels,
-} from '../../shares/share-fields.tsx';
+} from '../../shares/index.ts';
 import type { PasteFormState } from './use-paste-form.ts';
 
 export interface PasteSettingsFieldsProps {

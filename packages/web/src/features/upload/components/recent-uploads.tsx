@@ -6,7 +6,7 @@ import { Card } from '../../../components/card.tsx';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { paths } from '../../../config/paths.ts';
 import { formatDateTime } from '../../../lib/i18n/format-date.ts';
-import { filePageUrl } from '../../file-view/file-urls.ts';
+import { filePageUrl } from '../../file-view/index.ts';
 import { useUploadQueue } from '../upload-queue.ts';
 
 export function RecentUploads() {

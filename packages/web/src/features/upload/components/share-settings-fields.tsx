@@ -14,7 +14,7 @@ import {
   RemarkField,
   SlugField,
   useExpiryPresetLabels,
-} from '../../shares/share-fields.tsx';
+} from '../../shares/index.ts';
 import {
   EXPIRY_CHOICES,
   MAX_EXPIRY_HOURS,

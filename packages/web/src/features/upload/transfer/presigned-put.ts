@@ -6,7 +6,7 @@
  */
 import type { FileShare, PresignAnswer } from '@cubby/shared';
 import { checkCancelled, type UploadRun } from './upload-run.ts';
-import { putBlob } from './xhr-put.ts';
+import { putBlob } from '../../../lib/transfer/index.ts';
 
 /** What commit takes besides the share's place (slug and folder were set at presign). */
 export interface CommitFields {

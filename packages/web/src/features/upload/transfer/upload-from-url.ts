@@ -17,16 +17,20 @@ import {
   getPartUrls,
   initUrlMultipart,
   presignUrlUpload,
-  type PartToComplete,
 } from '../api/upload-api.ts';
-import { chooseStrategy, partSizeFor } from '../part-plan.ts';
-import { runPool } from '../task-runner.ts';
-import { TransferError } from './transfer-error.ts';
-import { PartUrls, sendPart } from './part-sender.ts';
-import { checkCancelled, childController, type UploadRun } from './upload-run.ts';
-import { collectBlob, streamParts } from './body-reader.ts';
-import { openUrlSource } from './url-source.ts';
+import {
+  collectBlob,
+  streamParts,
+  chooseStrategy,
+  partSizeFor,
+  PartUrls,
+  putToPresignedUrls,
+  sendParts,
+  TransferError,
+} from '../../../lib/transfer/index.ts';
 import { putAndCommit } from './presigned-put.ts';
+import { checkCancelled, type UploadRun } from './upload-run.ts';
+import { openUrlSource } from './url-source.ts';
 
 const downloadPercent = (loaded: number, total: number) =>
   total > 0 ? Math.min(49, Math.floor((loaded / total) * 49)) : 0;
@@ -103,49 +107,37 @@ async function uploadUrlMultipart(
 
     let downloaded = 0;
     let downloadDone = false;
-    let uploaded = 0;
-    const sending = new Map<number, number>();
+    let sent = 0;
     const report = () => {
-      let sent = uploaded;
-      for (const bytes of sending.values()) sent += bytes;
       if (downloadDone) run.progress({ percent: uploadPercent(sent, size), loaded: sent, total: size });
       else run.progress({ percent: downloadPercent(downloaded, size), loaded: downloaded, total: size });
     };
-    const parts: PartToComplete[] = [];
-    const abort = childController(run.signal);
+    // Parts are cut as the download arrives; a failed part stops the pool, which closes the download.
     async function* partsOfDownload() {
-      yield* streamParts(opened.body, init.part_size, abort.signal, (loaded) => {
+      for await (const part of streamParts(opened.body, init.part_size, run.signal, (loaded) => {
         downloaded = loaded;
         report();
-      });
+      })) {
+        if (part.partNumber > init.part_count) throw new TransferError('size-mismatch');
+        yield part;
+      }
       downloadDone = true;
       run.stage('uploading');
       report();
     }
-    await runPool(
-      partsOfDownload(),
-      async ({ partNumber, body }) => {
-        if (partNumber > init.part_count) throw new TransferError('size-mismatch');
-        const etag = await sendPart(partNumber, body, {
-          urls,
-          tuning: run.tuning,
-          signal: abort.signal,
-          onProgress: (loaded) => {
-            sending.set(partNumber, loaded);
-            report();
-          },
-        });
-        sending.delete(partNumber);
-        uploaded += body.size;
-        parts.push({ partNumber, etag });
+    const parts = await sendParts(partsOfDownload(), {
+      tuning: run.tuning,
+      signal: run.signal,
+      send: putToPresignedUrls(urls),
+      onProgress: (loaded) => {
+        sent = loaded;
         report();
       },
-      { limit: run.tuning.partConcurrency, abort },
-    );
+    });
     if (downloaded !== size || parts.length !== init.part_count) throw new TransferError('size-mismatch');
     checkCancelled(run);
     run.stage('completing');
-    return await completeUrlMultipart({ ...ids, parts: parts.sort((a, b) => a.partNumber - b.partNumber) });
+    return await completeUrlMultipart({ ...ids, parts });
   } catch (error) {
     await abortUrlMultipart(ids).catch(() => {});
     throw error;

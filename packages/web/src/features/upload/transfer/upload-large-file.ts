@@ -8,6 +8,19 @@
 import type { ConfirmedPart, FileShare } from '@cubby/shared';
 import { isApiError } from '../../../lib/api/index.ts';
 import {
+  confirmedBytes,
+  missingParts,
+  partSizeFor,
+  planParts,
+  slicesOf,
+  PartUrls,
+  putToPresignedUrls,
+  sendParts,
+  TransferError,
+  isCancellation,
+  percentOf,
+} from '../../../lib/transfer/index.ts';
+import {
   abortMultipart,
   completeMultipart,
   getMultipartStatus,
@@ -15,13 +28,8 @@ import {
   initMultipart,
   reportPart,
 } from '../api/upload-api.ts';
-import { confirmedBytes, missingParts, partSizeFor, planParts } from '../part-plan.ts';
 import type { ResumeRecord } from '../resume-store.ts';
-import { runPool } from '../task-runner.ts';
-import { percentOf } from '../transfer-meter.ts';
-import { PartUrls, sendPart } from './part-sender.ts';
-import { TransferError, isCancellation } from './transfer-error.ts';
-import { checkCancelled, childController, type UploadRun } from './upload-run.ts';
+import { checkCancelled, type UploadRun } from './upload-run.ts';
 
 interface Session {
   file_id: string;
@@ -90,50 +98,29 @@ export async function uploadLargeFile(
   try {
     const plan = planParts(file.size, session.part_size);
     if (plan.length !== session.part_count) throw new TransferError('size-mismatch');
-    const done = new Map((resumed?.done ?? []).map((part) => [part.partNumber, part]));
-    const todo = missingParts(plan, [...done.values()]);
-    let confirmed = confirmedBytes(plan, [...done.values()]);
-    const sending = new Map<number, number>();
-    const report = () => {
-      let loaded = confirmed;
-      for (const bytes of sending.values()) loaded += bytes;
-      run.progress({ percent: Math.min(99, percentOf(loaded, file.size)), loaded, total: file.size });
-    };
+    const done = resumed?.done ?? [];
+    const todo = missingParts(plan, done);
     checkCancelled(run);
     run.stage('uploading');
-    report();
 
     const urls = new PartUrls(
       async (part_numbers) => (await getPartUrls({ ...ids, part_numbers })).urls,
       todo.map((part) => part.partNumber),
     );
-    const abort = childController(run.signal);
-    await runPool(
-      todo,
-      async (part) => {
-        const size = part.end - part.start;
-        const etag = await sendPart(part.partNumber, file.slice(part.start, part.end), {
-          urls,
-          tuning: run.tuning,
-          signal: abort.signal,
-          onProgress: (loaded) => {
-            sending.set(part.partNumber, loaded);
-            report();
-          },
-        });
-        await reportPart({ ...ids, partNumber: part.partNumber, etag });
-        sending.delete(part.partNumber);
-        done.set(part.partNumber, { partNumber: part.partNumber, etag, size });
-        confirmed += size;
-        report();
-      },
-      { limit: run.tuning.partConcurrency, abort },
-    );
+    const sent = await sendParts(slicesOf(file, todo), {
+      tuning: run.tuning,
+      signal: run.signal,
+      send: putToPresignedUrls(urls),
+      confirmed: confirmedBytes(plan, done),
+      onSent: ({ partNumber }, etag) => reportPart({ ...ids, partNumber, etag }),
+      onProgress: (loaded) =>
+        run.progress({ percent: Math.min(99, percentOf(loaded, file.size)), loaded, total: file.size }),
+    });
     checkCancelled(run);
     run.stage('completing');
-    const parts = [...done.values()]
-      .sort((a, b) => a.partNumber - b.partNumber)
-      .map(({ partNumber, etag }) => ({ partNumber, etag }));
+    const parts = [...done.map(({ partNumber, etag }) => ({ partNumber, etag })), ...sent].sort(
+      (a, b) => a.partNumber - b.partNumber,
+    );
     const share = await completeMultipart({ ...ids, parts });
     run.resumeStore.forget(session.file_id);
     return share;

@@ -2,8 +2,7 @@
 import type { FileScope } from '../api/upload-api.ts';
 import type { ResumeStore } from '../resume-store.ts';
 import type { ShareInput } from '../upload-form.ts';
-import type { UploadTuning } from '../upload-tuning.ts';
-import { cancelledError } from './transfer-error.ts';
+import { cancelledError, type UploadTuning } from '../../../lib/transfer/index.ts';
 
 /** docs/product.md §4 upload stages (plus downloading, for URL uploads). */
 export type UploadStage =
@@ -37,12 +36,4 @@ export interface UploadRun {
 /** Throws the "cancelled" failure when the run was cancelled (checked between steps). */
 export function checkCancelled(run: Pick<UploadRun, 'signal'>): void {
   if (run.signal.aborted) throw cancelledError();
-}
-
-/** An AbortController that also aborts when `parent` does. */
-export function childController(parent: AbortSignal): AbortController {
-  const controller = new AbortController();
-  if (parent.aborted) controller.abort();
-  else parent.addEventListener('abort', () => controller.abort(), { once: true });
-  return controller;
 }

@@ -5,7 +5,7 @@
  */
 import type { FileShare } from '@cubby/shared';
 import { commitUpload, deleteFileShare, presignUpload } from '../api/upload-api.ts';
-import { percentOf } from '../transfer-meter.ts';
+import { percentOf } from '../../../lib/transfer/index.ts';
 import { putAndCommit } from './presigned-put.ts';
 import type { UploadRun } from './upload-run.ts';
 

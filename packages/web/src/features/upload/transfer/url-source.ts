@@ -7,7 +7,7 @@ import { LANG_HEADER } from '@cubby/shared';
 import { ApiError, getApiBaseUrl } from '../../../lib/api/index.ts';
 import { getLanguage } from '../../../lib/i18n/index.ts';
 import { useAuthStore } from '../../auth/index.ts';
-import { TransferError, cancelledError } from './transfer-error.ts';
+import { TransferError, cancelledError } from '../../../lib/transfer/index.ts';
 
 function authorization(): Record<string, string> {
   const { adminToken, apiKey } = useAuthStore.getState();

@@ -11,8 +11,7 @@ import { Dialog, FormDialogActions } from '../../../../components/dialog.tsx';
 import { SelectField } from '../../../../components/form-field.tsx';
 import { showToast } from '../../../../components/toast/toast-store.ts';
 import { formatDateTime } from '../../../../lib/i18n/format-date.ts';
-import { useManagementScope } from '../../../pastes/index.ts';
-import { PasteSettingsFields, usePasteForm } from '../../../pastes/forms.ts';
+import { useManagementScope, PasteSettingsFields, usePasteForm } from '../../../pastes/index.ts';
 import { useUpdateFileShare } from '../api/file-shares.ts';
 import { settingsOf, validateFileUpdate } from '../file-form.ts';
 

@@ -15,7 +15,7 @@ import { RowActions, rowActionTextClass, type RowAction } from '../../../../comp
 import { paths } from '../../../../config/paths.ts';
 import { formatDateTime } from '../../../../lib/i18n/format-date.ts';
 import { useStorageConfigName } from '../../../../lib/i18n/storage-config-name.ts';
-import { SelectableShareList, type ShareSelection } from '../../../shares/selectable-share-list.tsx';
+import { SelectableShareList, type ShareSelection } from '../../../shares/index.ts';
 import { fileStatus } from '../file-form.ts';
 
 export interface FileListProps extends ShareSelection {

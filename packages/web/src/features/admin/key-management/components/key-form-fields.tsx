@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../../../components/button.tsx';
 import { Checkbox, SelectField, TextField } from '../../../../components/form-field.tsx';
 import { FolderIcon } from '../../../../components/icons.tsx';
-import { useUploadShares } from '../../../upload/api/use-upload-options.ts';
+import { useUploadShares } from '../../../upload/index.ts';
 import {
   EXPIRY_CHOICES,
   MAX_CUSTOM_DAYS,

@@ -12,7 +12,7 @@ import {
 } from '@cubby/shared';
 import type { z } from 'zod';
 import { api } from '../../../../lib/api/index.ts';
-import { maxUploadSizeQueryOptions } from '../../../upload/api/use-upload-options.ts';
+import { maxUploadSizeQueryOptions } from '../../../upload/index.ts';
 import { refreshAfterChange } from '../../../../lib/query/refresh.ts';
 
 export type WebdavUploadMode = (typeof WEBDAV_UPLOAD_MODES)[number];

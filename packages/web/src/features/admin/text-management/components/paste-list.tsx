@@ -11,7 +11,7 @@ import { Fact } from '../../../../components/fact.tsx';
 import { EyeIcon, PencilIcon, TrashIcon } from '../../../../components/icons.tsx';
 import { RowActions, type RowAction } from '../../../../components/row-actions.tsx';
 import { formatDateTime } from '../../../../lib/i18n/format-date.ts';
-import { SelectableShareList, type ShareSelection } from '../../../shares/selectable-share-list.tsx';
+import { SelectableShareList, type ShareSelection } from '../../../shares/index.ts';
 
 export interface PasteListProps extends ShareSelection {
   pastes: PasteSummary[];

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ApiError } from '../../../lib/api/index.ts';
+import { ApiError } from '../api/index.ts';
 import { TransferError, isRetryableTransfer, toUploadFailure } from './transfer-error.ts';
 
 test('cancellation, time-outs and network errors use the catalogue', () => {

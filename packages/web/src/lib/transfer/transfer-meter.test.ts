@@ -1,7 +1,13 @@
 /** Speed and time-left estimates of an upload, and how they are shown. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { TransferMeter, formatDuration, percentOf } from './transfer-meter.ts';
+import {
+  PROGRESS_INTERVAL_MS,
+  TransferMeter,
+  formatDuration,
+  meteredProgress,
+  percentOf,
+} from './transfer-meter.ts';
 
 test('no estimate until half a second of progress is known', () => {
   const meter = new TransferMeter();
@@ -46,4 +52,25 @@ test('durations read m:ss or h:mm:ss; percent is whole and bounded', () => {
   assert.equal(percentOf(5, 3), 100);
   assert.equal(percentOf(0, 0), 0);
   assert.equal(percentOf(0, 0, true), 100);
+});
+
+test('a list is told progress at most every interval, and always when it is urgent', () => {
+  let now = 0;
+  const progress = meteredProgress(() => now);
+  assert.deepEqual(progress.sample(0, 1000), { speed: null, eta: null });
+  now = PROGRESS_INTERVAL_MS - 1;
+  assert.equal(progress.sample(100, 1000), null);
+  assert.notEqual(progress.sample(990, 1000, true), null);
+  now += PROGRESS_INTERVAL_MS - 1;
+  assert.equal(progress.sample(995, 1000), null, 'urgent samples restart the interval');
+  now = 1000;
+  assert.deepEqual(progress.sample(999, 1000), { speed: 999, eta: 1 });
+});
+
+test('no time left is told while the total is unknown', () => {
+  let now = 0;
+  const progress = meteredProgress(() => now);
+  progress.sample(0, 0);
+  now = 1000;
+  assert.deepEqual(progress.sample(500, 0), { speed: 500, eta: null });
 });

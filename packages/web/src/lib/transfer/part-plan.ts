@@ -57,3 +57,11 @@ export function confirmedBytes(plan: readonly PartRange[], done: readonly { part
   const have = new Set(done.map((part) => part.partNumber));
   return plan.reduce((sum, part) => (have.has(part.partNumber) ? sum + (part.end - part.start) : sum), 0);
 }
+
+/** The planned parts of a file, cut as they are asked for (`Blob.slice` reads nothing). */
+export function* slicesOf(
+  file: Blob,
+  plan: Iterable<PartRange>,
+): Generator<{ partNumber: number; body: Blob }> {
+  for (const part of plan) yield { partNumber: part.partNumber, body: file.slice(part.start, part.end) };
+}

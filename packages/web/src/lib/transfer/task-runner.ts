@@ -1,5 +1,5 @@
 /**
- * Running upload work: a pool that keeps at most N tasks in flight while pulling items from a
+ * Running transfer work: a pool that keeps at most N tasks in flight while pulling items from a
  * (possibly asynchronous, lazily produced) source — so parts cut from a download are only read
  * when a slot is free — and a retry wrapper with exponential backoff.
  */
@@ -100,4 +100,12 @@ export async function withRetry<T>(attempt: (n: number) => Promise<T>, options: 
       await wait((options.delayMs ?? backoff)(n), options.signal);
     }
   }
+}
+
+/** An AbortController that also aborts when `parent` does (a pool's, so one failure stops its siblings). */
+export function childController(parent: AbortSignal): AbortController {
+  const controller = new AbortController();
+  if (parent.aborted) controller.abort();
+  else parent.addEventListener('abort', () => controller.abort(), { once: true });
+  return controller;
 }

@@ -1,4 +1,4 @@
-/** A localStorage stand-in for the unit tests of what this feature keeps on the device. */
+/** A localStorage stand-in for the unit tests of what is kept on the device (upload records, recent uploads). */
 export class MemoryStorage {
   readonly data = new Map<string, string>();
 

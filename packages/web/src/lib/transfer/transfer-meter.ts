@@ -50,6 +50,33 @@ export class TransferMeter {
   }
 }
 
+/** A list shows progress at most this often (more would re-render it for nothing). */
+export const PROGRESS_INTERVAL_MS = 150;
+
+/**
+ * Progress of one transfer as a list item shows it: every sample feeds the meter, and at most every
+ * {@link PROGRESS_INTERVAL_MS} (always for an `urgent` sample, such as the last percent) one answers
+ * what to show: the speed and time left (none while the total is unknown); null in between.
+ */
+export function meteredProgress(clock: () => number = () => performance.now()) {
+  const meter = new TransferMeter();
+  let shown = -Infinity;
+  return {
+    sample(loaded: number, total: number, urgent = false): TransferEstimate | null {
+      const now = clock();
+      meter.sample(loaded, now);
+      if (!urgent && now - shown < PROGRESS_INTERVAL_MS) return null;
+      shown = now;
+      const { speed, eta } = meter.estimate(total);
+      return { speed, eta: total > 0 ? eta : null };
+    },
+    /** A new phase (stage): its speed is measured afresh. */
+    reset(): void {
+      meter.reset();
+    },
+  };
+}
+
 /** Seconds as `m:ss` or `h:mm:ss` (digits only, the same in every language). */
 export function formatDuration(seconds: number): string {
   const whole = Math.max(0, Math.round(seconds));

@@ -6,7 +6,7 @@
  * parameters, so a failure shown earlier follows a language switch.
  */
 import type { ParseKeys } from 'i18next';
-import { isApiError } from '../../../lib/api/index.ts';
+import { isApiError } from '../api/index.ts';
 
 export type TransferFailureKind = 'http' | 'network' | 'timeout' | 'cancelled' | 'no-etag' | 'size-mismatch';
 
