@@ -52,7 +52,7 @@ import { UploadsRepository } from './modules/uploads/uploads.repository.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { settingsUrlProbe, UploadsService } from './modules/uploads/uploads.service.ts';
 import { urlUploadRoutes } from './modules/url-upload/url-upload.routes.ts';
-import { localPresignRoutes } from './storage/drivers/local-routes.ts';
+import { localLinkRoutes } from './modules/storage-links/local-links.routes.ts';
 import { Vfs } from './vfs/vfs.ts';
 import { FsTasksRepository } from './modules/fs-tasks/fs-tasks.repository.ts';
 import { fsTasksRoutes } from './modules/fs-tasks/fs-tasks.routes.ts';
@@ -65,7 +65,7 @@ import { MountsRepository } from './modules/mounts/mounts.repository.ts';
 import { mountsRoutes } from './modules/mounts/mounts.routes.ts';
 import { MountsService } from './modules/mounts/mounts.service.ts';
 import type { StorageChange } from './vfs/changes.ts';
-import { LOCAL_PRESIGN_MOUNT } from './storage/drivers/local/local-signature.ts';
+import { LOCAL_PRESIGN_MOUNT, SignedLinks } from './vfs/signed-links.ts';
 import { APP_VERSION } from './version.ts';
 import { DavAuthenticator } from './webdav/auth.ts';
 import { DavRepository } from './webdav/dav.repository.ts';
@@ -260,7 +260,9 @@ export function createApp(deps: AppDeps) {
 
   app.route(
     LOCAL_PRESIGN_MOUNT,
-    localPresignRoutes((id) => drivers.localDriver(id), deps.secretKey, clock),
+    localLinkRoutes(
+      new SignedLinks({ localDriver: (id) => drivers.localDriver(id), secret: deps.secretKey, clock }),
+    ),
   );
 
   app.route(

@@ -13,7 +13,8 @@ import nodePath from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Hono } from 'hono';
 import { serveApp } from '../../src/http/node-server.ts';
-import { localPresignRoutes } from '../../src/storage/drivers/local-routes.ts';
+import { localLinkRoutes } from '../../src/modules/storage-links/local-links.routes.ts';
+import { SignedLinks } from '../../src/vfs/signed-links.ts';
 import { DRIVER_REGISTRY } from '../../src/storage/registry.ts';
 import { LocalDriver } from '../../src/storage/drivers/local/local-driver.ts';
 import {
@@ -51,7 +52,13 @@ async function localHarness(): Promise<LocalHarness> {
   // The routes find the driver (made below, once the port is known) by its config id.
   app.route(
     LOCAL_PRESIGN_MOUNT,
-    localPresignRoutes((id) => (id === driver.configId ? driver : undefined), SECRET, clock),
+    localLinkRoutes(
+      new SignedLinks({
+        localDriver: async (id) => (id === driver.configId ? driver : undefined),
+        secret: SECRET,
+        clock,
+      }),
+    ),
   );
   // Served as main.ts serves the app (connection handling included).
   let server!: Server;

@@ -12,7 +12,7 @@
  * - Multipart uploads keep their parts under `<root>/.cubby-multipart/<uploadId>/` and are
  *   concatenated by streaming on `complete`.
  * - Names starting with `.cubby-` are the driver's own: never listed, refused as user paths.
- * - Presigned URLs point at this server (see local-signature.ts and local-routes.ts).
+ * - Presigned URLs point at this server (see local-signature.ts; the door is modules/storage-links/local-links.routes.ts).
  *
  * ETags are `"<inode>-<size>-<mtime ns>"` (hex): stable across reads, changed by every write, since
  * every write renames a new inode into place. Content types are not stored on disk.
@@ -153,7 +153,7 @@ interface UploadMeta {
 }
 
 /**
- * Presigned URLs come back to this server (local-routes.ts); a copy streams the bytes through this
+ * Presigned URLs come back to this server (modules/storage-links/local-links.routes.ts); a copy streams the bytes through this
  * process (file by open file, never following a link); a move is a rename; ETags are versions.
  */
 export const LOCAL_CAPABILITIES: DriverCapabilities = {

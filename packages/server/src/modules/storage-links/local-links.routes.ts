@@ -11,18 +11,19 @@
 import type { ErrorCode, ErrorEnvelope } from '@cubby/shared';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
-import { type Clock, systemClock } from '../../lib/clock.ts';
-import { parseRangeHeader, rangeForSize } from '../byte-range.ts';
-import { contentDisposition } from '../../lib/content-disposition.ts';
 import { documented } from '../../http/route-docs.ts';
-import { STORAGE_STATUS } from '../../vfs/storage-answers.ts';
-import { isStorageError, type ReadResult } from '../driver.ts';
-import type { LocalDriver } from './local/local-driver.ts';
+import { contentDisposition } from '../../lib/content-disposition.ts';
+import { isStorageError } from '../../vfs/objects.ts';
 import {
+  type LocalPresignOp,
   type LocalSignedParams,
-  parseLocalPresignQuery,
-  verifyLocalSignature,
-} from './local/local-signature.ts';
+  parseRangeHeader,
+  rangeForSize,
+  type ReadResult,
+  type SignedLinks,
+  type SignedObject,
+} from '../../vfs/signed-links.ts';
+import { STORAGE_STATUS } from '../../vfs/storage-answers.ts';
 
 const CORS_HEADERS: Record<string, string> = {
   'Access-Control-Allow-Origin': '*',
@@ -52,14 +53,10 @@ function failFromError(error: unknown): Response {
 }
 
 /**
- * The presigned-URL routes for local storage configs. `resolveDriver` finds the driver of a config id;
- * `secret` and `clock` must be those the drivers sign with.
+ * The presigned-URL routes for local storage configs; `links` checks each signed request
+ * (vfs/signed-links.ts).
  */
-export function localPresignRoutes(
-  resolveDriver: (configId: string) => LocalDriver | undefined | Promise<LocalDriver | undefined>,
-  secret: string,
-  clock: Clock = systemClock,
-): Hono {
+export function localLinkRoutes(links: SignedLinks): Hono {
   const app = new Hono();
 
   const tag = 'Local storage (signed URLs)';
@@ -84,21 +81,16 @@ export function localPresignRoutes(
     ),
   );
 
-  /** Signature, expiry and driver, checked before anything else; a Response means refused. */
+  /** Signature, expiry and storage, checked before anything else; a Response means refused. */
   const authorise = async (
     c: Context,
-    op: 'get' | 'put' | 'part',
-  ): Promise<{ params: LocalSignedParams; driver: LocalDriver } | Response> => {
-    const configId = c.req.param('configId') ?? '';
-    const params = parseLocalPresignQuery(op, configId, (name) => c.req.query(name));
-    if (!params) return fail(403, 'FORBIDDEN', 'invalid signature');
-    const check = verifyLocalSignature(params, secret, clock);
-    if (!check.ok) {
-      return fail(403, 'FORBIDDEN', check.reason === 'EXPIRED' ? 'link expired' : 'invalid signature');
-    }
-    const driver = await resolveDriver(configId);
-    if (!driver) return fail(404, 'NOT_FOUND', 'unknown storage');
-    return { params, driver };
+    op: LocalPresignOp,
+  ): Promise<{ params: LocalSignedParams; object: SignedObject } | Response> => {
+    const opened = await links.open(op, c.req.param('configId') ?? '', (name) => c.req.query(name));
+    if (opened.refused === 'unknown-storage') return fail(404, 'NOT_FOUND', 'unknown storage');
+    if (opened.refused)
+      return fail(403, 'FORBIDDEN', opened.refused === 'expired' ? 'link expired' : 'invalid signature');
+    return opened;
   };
 
   /**
@@ -138,7 +130,7 @@ export function localPresignRoutes(
       async (c: Context) => {
         const auth = await authorise(c, 'get');
         if (auth instanceof Response) return auth;
-        const { params, driver } = auth;
+        const { params, object } = auth;
         const headers: Record<string, string> = {
           ...CORS_HEADERS,
           'Content-Type': params.contentType || 'application/octet-stream',
@@ -153,7 +145,7 @@ export function localPresignRoutes(
           'X-Content-Type-Options': 'nosniff',
         };
         try {
-          const entry = await driver.stat(params.key);
+          const entry = await object.stat();
           if (entry.isDirectory) return fail(404, 'NOT_FOUND', 'not a file');
           const range = rangeForSize(parseRangeHeader(c.req.header('Range')), entry.size);
           if (range === 'unsatisfiable') {
@@ -170,7 +162,7 @@ export function localPresignRoutes(
             headers['Content-Length'] = String(entry.size);
             return new Response(null, { status: 200, headers });
           }
-          const result = await driver.read(params.key, range ? { range } : {});
+          const result = await object.read(range);
           meta(result);
           headers['Content-Length'] = String(result.contentLength);
           if (result.range) {
@@ -200,7 +192,7 @@ export function localPresignRoutes(
       async (c: Context) => {
         const auth = await authorise(c, 'put');
         if (auth instanceof Response) return auth;
-        const { params, driver } = auth;
+        const { params, object } = auth;
         if (
           (c.req.header('Content-Type') ?? '').trim().toLowerCase() !==
           (params.contentType ?? '').trim().toLowerCase()
@@ -211,8 +203,7 @@ export function localPresignRoutes(
         const size = uploadSize(c, params.size);
         if (size instanceof Response) return size;
         try {
-          const options = params.contentType ? { size, contentType: params.contentType } : { size };
-          const result = await driver.write(params.key, bodyOf(c), options);
+          const result = await object.write(bodyOf(c), size, params.contentType);
           return new Response(null, { status: 200, headers: { ...CORS_HEADERS, ETag: result.etag ?? '' } });
         } catch (error) {
           return failFromError(error);
@@ -234,17 +225,11 @@ export function localPresignRoutes(
       async (c: Context) => {
         const auth = await authorise(c, 'part');
         if (auth instanceof Response) return auth;
-        const { params, driver } = auth;
+        const { params, object } = auth;
         const size = uploadSize(c, params.size);
         if (size instanceof Response) return size;
         try {
-          const { etag } = await driver.multipart.uploadPart(
-            params.key,
-            params.uploadId ?? '',
-            params.partNumber ?? 0,
-            bodyOf(c),
-            { size },
-          );
+          const { etag } = await object.uploadPart(bodyOf(c), size);
           return new Response(null, { status: 200, headers: { ...CORS_HEADERS, ETag: etag } });
         } catch (error) {
           return failFromError(error);
