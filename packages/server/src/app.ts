@@ -34,7 +34,6 @@ import { DashboardService } from './modules/dashboard/dashboard.service.ts';
 import { FilesRepository } from './modules/files/files.repository.ts';
 import { filesRoutes } from './modules/files/files.routes.ts';
 import { FilesService } from './modules/files/files.service.ts';
-import type { StorageDriver } from './storage/driver.ts';
 import { StorageQuota } from './vfs/quota.ts';
 import { shareUpkeep } from './modules/files/share-upkeep.ts';
 import { PastesRepository } from './modules/pastes/pastes.repository.ts';
@@ -45,7 +44,10 @@ import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { SettingsService } from './modules/settings/settings.service.ts';
 import { StorageConfigsRepository } from './modules/storage-configs/storage-configs.repository.ts';
 import { storageConfigsRoutes } from './modules/storage-configs/storage-configs.routes.ts';
-import { StorageConfigsService } from './modules/storage-configs/storage-configs.service.ts';
+import {
+  type StorageConfigRecord,
+  StorageConfigsService,
+} from './modules/storage-configs/storage-configs.service.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { UploadsRepository } from './modules/uploads/uploads.repository.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
@@ -113,11 +115,11 @@ export function createApp(deps: AppDeps) {
   const mountsRepository = new MountsRepository(db.kysely);
   // Each storage config's quota, kept on every door (vfs/quota.ts); `storageConfigs` is built
   // below, and a storage is only counted once a request arrives.
-  const quota = new StorageQuota({
+  const quota: StorageQuota = new StorageQuota({
     db: db.kysely,
     dialect: db.dialect,
     clock,
-    driver: (id): Promise<StorageDriver> => storageConfigs.driver(id),
+    driver: (id) => storageConfigs.driver(id),
   });
   const storageConfigs = new StorageConfigsService(new StorageConfigsRepository(db.kysely), clock, {
     dataDir: config.dataDir,
@@ -151,7 +153,11 @@ export function createApp(deps: AppDeps) {
   const davRepository = new DavRepository(db.kysely, db.dialect);
   const vfs = new Vfs({
     mounts: mountsRepository,
-    storageConfigs,
+    storageConfigs: {
+      find: (id) => storageConfigs.find(id),
+      // The vfs hands back the record `find` gave it.
+      driver: (config) => storageConfigs.driver(config as StorageConfigRecord),
+    },
     clock,
     bus: cacheBus,
     locks: davRepository,

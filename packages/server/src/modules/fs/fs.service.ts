@@ -32,12 +32,13 @@ import type { FilesTable } from '../../db/schema.ts';
 import { asStorageAnswer } from '../../vfs/storage-answers.ts';
 import { AppError, badRequest, forbidden } from '../../errors/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { ByteLimit } from '../../storage/byte-limit.ts';
-import { type Entry, isStorageError, MULTIPART_LIMITS } from '../../storage/driver.ts';
 import { webBody } from '../../lib/node-body.ts';
 import {
+  ByteLimit,
+  type Entry,
   type FsListing,
   type MountedPath,
+  MULTIPART_LIMITS,
   placeOf,
   storageOp,
   storageType,
@@ -132,26 +133,24 @@ export class FsService {
   async get(principal: Principal, raw: string | undefined): Promise<{ info: FsEntryInfo; urls: LinkUrls }> {
     const { at, entry } = await this.vfs.stat(principal, raw);
     const info = this.info(at, entry);
-    if (entry.isDirectory || !at.driver.presignGet) return { info, urls: { preview: null, download: null } };
+    if (entry.isDirectory || !(await this.vfs.can(at, 'presignGet'))) {
+      return { info, urls: { preview: null, download: null } };
+    }
     const expiresIn = at.config.signature_expires_in;
     const view = servingHeaders(entry.name, info.contentType, 'view');
     const [preview, download] = await Promise.all([
-      storageOp(() =>
-        at.driver.presignGet!(at.subPath, {
-          expiresIn,
-          filename: entry.name,
-          disposition: view.disposition,
-          contentType: view.contentType,
-        }),
-      ),
-      storageOp(() =>
-        at.driver.presignGet!(at.subPath, {
-          expiresIn,
-          filename: entry.name,
-          disposition: 'attachment',
-          contentType: servingHeaders(entry.name, info.contentType, 'download').contentType,
-        }),
-      ),
+      this.vfs.presignGet(at, {
+        expiresIn,
+        filename: entry.name,
+        disposition: view.disposition,
+        contentType: view.contentType,
+      }),
+      this.vfs.presignGet(at, {
+        expiresIn,
+        filename: entry.name,
+        disposition: 'attachment',
+        contentType: servingHeaders(entry.name, info.contentType, 'download').contentType,
+      }),
     ]);
     return { info, urls: { preview, download } };
   }
@@ -303,8 +302,8 @@ export class FsService {
     const max = await this.deps.settings.maxUploadBytes();
     if (options.size !== undefined && options.size > max) throw tooLarge(max, options.size);
     const target = await this.vfs.resolveWritable(principal, raw);
-    const created = await target.driver.stat(target.subPath).then(
-      () => false,
+    const created = await this.vfs.find(target).then(
+      (entry) => entry === null,
       () => true,
     );
     const limiter = new ByteLimit(max, false);
@@ -390,7 +389,7 @@ export class FsService {
   private async checkStoredSize(at: MountedPath, size: number): Promise<void> {
     const max = await this.deps.settings.maxUploadBytes();
     if (size <= max) return;
-    await at.driver.remove(at.subPath).catch(() => undefined);
+    await (await this.vfs.uploadDriver(at)).remove(at.subPath).catch(() => undefined);
     await this.vfs.report({ kind: 'deleted', at: placeOf(at) });
     throw tooLarge(max, size);
   }
@@ -404,8 +403,8 @@ export class FsService {
     if (input.fileSize !== undefined && input.fileSize > max) throw tooLarge(max, input.fileSize);
     const name = fileName(input.filename);
     const at = await this.vfs.resolveWritable(principal, inFolder(input.path, name));
-    const { uploadId } = await storageOp(() =>
-      at.driver.multipart.init(at.subPath, { contentType: mimeFromFilename(name) }),
+    const { uploadId } = await storageOp(async () =>
+      (await this.vfs.uploadDriver(at)).multipart.init(at.subPath, { contentType: mimeFromFilename(name) }),
     );
     // Its parts count towards the quota from the start until it completes, is aborted or expires.
     await this.reserveRelay(at, uploadId, input.fileSize ?? 0, RELAY_RESERVATION_MS);
@@ -437,10 +436,16 @@ export class FsService {
     const max = Math.min(await this.deps.settings.maxUploadBytes(), MULTIPART_LIMITS.maxPartSize);
     if (contentLength > max) throw tooLarge(max, contentLength);
     await this.vfs.reservation(at, relayReservation(at, input.uploadId!)).consume(contentLength);
-    const { etag } = await this.relayOp(() =>
-      at.driver.multipart.uploadPart(at.subPath, input.uploadId!, input.partNumber, body, {
-        size: contentLength,
-      }),
+    const { etag } = await this.relayOp(async () =>
+      (await this.vfs.uploadDriver(at)).multipart.uploadPart(
+        at.subPath,
+        input.uploadId!,
+        input.partNumber,
+        body,
+        {
+          size: contentLength,
+        },
+      ),
     );
     return { partNumber: input.partNumber, etag };
   }
@@ -448,7 +453,9 @@ export class FsService {
   /** The parts the storage holds for an upload: what a client resumes from. */
   async listParts(principal: Principal, input: { key?: string; uploadId?: string }) {
     const at = await this.relayTarget(principal, input);
-    const parts = await this.relayOp(() => at.driver.multipart.listParts(at.subPath, input.uploadId!));
+    const parts = await this.relayOp(async () =>
+      (await this.vfs.uploadDriver(at)).multipart.listParts(at.subPath, input.uploadId!),
+    );
     return { key: at.path, uploadId: input.uploadId!, parts };
   }
 
@@ -462,7 +469,9 @@ export class FsService {
   ) {
     const at = await this.relayTarget(principal, input);
     if (!input.parts || input.parts.length === 0) throw badRequest('fs.multipart_params');
-    const stored = await this.relayOp(() => at.driver.multipart.listParts(at.subPath, input.uploadId!));
+    const stored = await this.relayOp(async () =>
+      (await this.vfs.uploadDriver(at)).multipart.listParts(at.subPath, input.uploadId!),
+    );
     const byNumber = new Map(stored.map((p) => [p.partNumber, p]));
     const parts = [...input.parts]
       .sort((a, b) => a.partNumber - b.partNumber)
@@ -472,8 +481,10 @@ export class FsService {
         return { partNumber: held.partNumber, etag: held.etag };
       });
     const previousSize = await this.vfs.sizeBefore(at);
-    const result = await this.relayOp(() => at.driver.multipart.complete(at.subPath, input.uploadId!, parts));
-    const entry = await storageOp(() => at.driver.stat(at.subPath));
+    const result = await this.relayOp(async () =>
+      (await this.vfs.uploadDriver(at)).multipart.complete(at.subPath, input.uploadId!, parts),
+    );
+    const entry = await this.vfs.entry(at);
     const etag = result.etag ?? entry.etag;
     await this.vfs.report({ kind: 'written', at: placeOf(at), size: entry.size, etag, previousSize });
     await this.vfs.releaseReservation(relayReservation(at, input.uploadId!));
@@ -484,7 +495,9 @@ export class FsService {
 
   async abortMultipart(principal: Principal, input: { key?: string; uploadId?: string }) {
     const at = await this.relayTarget(principal, input);
-    await this.relayOp(() => at.driver.multipart.abort(at.subPath, input.uploadId!));
+    await this.relayOp(async () =>
+      (await this.vfs.uploadDriver(at)).multipart.abort(at.subPath, input.uploadId!),
+    );
     await this.vfs.releaseReservation(relayReservation(at, input.uploadId!));
   }
 
@@ -493,7 +506,7 @@ export class FsService {
     try {
       await this.vfs.reserve(at, bytes, { id: relayReservation(at, uploadId), ttlMs });
     } catch (error) {
-      await at.driver.multipart.abort(at.subPath, uploadId).catch(() => undefined);
+      await (await this.vfs.uploadDriver(at)).multipart.abort(at.subPath, uploadId).catch(() => undefined);
       throw error;
     }
   }
@@ -525,17 +538,21 @@ export class FsService {
     if (!input.path || !input.fileName) throw badRequest('fs.presign_params');
     const name = fileName(input.fileName);
     const at = await this.vfs.resolveWritable(principal, inFolder(input.path, name));
-    if (!at.driver.presignPart) throw badRequest('fs.presign_unsupported');
+    if (!(await this.vfs.can(at, 'presignPart'))) throw badRequest('fs.presign_unsupported');
     const size = input.fileSize;
     if (size === undefined) throw badRequest('fs.presign_size_required');
     const max = Math.min(await this.deps.settings.maxUploadBytes(), MULTIPART_LIMITS.maxPartSize);
     if (size > max) throw tooLarge(max, size);
     const contentType = mimeFromFilename(name);
-    const { uploadId } = await storageOp(() => at.driver.multipart.init(at.subPath, { contentType }));
+    const { uploadId } = await storageOp(async () =>
+      (await this.vfs.uploadDriver(at)).multipart.init(at.subPath, { contentType }),
+    );
     const expiresIn = at.config.signature_expires_in;
     // Until the commit: the bytes go straight to the storage, so they are reserved before the URL is given.
     await this.reserveRelay(at, uploadId, size, expiresIn * 1000 + RELAY_RESERVATION_MS);
-    const url = await storageOp(() => at.driver.presignPart!(at.subPath, uploadId, 1, { expiresIn, size }));
+    const url = await storageOp(async () =>
+      (await this.vfs.uploadDriver(at)).presignPart!(at.subPath, uploadId, 1, { expiresIn, size }),
+    );
     return { at, url, uploadId, contentType, expiresIn };
   }
 
@@ -543,14 +560,18 @@ export class FsService {
   async commitPresigned(principal: Principal, input: { targetPath?: string; uploadId?: string }) {
     if (!input.targetPath || !input.uploadId) throw badRequest('fs.commit_params');
     const at = await this.vfs.resolveWritable(principal, input.targetPath);
-    const stored = await this.relayOp(() => at.driver.multipart.listParts(at.subPath, input.uploadId!));
+    const stored = await this.relayOp(async () =>
+      (await this.vfs.uploadDriver(at)).multipart.listParts(at.subPath, input.uploadId!),
+    );
     const first = stored.find((p) => p.partNumber === 1);
     if (!first) throw badRequest('fs.upload_not_received');
     const previousSize = await this.vfs.sizeBefore(at);
-    const result = await this.relayOp(() =>
-      at.driver.multipart.complete(at.subPath, input.uploadId!, [{ partNumber: 1, etag: first.etag }]),
+    const result = await this.relayOp(async () =>
+      (await this.vfs.uploadDriver(at)).multipart.complete(at.subPath, input.uploadId!, [
+        { partNumber: 1, etag: first.etag },
+      ]),
     );
-    const entry = await storageOp(() => at.driver.stat(at.subPath));
+    const entry = await this.vfs.entry(at);
     const etag = result.etag ?? entry.etag;
     await this.vfs.report({ kind: 'written', at: placeOf(at), size: entry.size, etag, previousSize });
     await this.vfs.releaseReservation(relayReservation(at, input.uploadId!));
@@ -612,16 +633,8 @@ export class FsService {
     const bytes = Buffer.byteLength(content);
     if (bytes > FS_TEXT_EDIT_MAX_BYTES) throw badRequest('fs.update_too_large');
     const at = await this.vfs.resolveWritable(principal, raw);
-    const current = await at.driver.stat(at.subPath).then(
-      (entry) => {
-        if (entry.isDirectory) throw badRequest('fs.update_directory');
-        return entry;
-      },
-      (error: unknown) => {
-        if (isStorageError(error, 'NOT_FOUND')) return null;
-        throw error;
-      },
-    );
+    const current = await this.vfs.find(at);
+    if (current?.isDirectory) throw badRequest('fs.update_directory');
     const existed = current !== null;
     if (expectedEtag !== undefined && !sameDigest(current?.etag, expectedEtag)) {
       throw new AppError(412, 'PRECONDITION_FAILED', 'fs.update_conflict');
@@ -658,21 +671,19 @@ export class FsService {
     if (input.path.endsWith('/')) throw badRequest('fs.link_directory');
     const { at, entry } = await this.vfs.stat(principal, input.path);
     if (entry.isDirectory) throw badRequest('fs.link_directory');
-    if (!at.driver.presignGet) throw badRequest('fs.link_unsupported');
     const expiresIn = input.expires_in ?? at.config.signature_expires_in;
     const serve = servingHeaders(
       entry.name,
       mimeFromFilename(entry.name),
       input.force_download ? 'download' : 'view',
     );
-    const url = await storageOp(() =>
-      at.driver.presignGet!(at.subPath, {
-        expiresIn,
-        filename: entry.name,
-        disposition: input.force_download ? 'attachment' : serve.disposition,
-        contentType: serve.contentType,
-      }),
-    );
+    const url = await this.vfs.presignGet(at, {
+      expiresIn,
+      filename: entry.name,
+      disposition: input.force_download ? 'attachment' : serve.disposition,
+      contentType: serve.contentType,
+    });
+    if (!url) throw badRequest('fs.link_unsupported');
     const expiresAt = new Date(this.deps.clock.now().getTime() + expiresIn * 1000).toISOString();
     return {
       at,
