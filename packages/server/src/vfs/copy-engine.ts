@@ -14,10 +14,10 @@
  */
 import type { FsTaskAnswer, Principal } from '@cubby/shared';
 import { AppError } from '../errors/app-error.ts';
-import { type Entry, isStorageError, type StorageDriver } from '../storage/driver.ts';
+import { isStorageError, type StorageDriver } from '../storage/driver.ts';
 import { joinPath, parentOf } from '../storage/driver-path.ts';
 import type { Place, StorageChange } from './changes.ts';
-import type { Mutations } from './mutations.ts';
+import { type Mutations, statIfAny } from './mutations.ts';
 import { type MountedPath, placeOf, type Resolver } from './resolve.ts';
 import { fsStorageFailure, storageOp } from './storage-answers.ts';
 
@@ -139,7 +139,7 @@ export class CopyEngine {
         : await this.walk(from, to, signal);
       progress.filesTotal += jobs.files.length;
       progress.bytesTotal += jobs.files.reduce((sum, f) => sum + f.size, 0);
-      const targetExists = await exists(to);
+      const targetExists = (await statIfAny(to.driver, to.subPath)) !== null;
       if (sameStorage && !targetExists && !item.onlyFiles) {
         // The storage copies (or moves) the whole folder itself.
         await storageOp(() =>
@@ -213,7 +213,6 @@ export class CopyEngine {
     return { files: jobs, dirs: [...dirs] };
   }
 
-  /** Every folder (to create) and file (to copy) below a folder item, with their target paths. */
   /** Removes the source folders of `targetDirs` (and the source itself) that a move left empty. */
   private async removeEmptied(from: Held, to: Held, targetDirs: string[]): Promise<void> {
     const sources = new Set([from.subPath]);
@@ -237,6 +236,7 @@ export class CopyEngine {
     }
   }
 
+  /** Every folder (to create) and file (to copy) below a folder item, with their target paths. */
   private async walk(from: Held, to: Held, signal: AbortSignal) {
     const files: FileJob[] = [];
     const dirs: string[] = [to.subPath];
@@ -277,13 +277,7 @@ export class CopyEngine {
   ): Promise<void> {
     const { sameStorage, move, skipExisting, item, progress, signal } = context;
     if (signal.aborted) throw new Cancelled();
-    const there = await to.driver.stat(job.to).then(
-      (entry: Entry) => entry,
-      (error: unknown) => {
-        if (isStorageError(error, 'NOT_FOUND')) return undefined;
-        throw error;
-      },
-    );
+    const there = await statIfAny(to.driver, job.to);
     if (there?.isDirectory) throw new AppError(409, 'CONFLICT', 'fs.is_a_directory');
     if (there && skipExisting) {
       item.skipped++;
@@ -342,17 +336,6 @@ export class CopyEngine {
     }
     return written;
   }
-}
-
-/** Whether anything is at a mounted path. */
-async function exists(at: Held): Promise<boolean> {
-  return at.driver.stat(at.subPath).then(
-    () => true,
-    (error: unknown) => {
-      if (isStorageError(error, 'NOT_FOUND')) return false;
-      throw error;
-    },
-  );
 }
 
 /** The same bytes, counted; the stream errors as soon as `signal` aborts (a write in flight then fails). */

@@ -7,7 +7,7 @@
 import type { Principal } from '@cubby/shared';
 import { AppError, badRequest, forbidden } from '../errors/app-error.ts';
 import type { Clock } from '../lib/clock.ts';
-import { isStorageError } from '../storage/driver.ts';
+import { type Entry, isStorageError, type StorageDriver } from '../storage/driver.ts';
 import { pathSegments } from '../storage/driver-path.ts';
 import type { StorageChange } from './changes.ts';
 import { type LockStore, locksCheckedHere, unansweredLock, type WriteTarget } from './locks.ts';
@@ -20,6 +20,14 @@ const NO_TOKENS: ReadonlySet<string> = new Set();
 export const MAX_NAME_BYTES = 255;
 /** The longest path inside a storage a write may create (S3 keys are at most 1,024 bytes). */
 export const MAX_PATH_BYTES = 1000;
+
+/** What is at a driver path, or null when nothing is; any other failure as it is. */
+export function statIfAny(driver: StorageDriver, path: string): Promise<Entry | null> {
+  return driver.stat(path).catch((error: unknown) => {
+    if (isStorageError(error, 'NOT_FOUND')) return null;
+    throw error;
+  });
+}
 
 export interface MutationsDeps {
   resolver: Resolver;
@@ -134,14 +142,8 @@ export class Mutations {
     if (from.mount.id !== to.mount.id) throw badRequest('fs.rename_across_mounts');
     if (from.subPath === to.subPath) throw badRequest('fs.same_path');
     await this.deps.resolver.on(from, async (driver) => {
-      const exists = await driver.stat(to.subPath).then(
-        () => true,
-        (error: unknown) => {
-          if (isStorageError(error, 'NOT_FOUND')) return false;
-          throw error;
-        },
-      );
-      if (exists) throw new AppError(409, 'CONFLICT', 'fs.target_exists');
+      if ((await statIfAny(driver, to.subPath)) !== null)
+        throw new AppError(409, 'CONFLICT', 'fs.target_exists');
       await driver.move(from.subPath, to.subPath);
     });
     await this.deps.report({ kind: 'moved', from: placeOf(from), to: placeOf(to) });

@@ -12,6 +12,7 @@
  * - vfs/serve-object.ts: streaming an object as an HTTP answer (Range, validators).
  */
 import type { Principal } from '@cubby/shared';
+import type { MountsTable } from '../db/schema.ts';
 import type { CacheBus, CacheNote } from '../lib/cache-bus.ts';
 import type { Clock } from '../lib/clock.ts';
 import {
@@ -27,7 +28,7 @@ import { ChangeFeed, type Place, type StorageChange } from './changes.ts';
 import { CopyEngine, type CopyItem, type CopyRun } from './copy-engine.ts';
 import { type ListingCache, Listings } from './listing.ts';
 import type { LockStore, WriteTarget } from './locks.ts';
-import { Mutations } from './mutations.ts';
+import { Mutations, statIfAny } from './mutations.ts';
 import type { StorageQuota } from './quota.ts';
 import {
   type ConfigSource,
@@ -183,7 +184,7 @@ export class Vfs {
     return this.resolver.shareUploadFolder(principal, configId, raw);
   }
 
-  virtualPath(mount: Parameters<typeof virtualPath>[0], subPath: string): string {
+  virtualPath(mount: Pick<MountsTable, 'mount_path'>, subPath: string): string {
     return virtualPath(mount, subPath);
   }
 
@@ -208,8 +209,8 @@ export class Vfs {
   async find(at: MountedPath): Promise<Entry | null> {
     const driver = await this.resolver.driverOf(at);
     return storageOp(() =>
-      driver.stat(at.subPath).catch((error: unknown) => {
-        if (isMissing(error)) return null;
+      statIfAny(driver, at.subPath).catch((error: unknown) => {
+        if (isStorageError(error, 'NOT_A_DIRECTORY')) return null;
         throw error;
       }),
     );
@@ -325,9 +326,4 @@ export class Vfs {
   mountCacheStats() {
     return this.listings.mountCacheStats();
   }
-}
-
-/** Nothing at a path: not there, or a file stands where a folder of the path would be. */
-function isMissing(error: unknown): boolean {
-  return isStorageError(error, 'NOT_FOUND') || isStorageError(error, 'NOT_A_DIRECTORY');
 }
