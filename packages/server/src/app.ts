@@ -114,7 +114,7 @@ export function createApp(deps: AppDeps) {
   const mountsRepository = new MountsRepository(db.kysely);
   // Each storage config's quota, kept on every door (vfs/quota.ts); `drivers` is built
   // below, and a storage is only counted once a request arrives.
-  const quota = new StorageQuota({
+  const quota: StorageQuota = new StorageQuota({
     db: db.kysely,
     dialect: db.dialect,
     clock,

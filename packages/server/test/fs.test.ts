@@ -246,11 +246,12 @@ for (const dialect of DIALECTS) {
           { type: 'admin', id: 'a', username: 'admin' },
           '/m/big/x',
         );
+        const driver = await t.services.storageConfigs.driver(at.config.id);
         const started = Date.now();
         const writes: Promise<unknown>[] = [];
         for (let i = 0; i < 1200; i++) {
           writes.push(
-            at.driver.write(`/big/f${String(i).padStart(4, '0')}.txt`, new Blob([String(i)]).stream()),
+            driver.write(`/big/f${String(i).padStart(4, '0')}.txt`, new Blob([String(i)]).stream()),
           );
           if (writes.length === 50) await Promise.all(writes.splice(0));
         }

@@ -83,6 +83,23 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await at('/'), [root.id, '/']);
     });
 
+    it('hands out places, never drivers: reads, links and what a storage can do are asked of it', async () => {
+      await mount('/m');
+      await vfs().write(admin, '/m/a.txt', body('hello'));
+      const at = await vfs().resolveMounted(admin, '/m/a.txt', 'read');
+      // A door that holds a mounted path cannot go around the vfs's rules with it.
+      assert.equal('driver' in at, false);
+      assert.deepEqual(Object.keys(at).sort(), ['config', 'kind', 'mount', 'path', 'subPath']);
+      assert.equal((await vfs().entry(at)).size, 5);
+      assert.equal(await new Response((await vfs().read(at)).body).text(), 'hello');
+      assert.equal(await vfs().find(await vfs().resolveMounted(admin, '/m/none.txt', 'read')), null);
+      // Local disk signs its own links; a PUT proxied to them would only come back to this server.
+      assert.equal(await vfs().can(at, 'presignGet'), true);
+      assert.equal(await vfs().can(at, 'proxyPut'), false);
+      const link = await vfs().presignGet(at, { expiresIn: 60, filename: 'a.txt' });
+      assert.ok(link instanceof URL);
+    });
+
     it('lists paths above the mounts as virtual folders; 404 where no mount leads', async () => {
       await mount('/photos/2026');
       await mount('/docs');
@@ -168,7 +185,8 @@ for (const dialect of DIALECTS) {
       assert.equal(vfs().cacheStats().hits, before.hits + 1);
 
       // A write behind the vfs's back is not seen until the TTL has passed…
-      const { driver } = await vfs().resolveMounted(admin, '/m', 'read');
+      const { config } = await vfs().resolveMounted(admin, '/m', 'read');
+      const driver = await t.services.storageConfigs.driver(config.id);
       await driver.write('/behind.txt', body('b'));
       assert.deepEqual(await names(), ['one.txt']);
       t.clock.advance(61_000);

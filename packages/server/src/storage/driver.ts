@@ -272,6 +272,15 @@ export interface StorageDriver {
   /** A URL a browser can PUT one part of a multipart upload to; the answer's ETag goes to `complete`. */
   presignPart?(path: string, uploadId: string, partNumber: number, options: PresignPartOptions): Promise<URL>;
 
+  /**
+   * The room the storage itself has left (a disk's free blocks), beside any quota the app keeps;
+   * absent where the storage does not say (a bucket).
+   */
+  space?(): Promise<{ totalBytes: number; freeBytes: number }>;
+
+  /** Removes what crashed writes left behind (temp files) older than `maxAgeMs`; returns how many. */
+  sweepTemp?(maxAgeMs: number): Promise<number>;
+
   /** Releases sockets and other resources. */
   close?(): Promise<void>;
 }

@@ -8,7 +8,6 @@
  * Driver failures are thrown as they are (a `StorageError`, see {@link isStorageError}): each door
  * answers them in its own words (vfs/storage-answers.ts).
  */
-import fs from 'node:fs/promises';
 import type {
   Entry,
   MultipartPart,
@@ -20,6 +19,7 @@ import type {
   ReadResult,
   WriteResult,
 } from '../storage/driver.ts';
+import { capable } from './capabilities.ts';
 import type { StorageChange } from './changes.ts';
 import type { DriverPool, StorageConfigRecord } from './driver-pool.ts';
 import type { Capacity, StorageQuota } from './quota.ts';
@@ -194,7 +194,7 @@ export class StoredObjects {
 
   /** Whether the storage signs part URLs a browser PUTs to. */
   async canPresignParts(config: ConfigRef): Promise<boolean> {
-    return (await this.driver(config)).presignPart !== undefined;
+    return capable(await this.driver(config), 'presignPart');
   }
 
   async presignPart(
@@ -221,12 +221,8 @@ export class StoredObjects {
    */
   async capacity(config: StorageConfigRecord): Promise<Capacity | null> {
     let limit = (await this.deps.quota?.capacity(config)) ?? null;
-    if (config.driver === 'local') {
-      await fs.mkdir(config.settings.root_path, { recursive: true });
-      const stats = await fs.statfs(config.settings.root_path);
-      const disk = { totalBytes: stats.blocks * stats.bsize, freeBytes: stats.bavail * stats.bsize };
-      if (!limit || disk.freeBytes < limit.freeBytes) limit = disk;
-    }
+    const disk = await (await this.driver(config)).space?.();
+    if (disk && (!limit || disk.freeBytes < limit.freeBytes)) limit = disk;
     return limit;
   }
 
@@ -235,9 +231,8 @@ export class StoredObjects {
     await this.deps.quota?.check(config, asked);
   }
 
-  /** Removes the temp files crashed writes left in a local storage folder; 0 for other storage. */
+  /** Removes the temp files crashed writes left in a storage (local disk has them); 0 for others. */
   async sweepTemp(configId: string, maxAgeMs: number): Promise<number> {
-    const driver = await this.deps.drivers.localDriver(configId);
-    return driver ? driver.sweepTemp(maxAgeMs) : 0;
+    return (await (await this.driver(configId)).sweepTemp?.(maxAgeMs)) ?? 0;
   }
 }

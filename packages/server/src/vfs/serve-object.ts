@@ -2,15 +2,12 @@
  * Streams one stored object as an HTTP answer, for the share routes and the fs download alike: Range
  * (one range → 206, none we serve → the whole file, past the end → 416), ETag and Last-Modified,
  * If-None-Match / If-Modified-Since (304) and If-Range, HEAD without a body. The caller decides the
- * type and disposition (files.serving.ts) and may hook the moment bytes start to go out.
+ * type and disposition (modules/files/files.serving.ts) and may hook the moment bytes start to go out.
  */
 import { etagListHas } from '@cubby/shared';
-import type { Context } from 'hono';
-import type { AppEnv } from '../http/context.ts';
 import { AppError, notFound } from '../errors/app-error.ts';
 import { asStorageAnswer } from './storage-answers.ts';
 import type { MessageKey } from '../errors/messages.ts';
-import type { ServingHeaders } from '../modules/files/files.serving.ts';
 import { parseRangeHeader, rangeForSize } from '../storage/byte-range.ts';
 import { contentDisposition } from '../lib/content-disposition.ts';
 import {
@@ -20,6 +17,19 @@ import {
   type ReadResult,
   type StorageDriver,
 } from '../storage/driver.ts';
+
+/** The request an object is served for: its method and headers (a Hono context is one). */
+export interface ServeRequest {
+  req: { method: string; header(name: string): string | undefined };
+}
+
+/** How the object is offered: its type, inline or as an attachment, and whether it is sandboxed. */
+export interface ServingHeaders {
+  contentType: string;
+  disposition: 'inline' | 'attachment';
+  /** Whether the answer gets `Content-Security-Policy: sandbox`. */
+  sandbox: boolean;
+}
 
 export interface ServeObjectOptions {
   driver: StorageDriver;
@@ -36,7 +46,7 @@ export interface ServeObjectOptions {
   done?: () => void;
 }
 
-export async function serveObject(c: Context<AppEnv>, options: ServeObjectOptions): Promise<Response> {
+export async function serveObject(c: ServeRequest, options: ServeObjectOptions): Promise<Response> {
   const { driver, path, serve, missing } = options;
   const call = <T>(run: () => Promise<T>) => objectCall(run, missing);
   const headers = new Headers({

@@ -47,3 +47,17 @@ export function asStorageAnswer(
 ): unknown {
   return isStorageError(error) ? storageAnswer(error, words) : error;
 }
+
+/** A driver error as the fs answer it deserves; anything else as it is. */
+export function fsStorageFailure(error: unknown): unknown {
+  return asStorageAnswer(error);
+}
+
+/** Runs a driver call, turning its StorageErrors into answers. */
+export async function storageOp<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw fsStorageFailure(error);
+  }
+}

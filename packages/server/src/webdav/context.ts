@@ -11,9 +11,7 @@ import type { Clock } from '../lib/clock.ts';
 import type { FsService } from '../modules/fs/fs.service.ts';
 import type { FsTasksService } from '../modules/fs-tasks/fs-tasks.service.ts';
 import type { SettingsService } from '../modules/settings/settings.service.ts';
-import { isStorageError } from '../storage/driver.ts';
-import { parentOf } from '../storage/driver-path.ts';
-import { fsStorageFailure, type Vfs } from '../vfs/vfs.ts';
+import { parentOf, type Vfs } from '../vfs/vfs.ts';
 import type { DavRepository } from './dav.repository.ts';
 
 export interface DavDeps {
@@ -92,24 +90,18 @@ export async function lookup(deps: DavDeps, principal: Principal, path: string):
       throw error;
     }
   }
-  try {
-    const entry = await resolved.driver.stat(resolved.subPath);
-    if (entry.isDirectory) return { ...collection(path), modified: entry.modified };
-    return {
-      path,
-      isCollection: false,
-      size: entry.size,
-      modified: entry.modified,
-      ...(entry.etag ? { etag: entry.etag } : {}),
-      contentType: mimeFromFilename(entry.name),
-    };
-  } catch (error) {
-    if (isStorageError(error, 'NOT_FOUND') || isStorageError(error, 'NOT_A_DIRECTORY')) {
-      // A key's base folder is its home even before anything was written there (as in fs lists).
-      return isHome(principal, path) ? collection(path) : null;
-    }
-    throw fsStorageFailure(error);
-  }
+  const entry = await deps.vfs.find(resolved);
+  // A key's base folder is its home even before anything was written there (as in fs lists).
+  if (!entry) return isHome(principal, path) ? collection(path) : null;
+  if (entry.isDirectory) return { ...collection(path), modified: entry.modified };
+  return {
+    path,
+    isCollection: false,
+    size: entry.size,
+    modified: entry.modified,
+    ...(entry.etag ? { etag: entry.etag } : {}),
+    contentType: mimeFromFilename(entry.name),
+  };
 }
 
 const isHome = (principal: Principal, path: string) =>

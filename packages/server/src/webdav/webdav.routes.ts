@@ -10,7 +10,6 @@ import { AppError, forbidden } from '../errors/app-error.ts';
 import { type Lang, translate } from '../errors/messages.ts';
 import { servingHeaders } from '../modules/files/files.serving.ts';
 import { withLocksChecked } from '../vfs/locks.ts';
-import { serveObject } from '../vfs/serve-object.ts';
 import type { DavAuthenticator } from './auth.ts';
 import { checkConditions } from './conditions.ts';
 import { type DavDeps, type DavRequest, davPath, lookup } from './context.ts';
@@ -85,9 +84,7 @@ async function read(r: DavRequest): Promise<Response> {
     return new Response(body, { status: 200, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
   }
   const { at, entry } = await deps.vfs.stat(principal, path);
-  return serveObject(c, {
-    driver: at.driver,
-    path: at.subPath,
+  return deps.vfs.serve(c, at, {
     filename: entry.name,
     serve: servingHeaders(entry.name, mimeFromFilename(entry.name), 'download'),
     missing: 'fs.not_found',

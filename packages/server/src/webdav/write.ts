@@ -5,12 +5,12 @@
  * PUT streams the body into storage (never held whole) under the upload size limit, honouring the
  * WebDAV upload mode: `direct`/`auto` let the driver choose (one streamed PUT for a known small
  * length, parts otherwise), `multipart` always sends parts, `proxy` streams the body to a presigned
- * URL of the bucket when the storage is S3 and the length is known (else as `auto`).
+ * URL of the bucket when the storage can take one (vfs `proxyPut`: S3) and the length is known (else
+ * as `auto`).
  */
 import { etagListHas, mimeFromFilename } from '@cubby/shared';
 import { AppError } from '../errors/app-error.ts';
-import { isStorageError } from '../storage/driver.ts';
-import { placeOf, storageOp } from '../vfs/vfs.ts';
+import { isStorageError, placeOf } from '../vfs/vfs.ts';
 import { checkConditions } from './conditions.ts';
 import { type DavRequest, lookup, requireParent } from './context.ts';
 
@@ -45,7 +45,7 @@ export async function put(r: DavRequest): Promise<Response> {
   const mode = await deps.settings.webdavUploadMode();
 
   let etag: string | undefined;
-  if (mode === 'proxy' && size !== undefined && at.driver.kind === 's3' && at.driver.presignPut) {
+  if (mode === 'proxy' && size !== undefined && (await deps.vfs.can(at, 'proxyPut'))) {
     etag = await proxyPut(r, body, size);
   } else {
     const written = await deps.fs.putFile(principal, path, body, { size, inParts: mode === 'multipart' });
@@ -74,9 +74,8 @@ async function proxyPut(
   const reservation = await deps.vfs.reserve(at, size);
   let entry;
   try {
-    const url = await storageOp(() =>
-      at.driver.presignPut!(at.subPath, { expiresIn: 3600, contentType, size }),
-    );
+    const url = await deps.vfs.presignPut(at, { expiresIn: 3600, contentType, size });
+    if (!url) throw new AppError(502, 'STORAGE_UNAVAILABLE', 'webdav.proxy_failed', { status: 0 });
     const answer = await fetch(url, {
       method: 'PUT',
       body,
@@ -86,7 +85,7 @@ async function proxyPut(
     await answer.body?.cancel();
     if (!answer.ok)
       throw new AppError(502, 'STORAGE_UNAVAILABLE', 'webdav.proxy_failed', { status: answer.status });
-    entry = await storageOp(() => at.driver.stat(at.subPath));
+    entry = await deps.vfs.entry(at);
     await deps.vfs.report({
       kind: 'written',
       at: placeOf(at),

@@ -5,9 +5,8 @@
  * - Every path of a task is checked for the caller when the task is created (a key stays inside its
  *   base path), before any storage call. A target is the new path of its source (a trailing `/`
  *   marks a folder, as in CloudPaste); a file whose target ends in `/` goes into that folder.
- * - Within one storage config the storage copies by itself (S3 CopyObject, a local file copy);
- *   across storages each file is streamed from one driver into the other, never held in memory. A
- *   driver write is atomic, so a cancelled or failed copy leaves nothing under the target name.
+ * - The copying itself is the vfs's copy engine (vfs/copy-engine.ts): the storage's own copy within
+ *   one storage config, a stream between two drivers across storages, with the rules of every write.
  * - Progress (files and bytes) is written to the task as it goes; cancelling aborts the copy in flight.
  * - A failed task can be run again (`retry`): only its items that did not succeed, and of a folder
  *   only the files that failed when it knows them (up to FAILED_FILES_LISTED); what was copied stays
@@ -16,40 +15,24 @@
  *   marked failed (`failOrphans`, at start and periodically), never reported as done.
  */
 import { randomUUID } from 'node:crypto';
-import { creatorId, type FsTaskAnswer, isNormalizedPathWithin, type Principal } from '@cubby/shared';
+import { creatorId, isNormalizedPathWithin, type Principal } from '@cubby/shared';
 import type { Logger } from 'pino';
 import type { FsTasksTable } from '../../db/schema.ts';
 import { AppError, badRequest, conflict, notFound } from '../../errors/app-error.ts';
 import { isMessageKey, translate, type Lang } from '../../errors/messages.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { formatTag, parseTag, processState, THIS_PROCESS } from '../../lib/process-tag.ts';
-import { type Entry, isStorageError } from '../../storage/driver.ts';
-import { joinPath, parentOf } from '../../storage/driver-path.ts';
-import { fsStorageFailure, type MountedPath, placeOf, storageOp, type Vfs } from '../../vfs/vfs.ts';
+import { Cancelled, type CopyItem, errorKey, type Progress } from '../../vfs/copy-engine.ts';
+import type { Vfs } from '../../vfs/vfs.ts';
 import type { FsTasksRepository } from './fs-tasks.repository.ts';
 
 export type TaskKind = FsTasksTable['kind'];
 export type ItemStatus = 'pending' | 'running' | 'done' | 'skipped' | 'failed' | 'cancelled';
 
-/** One thing to copy, as stored: canonical virtual paths, and how it went. */
-export interface FsTaskItem {
-  sourcePath: string;
-  targetPath: string;
+/** One thing to copy, as stored: canonical virtual paths, and how it went (vfs/copy-engine.ts). */
+export interface FsTaskItem extends CopyItem {
   isDirectory: boolean;
   status: ItemStatus;
-  /** Files copied, skipped and failed inside it (a file item counts itself). */
-  done: number;
-  skipped: number;
-  failed: number;
-  /** A message key. */
-  error?: string;
-  /**
-   * Inside a folder: the files (paths below it) whose copy failed, for a retry; it names them all
-   * only while `failed` is at most FAILED_FILES_LISTED.
-   */
-  failedFiles?: string[];
-  /** While a retry runs: the only files of the folder it copies (its `failedFiles` before). */
-  onlyFiles?: string[];
 }
 
 export interface FsTaskInput {
@@ -83,46 +66,18 @@ export interface FsTasksDeps {
   progressEveryMs?: number;
 }
 
-/** Files of one folder copied at a time. */
-const FILES_AT_ONCE = 8;
 /** Most items one task takes. */
 export const MAX_TASK_ITEMS = 1000;
 /** A task of another process that has not moved for this long is taken for dead. */
 const SILENT_AFTER_MS = 10 * 60_000;
-/** Failed files a folder item names for a retry; past that a retry copies the whole folder again. */
-export const FAILED_FILES_LISTED = 100;
+export { FAILED_FILES_LISTED } from '../../vfs/copy-engine.ts';
 
 interface Running {
   abort: AbortController;
   done: Promise<void>;
 }
 
-/** Files and bytes of a task (its answer's `progress`, packages/shared). */
-export type Progress = FsTaskAnswer['progress'];
-
-/** A file to copy inside a folder item: driver paths on both sides. */
-interface FileJob {
-  from: string;
-  to: string;
-  size: number;
-}
-
-class Cancelled extends Error {}
-
-/**
- * What a failed item keeps of its error: the message key, followed by its parameters as JSON when it
- * has any (a quota's numbers, a locked path), so {@link messageText} can say it in full later.
- */
-const errorKey = (error: unknown): string => {
-  const answer = fsStorageFailure(error);
-  if (answer instanceof AppError) {
-    return Object.keys(answer.params).length > 0
-      ? `${answer.messageKey} ${JSON.stringify(answer.params)}`
-      : answer.messageKey;
-  }
-  if (error instanceof Cancelled) return 'fs.task_cancelled';
-  return 'common.internal';
-};
+export type { Progress };
 
 export class FsTasksService {
   private readonly running = new Map<string, Running>();
@@ -406,7 +361,12 @@ export class FsTasksService {
         }
         item.status = 'running';
         try {
-          await this.runItem(principal, row, item, progress, signal);
+          await this.deps.vfs.copyItem(principal, item, {
+            move: row.kind === 'move',
+            skipExisting: row.skip_existing === 1,
+            progress,
+            signal,
+          });
           item.status = item.failed > 0 ? 'failed' : item.done === 0 && item.skipped > 0 ? 'skipped' : 'done';
         } catch (error) {
           if (signal.aborted) {
@@ -442,252 +402,6 @@ export class FsTasksService {
       finished_at: now,
     });
   }
-
-  /** Copies (or moves) one item: a file, or a folder with everything in it. */
-  private async runItem(
-    principal: Principal,
-    row: FsTasksTable,
-    item: FsTaskItem,
-    progress: Progress,
-    signal: AbortSignal,
-  ): Promise<void> {
-    const { vfs } = this.deps;
-    const move = row.kind === 'move';
-    const skipExisting = row.skip_existing === 1;
-    const from = await vfs.resolveMounted(principal, item.sourcePath, 'read');
-    // A moved source goes from its place: a lock on it binds as on any write.
-    if (move) await vfs.assertUnlocked(principal, [{ path: from.path, below: true, membership: true }]);
-    const to = await vfs.resolveWritable(principal, item.targetPath);
-    const sameStorage = from.config.id === to.config.id;
-    try {
-      const entry = await storageOp(() => from.driver.stat(from.subPath));
-      if (!entry.isDirectory) {
-        progress.filesTotal++;
-        progress.bytesTotal += entry.size;
-        await this.copyFile(
-          from,
-          to,
-          { from: from.subPath, to: to.subPath, size: entry.size },
-          {
-            sameStorage,
-            move,
-            skipExisting,
-            item,
-            progress,
-            signal,
-          },
-        );
-        return;
-      }
-      const jobs = item.onlyFiles
-        ? await this.listed(from, to, item.onlyFiles)
-        : await this.walk(from, to, signal);
-      progress.filesTotal += jobs.files.length;
-      progress.bytesTotal += jobs.files.reduce((sum, f) => sum + f.size, 0);
-      const targetExists = await exists(to);
-      if (sameStorage && !targetExists && !item.onlyFiles) {
-        // The storage copies (or moves) the whole folder itself.
-        await storageOp(() =>
-          (move ? from.driver.move : from.driver.copy).call(from.driver, from.subPath, to.subPath),
-        );
-        await vfs.report(
-          move ? { kind: 'moved', from: placeOf(from), to: placeOf(to) } : { kind: 'made', at: placeOf(to) },
-        );
-        item.done += jobs.files.length;
-        progress.filesDone += jobs.files.length;
-        progress.bytesDone += jobs.files.reduce((sum, f) => sum + f.size, 0);
-        return;
-      }
-      for (const dir of jobs.dirs) {
-        const made = await to.driver.mkdir(dir).then(
-          () => true,
-          (error: unknown) => {
-            if (!isStorageError(error, 'ALREADY_EXISTS')) throw error;
-            return false;
-          },
-        );
-        if (made) await vfs.report({ kind: 'made', at: { configId: to.config.id, path: dir } });
-      }
-      // Several files at a time: each small file costs the storages a few round trips.
-      let next = 0;
-      const worker = async () => {
-        while (next < jobs.files.length) {
-          const job = jobs.files[next++]!;
-          if (signal.aborted) throw new Cancelled();
-          try {
-            await this.copyFile(from, to, job, { sameStorage, move, skipExisting, item, progress, signal });
-          } catch (error) {
-            if (signal.aborted) throw error;
-            item.failed++;
-            progress.filesFailed++;
-            item.error ??= errorKey(error);
-            if (item.failed <= FAILED_FILES_LISTED) {
-              (item.failedFiles ??= []).push(job.from.slice(from.subPath.length + 1));
-            }
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: FILES_AT_ONCE }, worker));
-      // Each moved file has left the source already; what is still there was skipped (the target
-      // had it) or failed, and stays. Only the folders the move emptied go, deepest first.
-      if (move && !signal.aborted) await this.removeEmptied(from, to, jobs.dirs);
-    } catch (error) {
-      // Whatever a failure left halfway, no listing of either side is trusted any longer.
-      await vfs.forgetAround(placeOf(to), ...(move ? [placeOf(from)] : []));
-      throw error;
-    } finally {
-      delete item.onlyFiles;
-    }
-  }
-
-  /** The files a retry copies again (paths below a folder item), with the folders they go into. */
-  private async listed(from: MountedPath, to: MountedPath, files: string[]) {
-    const jobs: FileJob[] = [];
-    const dirs = new Set<string>();
-    for (const file of files) {
-      const source = joinPath(from.subPath, file);
-      const target = joinPath(to.subPath, file);
-      // One that is gone fails again when it is copied.
-      const size = await from.driver.stat(source).then(
-        (entry) => entry.size,
-        () => 0,
-      );
-      jobs.push({ from: source, to: target, size });
-      dirs.add(parentOf(target));
-    }
-    return { files: jobs, dirs: [...dirs] };
-  }
-
-  /** Every folder (to create) and file (to copy) below a folder item, with their target paths. */
-  /** Removes the source folders of `targetDirs` (and the source itself) that a move left empty. */
-  private async removeEmptied(from: MountedPath, to: MountedPath, targetDirs: string[]): Promise<void> {
-    const sources = new Set([from.subPath]);
-    for (const dir of targetDirs) {
-      if (dir === to.subPath || dir.startsWith(to.subPath === '/' ? '/' : `${to.subPath}/`)) {
-        sources.add(joinPath(from.subPath, dir.slice(to.subPath.length + 1)));
-      }
-    }
-    const deepestFirst = [...sources].sort((a, b) => b.length - a.length);
-    for (const dir of deepestFirst) {
-      const removed = await from.driver.remove(dir).then(
-        () => true,
-        (error: unknown) => {
-          // Not empty: it holds what was skipped or failed. Gone: an S3 folder with no marker.
-          if (!isStorageError(error, 'PRECONDITION_FAILED') && !isStorageError(error, 'NOT_FOUND'))
-            throw error;
-          return false;
-        },
-      );
-      if (removed)
-        await this.deps.vfs.report({ kind: 'deleted', at: { configId: from.config.id, path: dir } });
-    }
-  }
-
-  private async walk(from: MountedPath, to: MountedPath, signal: AbortSignal) {
-    const files: FileJob[] = [];
-    const dirs: string[] = [to.subPath];
-    const pending = [from.subPath];
-    while (pending.length > 0) {
-      const dir = pending.shift()!;
-      let cursor: string | undefined;
-      do {
-        if (signal.aborted) throw new Cancelled();
-        const page = await storageOp(() => from.driver.list(dir, cursor === undefined ? {} : { cursor }));
-        for (const entry of page.entries) {
-          const target = joinPath(to.subPath, entry.path.slice(from.subPath.length + 1));
-          if (entry.isDirectory) {
-            dirs.push(target);
-            pending.push(entry.path);
-          } else {
-            files.push({ from: entry.path, to: target, size: entry.size });
-          }
-        }
-        cursor = page.cursor;
-      } while (cursor !== undefined);
-    }
-    return { files, dirs };
-  }
-
-  private async copyFile(
-    from: MountedPath,
-    to: MountedPath,
-    job: FileJob,
-    context: {
-      sameStorage: boolean;
-      move: boolean;
-      skipExisting: boolean;
-      item: FsTaskItem;
-      progress: Progress;
-      signal: AbortSignal;
-    },
-  ): Promise<void> {
-    const { sameStorage, move, skipExisting, item, progress, signal } = context;
-    if (signal.aborted) throw new Cancelled();
-    const there = await to.driver.stat(job.to).then(
-      (entry: Entry) => entry,
-      (error: unknown) => {
-        if (isStorageError(error, 'NOT_FOUND')) return undefined;
-        throw error;
-      },
-    );
-    if (there?.isDirectory) throw new AppError(409, 'CONFLICT', 'fs.is_a_directory');
-    if (there && skipExisting) {
-      item.skipped++;
-      progress.filesSkipped++;
-      progress.bytesDone += job.size;
-      return;
-    }
-    const source = { configId: from.config.id, path: job.from };
-    const target = { configId: to.config.id, path: job.to };
-    // A copy adds bytes to the target's storage (a move within one storage does not): reserved first.
-    const reservation = sameStorage && move ? undefined : await this.deps.vfs.reserve(to, job.size);
-    try {
-      const written = await this.transfer(from, to, job, { sameStorage, move, progress, signal });
-      // What was at the target now holds these bytes; a moved file's shares come along. (What a
-      // move that replaced a file did to the quota's count is counted again: vfs/quota.ts.)
-      const replaced = move ? {} : { previousSize: there?.size ?? 0 };
-      if (there) await this.deps.vfs.report({ kind: 'written', at: target, ...written, ...replaced });
-      await this.deps.vfs.report(
-        move
-          ? { kind: 'moved', from: source, to: target }
-          : { kind: 'written', at: target, ...written, ...replaced },
-      );
-    } finally {
-      await reservation?.release();
-    }
-    item.done++;
-    progress.filesDone++;
-  }
-
-  /** Sends one file's bytes to the target (a storage's own copy or move, or a stream between two). */
-  private async transfer(
-    from: MountedPath,
-    to: MountedPath,
-    job: FileJob,
-    context: { sameStorage: boolean; move: boolean; progress: Progress; signal: AbortSignal },
-  ): Promise<{ size: number; etag: string | undefined }> {
-    const { sameStorage, move, progress, signal } = context;
-    let written: { size: number; etag: string | undefined } = { size: job.size, etag: undefined };
-    if (sameStorage) {
-      await storageOp(() => (move ? from.driver.move(job.from, job.to) : from.driver.copy(job.from, job.to)));
-      progress.bytesDone += job.size;
-    } else {
-      const read = await storageOp(() => from.driver.read(job.from));
-      const body = abortable(read.body, signal, (bytes) => (progress.bytesDone += bytes));
-      try {
-        const result = await to.driver.write(job.to, body, {
-          size: read.size,
-          ...(read.contentType ? { contentType: read.contentType } : {}),
-        });
-        written = { size: result.size, etag: result.etag };
-      } catch (error) {
-        if (signal.aborted) throw new Cancelled();
-        throw error;
-      }
-      if (move) await storageOp(() => from.driver.remove(job.from));
-    }
-    return written;
-  }
 }
 
 /** A task's columns as a run of it starts (the first, or a retry): pending here, nothing counted. */
@@ -706,54 +420,6 @@ function runStart(items: FsTaskItem[], now: string) {
     updated_at: now,
     finished_at: null,
   };
-}
-
-/** Whether anything is at a mounted path. */
-async function exists(at: MountedPath): Promise<boolean> {
-  return at.driver.stat(at.subPath).then(
-    () => true,
-    (error: unknown) => {
-      if (isStorageError(error, 'NOT_FOUND')) return false;
-      throw error;
-    },
-  );
-}
-
-/** The same bytes, counted; the stream errors as soon as `signal` aborts (a write in flight then fails). */
-function abortable(
-  body: ReadableStream<Uint8Array>,
-  signal: AbortSignal,
-  onBytes: (bytes: number) => void,
-): ReadableStream<Uint8Array> {
-  const reader = body.getReader();
-  let stop: (() => void) | undefined;
-  return new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        stop = () => {
-          controller.error(new Cancelled());
-          void reader.cancel().catch(() => undefined);
-        };
-        signal.addEventListener('abort', stop, { once: true });
-      },
-      async pull(controller) {
-        const { done, value } = await reader.read();
-        if (signal.aborted) return;
-        if (done) {
-          signal.removeEventListener('abort', stop!);
-          controller.close();
-        } else {
-          onBytes(value.byteLength);
-          controller.enqueue(value);
-        }
-      },
-      async cancel(reason) {
-        signal.removeEventListener('abort', stop!);
-        await reader.cancel(reason).catch(() => undefined);
-      },
-    },
-    { highWaterMark: 0 },
-  );
 }
 
 function view(row: FsTasksTable): FsTaskView {

@@ -22,8 +22,7 @@ import type { Principal } from '@cubby/shared';
 import { z } from 'zod';
 import { AppError, badRequest, forbidden } from '../../errors/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { joinPath, nameOf, parentOf } from '../../storage/driver-path.ts';
-import { type MountedPath, storageOp, type Vfs } from '../../vfs/vfs.ts';
+import { joinPath, type MountedPath, nameOf, parentOf, type Vfs } from '../../vfs/vfs.ts';
 import type { ZipEntry } from './zip-archive.ts';
 
 /** At most this many paths in one selection. */
@@ -112,9 +111,9 @@ export class FsZipService {
     const single = paths.length === 1;
     for (const path of paths) {
       const at = await this.vfs.resolve(principal, path, 'read');
-      const entry = at.kind === 'mount' ? await storageOp(() => at.driver.stat(at.subPath)) : undefined;
+      const entry = at.kind === 'mount' ? await this.vfs.entry(at) : undefined;
       if (at.kind === 'mount' && entry && !entry.isDirectory) {
-        add(fileEntry(at, at.subPath, nameOf(path), entry.size, entry.modified));
+        add(fileEntry(this.vfs, at, at.subPath, nameOf(path), entry.size, entry.modified));
         continue;
       }
       // A folder on its own gives the archive's root; in a selection, a folder of it.
@@ -157,6 +156,7 @@ export class FsZipService {
         this.vfs.check(principal, joinPath(dir.path, file.name), 'read');
         add(
           fileEntry(
+            this.vfs,
             at!,
             joinPath(at!.subPath, file.name),
             prefix + file.name,
@@ -268,20 +268,20 @@ function safeEqual(a: string, b: string): boolean {
 
 /** A file of the archive, read from its mount when the archive reaches it. */
 function fileEntry(
+  vfs: Vfs,
   at: MountedPath,
   subPath: string,
   name: string,
   size: number,
   modified: Date | null,
 ): ZipEntry {
-  const { driver } = at;
   return {
     kind: 'file',
     name,
     size,
     modified,
     open: async () => {
-      const read = await driver.read(subPath);
+      const read = await vfs.read(at, { subPath });
       return { body: read.body, size: read.size };
     },
   };

@@ -13,7 +13,6 @@ import type { AppEnv } from '../../http/context.ts';
 import { ok, okWith, okWithJsonField } from '../../http/envelope.ts';
 import { publicOrigin, rebaseUrl } from '../../http/public-origin.ts';
 import { route } from '../../http/route-docs.ts';
-import { serveObject } from '../../vfs/serve-object.ts';
 import { cachedItemsJson, type Vfs } from '../../vfs/vfs.ts';
 import { servingHeaders } from '../files/files.serving.ts';
 import { FS_TREES } from './fs-trees.ts';
@@ -175,9 +174,7 @@ export function fsRoutes(
         },
         async (c, { query }) => {
           const { at, entry } = await fs.downloadTarget(principal(c), query.path);
-          return serveObject(c, {
-            driver: at.driver,
-            path: at.subPath,
+          return vfs.serve(c, at, {
             filename: entry.name,
             serve: servingHeaders(entry.name, entry.contentType ?? '', 'download'),
             missing: 'fs.not_found',

@@ -32,13 +32,14 @@ import type { FilesTable } from '../../db/schema.ts';
 import { asStorageAnswer } from '../../vfs/storage-answers.ts';
 import { AppError, badRequest, forbidden } from '../../errors/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { ByteLimit } from '../../storage/byte-limit.ts';
-import { type Entry, isStorageError } from '../../storage/driver.ts';
-import { MULTIPART_LIMITS, type StoredObjects } from '../../vfs/objects.ts';
+import type { StoredObjects } from '../../vfs/objects.ts';
 import { webBody } from '../../lib/node-body.ts';
 import {
+  ByteLimit,
+  type Entry,
   type FsListing,
   type MountedPath,
+  MULTIPART_LIMITS,
   placeOf,
   storageOp,
   storageType,
@@ -135,26 +136,24 @@ export class FsService {
   async get(principal: Principal, raw: string | undefined): Promise<{ info: FsEntryInfo; urls: LinkUrls }> {
     const { at, entry } = await this.vfs.stat(principal, raw);
     const info = this.info(at, entry);
-    if (entry.isDirectory || !at.driver.presignGet) return { info, urls: { preview: null, download: null } };
+    if (entry.isDirectory || !(await this.vfs.can(at, 'presignGet'))) {
+      return { info, urls: { preview: null, download: null } };
+    }
     const expiresIn = at.config.signature_expires_in;
     const view = servingHeaders(entry.name, info.contentType, 'view');
     const [preview, download] = await Promise.all([
-      storageOp(() =>
-        at.driver.presignGet!(at.subPath, {
-          expiresIn,
-          filename: entry.name,
-          disposition: view.disposition,
-          contentType: view.contentType,
-        }),
-      ),
-      storageOp(() =>
-        at.driver.presignGet!(at.subPath, {
-          expiresIn,
-          filename: entry.name,
-          disposition: 'attachment',
-          contentType: servingHeaders(entry.name, info.contentType, 'download').contentType,
-        }),
-      ),
+      this.vfs.presignGet(at, {
+        expiresIn,
+        filename: entry.name,
+        disposition: view.disposition,
+        contentType: view.contentType,
+      }),
+      this.vfs.presignGet(at, {
+        expiresIn,
+        filename: entry.name,
+        disposition: 'attachment',
+        contentType: servingHeaders(entry.name, info.contentType, 'download').contentType,
+      }),
     ]);
     return { info, urls: { preview, download } };
   }
@@ -306,8 +305,8 @@ export class FsService {
     const max = await this.deps.settings.maxUploadBytes();
     if (options.size !== undefined && options.size > max) throw tooLarge(max, options.size);
     const target = await this.vfs.resolveWritable(principal, raw);
-    const created = await target.driver.stat(target.subPath).then(
-      () => false,
+    const created = await this.vfs.find(target).then(
+      (entry) => entry === null,
       () => true,
     );
     const limiter = new ByteLimit(max, false);
@@ -633,16 +632,8 @@ export class FsService {
     const bytes = Buffer.byteLength(content);
     if (bytes > FS_TEXT_EDIT_MAX_BYTES) throw badRequest('fs.update_too_large');
     const at = await this.vfs.resolveWritable(principal, raw);
-    const current = await at.driver.stat(at.subPath).then(
-      (entry) => {
-        if (entry.isDirectory) throw badRequest('fs.update_directory');
-        return entry;
-      },
-      (error: unknown) => {
-        if (isStorageError(error, 'NOT_FOUND')) return null;
-        throw error;
-      },
-    );
+    const current = await this.vfs.find(at);
+    if (current?.isDirectory) throw badRequest('fs.update_directory');
     const existed = current !== null;
     if (expectedEtag !== undefined && !sameDigest(current?.etag, expectedEtag)) {
       throw new AppError(412, 'PRECONDITION_FAILED', 'fs.update_conflict');
@@ -679,21 +670,19 @@ export class FsService {
     if (input.path.endsWith('/')) throw badRequest('fs.link_directory');
     const { at, entry } = await this.vfs.stat(principal, input.path);
     if (entry.isDirectory) throw badRequest('fs.link_directory');
-    if (!at.driver.presignGet) throw badRequest('fs.link_unsupported');
     const expiresIn = input.expires_in ?? at.config.signature_expires_in;
     const serve = servingHeaders(
       entry.name,
       mimeFromFilename(entry.name),
       input.force_download ? 'download' : 'view',
     );
-    const url = await storageOp(() =>
-      at.driver.presignGet!(at.subPath, {
-        expiresIn,
-        filename: entry.name,
-        disposition: input.force_download ? 'attachment' : serve.disposition,
-        contentType: serve.contentType,
-      }),
-    );
+    const url = await this.vfs.presignGet(at, {
+      expiresIn,
+      filename: entry.name,
+      disposition: input.force_download ? 'attachment' : serve.disposition,
+      contentType: serve.contentType,
+    });
+    if (!url) throw badRequest('fs.link_unsupported');
     const expiresAt = new Date(this.deps.clock.now().getTime() + expiresIn * 1000).toISOString();
     return {
       at,

@@ -118,13 +118,12 @@ export class UploadJanitor {
   }
 
   /**
-   * Removes the temp files crashed writes left in local storage folders (LocalDriver.sweepTemp).
+   * Removes the temp files crashed writes left in storage (a driver's `sweepTemp`: local disk's).
    * Returns how many went.
    */
   async removeLeftoverTemps(): Promise<number> {
     let count = 0;
     for (const config of await this.steps.deps.storageConfigs.repo.list()) {
-      if (config.driver !== 'local') continue;
       try {
         count += await this.steps.objects.sweepTemp(config.id, this.timing.tempMaxAgeMs);
       } catch (error) {

@@ -465,6 +465,13 @@ export class LocalDriver implements StorageDriver {
     return `${this.root}\u0000${path}`;
   }
 
+  /** The file system's room under the root (created if missing). */
+  async space(): Promise<{ totalBytes: number; freeBytes: number }> {
+    await fs.mkdir(this.root, { recursive: true });
+    const stats = await fs.statfs(this.root);
+    return { totalBytes: stats.blocks * stats.bsize, freeBytes: stats.bavail * stats.bsize };
+  }
+
   /**
    * Removes the temp files a crash left anywhere below the root (writes are renamed into place
    * when complete, so a temp file outlives its write only when its writer died): at once when their

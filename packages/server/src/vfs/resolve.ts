@@ -1,0 +1,226 @@
+/**
+ * Where a virtual path lies (docs/architecture.md, "The storage core"): its canonical form, whether
+ * a principal may reach it (a key's base path confines it, checked on the virtual path before
+ * anything touches storage), and the mount and driver path that hold it.
+ *
+ * - A virtual path (`/photos/2026/a.jpg`) resolves to the mount whose path is its longest prefix
+ *   (whole segments; a mount at `/` takes everything no other mount takes) and the driver path below
+ *   it. Paths above the mounts are virtual directories.
+ * - Paths are canonical (shared `normalizeFsPath`: already decoded once by the URL or JSON they came
+ *   in, `%` literal, no `.`/`..`), and an API key may navigate the directories on the way to its base
+ *   path (seeing only that way) and read and write inside it.
+ *
+ * The vfs knows mounts and storage configs only through the small sources below; app.ts hands it the
+ * repositories and the driver pool that implement them.
+ */
+import { isNormalizedPathWithin, normalizeFsPath, normalizePath, type Principal } from '@cubby/shared';
+import type { MountsTable } from '../db/schema.ts';
+import type { DriverPool, StorageConfigRecord } from './driver-pool.ts';
+import { badRequest, forbidden, notFound } from '../errors/app-error.ts';
+import type { StorageDriver } from '../storage/driver.ts';
+import type { Place } from './changes.ts';
+import type { WriteTarget } from './locks.ts';
+import { storageOp } from './storage-answers.ts';
+
+/** What a caller wants to do at a path: see the way there, read what is there, or change it. */
+export type FsAccess = 'navigate' | 'read' | 'write';
+
+/** A canonical virtual path and whether the client marked it as a directory (trailing `/`). */
+export interface FsTarget {
+  path: string;
+  isDirectory: boolean;
+}
+
+/** A storage config as the vfs uses it (vfs/driver-pool.ts). */
+export type VfsConfig = StorageConfigRecord;
+
+/** The mounts the vfs resolves paths through (modules/mounts/mounts.repository.ts). */
+export interface MountSource {
+  list(options?: { activeOnly?: boolean }): Promise<MountsTable[]>;
+  /** Records that a mount was used (`last_used`). */
+  touch(id: string, at: string): Promise<unknown>;
+}
+
+/** The storage configs behind the mounts, and the ready driver of each (vfs/driver-pool.ts). */
+export type ConfigSource = Pick<DriverPool, 'find' | 'driver'>;
+
+/** A path inside a mount. It names no driver: what is done there is done through the vfs. */
+export interface MountedPath {
+  kind: 'mount';
+  /** The canonical virtual path. */
+  path: string;
+  mount: MountsTable;
+  config: VfsConfig;
+  /** The driver path inside the storage config ("/" is the mount's root). */
+  subPath: string;
+}
+
+export type ResolvedPath = { kind: 'virtual'; path: string } | MountedPath;
+
+/** The virtual path of a driver path inside a mount. */
+export function virtualPath(mount: Pick<MountsTable, 'mount_path'>, subPath: string): string {
+  if (mount.mount_path === '/') return subPath;
+  return subPath === '/' ? mount.mount_path : mount.mount_path + subPath;
+}
+
+/** The place in storage a mounted path names (vfs/changes.ts). */
+export function placeOf(at: Pick<MountedPath, 'config' | 'subPath'>): Place {
+  return { configId: at.config.id, path: at.subPath };
+}
+
+/** What a mount really is, from its config (CloudPaste clients know only "S3"). */
+export function storageType(config: Pick<VfsConfig, 'driver'>): 'S3' | 'Local' {
+  return config.driver === 's3' ? 'S3' : 'Local';
+}
+
+export class Resolver {
+  constructor(
+    private readonly deps: {
+      mounts: MountSource;
+      storageConfigs: ConfigSource;
+      /** 423 when a WebDAV lock binds a write to the targets (the mutations' rule). */
+      assertUnlocked: (principal: Principal, targets: WriteTarget[]) => Promise<void>;
+    },
+  ) {}
+
+  /** The canonical form of a client path (400 when it has none); a trailing `/` marks a directory. */
+  target(raw: unknown): FsTarget {
+    if (typeof raw !== 'string' || raw.trim() === '') throw badRequest('fs.path_required');
+    const path = normalizeFsPath(raw);
+    if (path === null) throw badRequest('fs.path_invalid');
+    return { path, isDirectory: raw.endsWith('/') || path === '/' };
+  }
+
+  /** The base path an API key is confined to ("/" for an admin), in canonical form. */
+  base(principal: Principal): string {
+    if (principal.type === 'admin') return '/';
+    const base = normalizeFsPath(principal.basicPath);
+    // A stored base path that no longer normalises confines to nothing, never to everything.
+    if (base === null) throw forbidden('fs.path_forbidden');
+    return base;
+  }
+
+  /**
+   * Whether `principal` may `access` `path`: inside its base path anything; on the way to it
+   * (an ancestor) only navigation.
+   */
+  allowed(principal: Principal, path: string, access: FsAccess): boolean {
+    const base = this.base(principal);
+    if (isNormalizedPathWithin(base, path)) return true;
+    return access === 'navigate' && isNormalizedPathWithin(path, base);
+  }
+
+  /** 403 unless {@link allowed}. */
+  check(principal: Principal, path: string, access: FsAccess): void {
+    if (!this.allowed(principal, path, access)) throw forbidden('fs.path_forbidden');
+  }
+
+  /** The active mounts a principal sees: all for an admin; for a key those on the way to or inside its base path. */
+  async visibleMounts(principal: Principal): Promise<MountsTable[]> {
+    const mounts = await this.deps.mounts.list({ activeOnly: true });
+    return mounts.filter((m) => this.mountVisible(principal, m.mount_path));
+  }
+
+  /**
+   * Whether a principal sees a mount at `mountPath` (active or not): an admin every one; a key one
+   * inside its base path or one its base path lies in (the way there).
+   */
+  mountVisible(principal: Principal, mountPath: string): boolean {
+    if (principal.type === 'admin') return true;
+    const base = this.base(principal);
+    return isNormalizedPathWithin(base, mountPath) || isNormalizedPathWithin(mountPath, base);
+  }
+
+  /** The mount holding `path` (longest mount path that equals it or is an ancestor), if any. */
+  mountOf(mounts: MountsTable[], path: string): MountsTable | undefined {
+    let best: MountsTable | undefined;
+    for (const m of mounts) {
+      if (
+        isNormalizedPathWithin(m.mount_path, path) &&
+        (!best || m.mount_path.length > best.mount_path.length)
+      ) {
+        best = m;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * Resolves a client path after checking `access` for `principal` (nothing touches storage before
+   * that). Above every mount it is virtual; inside one it names the mount and the driver path.
+   */
+  async resolve(principal: Principal, raw: unknown, access: FsAccess): Promise<ResolvedPath> {
+    const { path } = this.target(raw);
+    this.check(principal, path, access);
+    const mount = this.mountOf(await this.visibleMounts(principal), path);
+    if (!mount) return { kind: 'virtual', path };
+    return this.mounted(mount, path);
+  }
+
+  /** Like {@link resolve}, but the path must lie inside a mount: 404 above the mounts (403 at `/`). */
+  async resolveMounted(principal: Principal, raw: unknown, access: FsAccess): Promise<MountedPath> {
+    const resolved = await this.resolve(principal, raw, access);
+    if (resolved.kind === 'virtual') {
+      throw resolved.path === '/' ? forbidden('fs.root_forbidden') : notFound('fs.mount_not_found');
+    }
+    return resolved;
+  }
+
+  /** `path` inside `mount`, with the mount's storage config (404 when the config is gone). */
+  async mounted(mount: MountsTable, path: string): Promise<MountedPath> {
+    const config = await this.deps.storageConfigs.find(mount.storage_config_id);
+    if (!config) throw notFound('fs.storage_not_found');
+    const subPath = mount.mount_path === '/' ? path : path.slice(mount.mount_path.length) || '/';
+    return { kind: 'mount', path, mount, config, subPath };
+  }
+
+  /** The driver that holds a mounted path (the pool's, built once per config). */
+  driverOf(at: Pick<MountedPath, 'config'>): Promise<StorageDriver> {
+    return this.deps.storageConfigs.driver(at.config);
+  }
+
+  /** Runs a call on the driver that holds `at`, its StorageErrors turned into answers. */
+  async on<T>(at: Pick<MountedPath, 'config'>, call: (driver: StorageDriver) => Promise<T>): Promise<T> {
+    const driver = await this.driverOf(at);
+    return storageOp(() => call(driver));
+  }
+
+  /**
+   * The storage folder a share upload by `principal` into storage config `configId` goes to, for
+   * the folder the client named (a storage path; a relative one lies below the caller's own
+   * folder there). An admin's own folder is the storage's root. A key's base path is a virtual
+   * path: where mounts show this storage, the key's folder in it is its base path seen through the
+   * mount that holds it (the longest), and the upload must land inside that folder — what it
+   * writes then appears inside the key's folder of the tree, never beside it; a storage that
+   * mounts show but none holds the key's base path is refused. A storage no mount shows is no part
+   * of the tree the base path confines: there the base path is taken as a storage path.
+   */
+  async shareUploadFolder(principal: Principal, configId: string, raw: string | undefined): Promise<string> {
+    const base = this.base(principal);
+    let own = base;
+    if (base !== '/') {
+      const active = await this.deps.mounts.list({ activeOnly: true });
+      const showing = active.filter((m) => m.storage_config_id === configId);
+      if (showing.length > 0) {
+        const holder = showing
+          .filter((m) => isNormalizedPathWithin(m.mount_path, base))
+          .sort((a, b) => b.mount_path.length - a.mount_path.length)[0];
+        if (!holder) throw forbidden('uploads.storage_outside_base', { base });
+        own = holder.mount_path === '/' ? base : base.slice(holder.mount_path.length) || '/';
+      }
+    }
+    const wanted = raw?.trim() ?? '';
+    const folder = wanted === '' ? own : normalizePath(wanted.startsWith('/') ? wanted : `${own}/${wanted}`);
+    if (folder === null) throw badRequest('uploads.path_invalid');
+    if (!isNormalizedPathWithin(own, folder)) throw forbidden('uploads.path_forbidden', { base });
+    // A new file in a folder a WebDAV client locked (or below a folder it locked whole) waits too.
+    const showing = (await this.deps.mounts.list({ activeOnly: true })).filter(
+      (m) => m.storage_config_id === configId,
+    );
+    await this.deps.assertUnlocked(
+      principal,
+      showing.map((m) => ({ path: virtualPath(m, folder) })),
+    );
+    return folder;
+  }
+}
