@@ -361,11 +361,12 @@ export class StorageQuota {
       .values({ storage_config_id: config.id, used_bytes: 0, stale: 1, version: 0, counted_at: now() })
       .onConflict((oc) => oc.column('storage_config_id').doNothing())
       .execute();
-    const { version } = await this.deps.db
+    const before = await this.deps.db
       .selectFrom('storage_usage')
-      .select('version')
+      .select(['version', 'used_bytes'])
       .where('storage_config_id', '=', config.id)
       .executeTakeFirstOrThrow();
+    const version = before.version;
     const driver = await this.deps.driver(config.id);
     let bytes = 0;
     const folders = ['/'];
@@ -381,17 +382,29 @@ export class StorageQuota {
         cursor = page.cursor;
       } while (cursor !== undefined);
     }
-    const kept = await this.deps.db
-      .updateTable('storage_usage')
-      .set({ used_bytes: bytes, stale: 0, counted_at: now() })
-      .where('storage_config_id', '=', config.id)
-      .where('version', '=', version)
-      .executeTakeFirst();
+    // A write under way holds a reservation from before its bytes flow until after its change is
+    // counted: while one does, a file the walk saw may still be counted again by its change, so the
+    // walk is not kept as the truth (nor while a change came in during the walk: the version).
+    const busy = (await this.reserved(this.deps.db, config.id)) > 0;
+    const kept = busy
+      ? { numUpdatedRows: 0 }
+      : await this.deps.db
+          .updateTable('storage_usage')
+          .set({ used_bytes: bytes, stale: 0, counted_at: now() })
+          .where('storage_config_id', '=', config.id)
+          .where('version', '=', version)
+          .executeTakeFirst();
     if (Number(kept.numUpdatedRows) === 0) {
-      // Changed while counting: the count stands for now, and stays stale to be counted again.
+      // Busy, or changed while counting: the walk may have missed a file whose change was counted
+      // meanwhile (a write that ended after its folder was listed), so the changes counted since the
+      // start are added to what was walked. That may count a file twice, never zero times — a quota errs
+      // on the full side — and the row stays stale, to be counted again when the storage is quiet.
       await this.deps.db
         .updateTable('storage_usage')
-        .set({ used_bytes: bytes, counted_at: now() })
+        .set((eb) => ({
+          used_bytes: sql<number>`${bytes} + ${eb.ref('used_bytes')} - ${Number(before.used_bytes)}`,
+          counted_at: now(),
+        }))
         .where('storage_config_id', '=', config.id)
         .execute();
     }
