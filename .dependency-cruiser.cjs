@@ -71,6 +71,29 @@ module.exports = {
       from: { path: '^packages/[^/]+/src/', pathNot: '\\.test\\.tsx?$' },
       to: { path: ['\\.test\\.tsx?$', '^packages/[^/]+/test/'] },
     },
+    {
+      name: 'no-test-only-code-in-server-src',
+      severity: 'error',
+      comment:
+        'Every file of the server under src/ is reached from an entry point; test-only code lives in test/.',
+      from: { path: `^${server}(main\\.ts|cli/[^/]+\\.ts)$` },
+      to: {
+        path: `^${server}`,
+        pathNot: [`^${server}(main\\.ts|cli/)`, '\\.test\\.ts$', '\\.d\\.ts$'],
+        reachable: false,
+      },
+    },
+    {
+      name: 'no-test-only-code-in-web-src',
+      severity: 'error',
+      comment: 'Every file of the web app under src/ is reached from main.tsx or the service worker.',
+      from: { path: `^${web}(main\\.tsx|sw\\.ts)$` },
+      to: {
+        path: `^${web}`,
+        pathNot: [`^${web}(main\\.tsx|sw\\.ts)$`, '\\.test\\.tsx?$', '\\.d\\.ts$'],
+        reachable: false,
+      },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

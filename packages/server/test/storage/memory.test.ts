@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MEMORY_CAPABILITIES, MemoryDriver } from '../../src/storage/drivers/memory/memory-driver.ts';
+import { MEMORY_CAPABILITIES, MemoryDriver } from '../support/memory-driver.ts';
 import { ShiftableClock, gatedStream, readAll, readText, runDriverContract, streamOf } from './contract.ts';
 
 runDriverContract(

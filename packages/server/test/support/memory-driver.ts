@@ -16,9 +16,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
-import { type Clock, systemClock } from '../../../lib/clock.ts';
-import { ByteLimit } from '../../byte-limit.ts';
-import { satisfyRange } from '../../byte-range.ts';
+import { type Clock, systemClock } from '../../src/lib/clock.ts';
+import { ByteLimit } from '../../src/storage/byte-limit.ts';
+import { satisfyRange } from '../../src/storage/byte-range.ts';
 import {
   type DriverCapabilities,
   type Entry,
@@ -35,7 +35,7 @@ import {
   StorageError,
   type WriteOptions,
   type WriteResult,
-} from '../../driver.ts';
+} from '../../src/storage/driver.ts';
 import {
   compareNames,
   driverPath,
@@ -43,8 +43,8 @@ import {
   joinPath,
   nameOf,
   pathSegments,
-} from '../../driver-path.ts';
-import { checkCompleteParts, checkPartNumber, checkPartSize } from '../../multipart-rules.ts';
+} from '../../src/storage/driver-path.ts';
+import { checkCompleteParts, checkPartNumber, checkPartSize } from '../../src/storage/multipart-rules.ts';
 
 /** The most bytes one read hands out at a time (a stored chunk may be larger). */
 const READ_CHUNK = 256 * 1024;

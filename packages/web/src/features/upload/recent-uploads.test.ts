@@ -1,7 +1,7 @@
 /** The upload page's "recent uploads": the newest three, newest first, each once. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MemoryStorage } from '../../lib/transfer/memory-storage.ts';
+import { MemoryStorage } from '../../../test/memory-storage.ts';
 import { RECENT_STORAGE_KEY, addRecentUpload, readRecentUploads } from './recent-uploads.ts';
 
 const upload = (slug: string) => ({

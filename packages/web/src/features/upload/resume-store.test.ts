@@ -1,7 +1,7 @@
 /** Remembering interrupted multipart uploads across reloads, and recognising the same file again. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MemoryStorage } from '../../lib/transfer/memory-storage.ts';
+import { MemoryStorage } from '../../../test/memory-storage.ts';
 import { RESUME_MAX_AGE_MS, RESUME_STORAGE_KEY, ResumeStore, type ResumeRecord } from './resume-store.ts';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
