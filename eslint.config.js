@@ -25,6 +25,21 @@ export default tseslint.config(
     },
   },
   {
+    // One status per kind of failure (docs/architecture.md, "The HTTP edge"): errors are made by the
+    // named factories of errors/app-error.ts, never written out where they are thrown.
+    files: ['packages/server/src/**/*.ts'],
+    ignores: ['packages/server/src/errors/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='AppError']",
+          message: 'Make errors with a named factory of errors/app-error.ts.',
+        },
+      ],
+    },
+  },
+  {
     files: ['packages/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

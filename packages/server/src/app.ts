@@ -14,7 +14,7 @@ import { authenticate } from './http/auth.ts';
 import type { AppEnv } from './http/context.ts';
 import { handleError, handleNotFound } from './http/error-handler.ts';
 import { openApiRoutes } from './http/openapi.ts';
-import { AppError, badRequest } from './errors/app-error.ts';
+import { badRequest, shuttingDown } from './errors/app-error.ts';
 import { createAttemptLimiter } from './http/rate-limiter.ts';
 import { requestBodies } from './http/request-body.ts';
 import { requestContext } from './http/request-context.ts';
@@ -231,7 +231,7 @@ export function createApp(deps: AppDeps) {
   const draining = deps.draining ?? (() => false);
   app.use('*', (c, next) => {
     if (draining() && (c.req.method === 'GET' || c.req.method === 'HEAD') && c.req.path !== '/api/health') {
-      throw new AppError(503, 'SHUTTING_DOWN', 'system.shutting_down', {}, undefined, { 'Retry-After': '1' });
+      throw shuttingDown();
     }
     return next();
   });

@@ -20,7 +20,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { webBody } from '../lib/node-body.ts';
 import type { AppEnv } from './context.ts';
-import { AppError, payloadTooLarge } from '../errors/app-error.ts';
+import { AppError, badRequest, payloadTooLarge, requestTimeout } from '../errors/app-error.ts';
 import { sendContinue } from './node-server.ts';
 
 export interface BodyLimits {
@@ -41,15 +41,15 @@ export interface RequestBodyOptions {
 }
 
 const bodyTimeout = (limits: BodyLimits) =>
-  new AppError(408, 'REQUEST_TIMEOUT', 'common.body_timeout', { seconds: seconds(limits.timeoutMs) });
+  requestTimeout('common.body_timeout', { seconds: seconds(limits.timeoutMs) });
 const tooSlow = (limits: BodyLimits) =>
-  new AppError(408, 'REQUEST_TIMEOUT', 'common.body_too_slow', {
+  requestTimeout('common.body_too_slow', {
     bytes: `${Math.round(limits.minBytes / 1024)} KiB`,
     seconds: seconds(limits.windowMs),
   });
 const seconds = (ms: number) => Math.round(ms / 100) / 10;
 /** The client went away, or its body broke off: nobody may read the answer, but it is no 500. */
-const incomplete = () => new AppError(400, 'VALIDATION_FAILED', 'common.body_incomplete');
+const incomplete = () => badRequest('common.body_incomplete');
 
 export function requestBodies(options: RequestBodyOptions): MiddlewareHandler<AppEnv> {
   const { limits } = options;

@@ -9,7 +9,7 @@ import { isWellFormed } from '@cubby/shared';
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { AppEnv } from './context.ts';
-import { AppError } from '../errors/app-error.ts';
+import { badRequest, invalidFields } from '../errors/app-error.ts';
 import { isMessageKey, type MessageKey } from '../errors/messages.ts';
 
 export async function readJson<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<z.output<S>> {
@@ -19,7 +19,7 @@ export async function readJson<S extends z.ZodType>(c: Context<AppEnv>, schema: 
     try {
       raw = JSON.parse(text);
     } catch {
-      throw new AppError(400, 'VALIDATION_FAILED', 'common.invalid_json');
+      throw badRequest('common.invalid_json');
     }
   }
   return validate(schema, raw);
@@ -50,14 +50,12 @@ function malformedString(value: unknown): string | null {
 export function validate<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
   const malformed = malformedString(raw);
   if (malformed !== null) {
-    throw new AppError(
-      400,
-      'VALIDATION_FAILED',
+    throw invalidFields(
       'common.validation',
-      { field: malformed },
       {
         [malformed]: 'validation.malformed_text',
       },
+      { field: malformed },
     );
   }
   const result = schema.safeParse(raw);
@@ -68,13 +66,10 @@ export function validate<S extends z.ZodType>(schema: S, raw: unknown): z.output
     const key = `validation.${issue.message}`;
     details[field] ??= isMessageKey(key) ? key : 'common.validation';
   }
-  throw new AppError(
-    400,
-    'VALIDATION_FAILED',
-    'common.validation',
-    { ...issueParams(result.error.issues[0]), field: Object.keys(details)[0] ?? '' },
-    details,
-  );
+  throw invalidFields('common.validation', details, {
+    ...issueParams(result.error.issues[0]),
+    field: Object.keys(details)[0] ?? '',
+  });
 }
 
 /** The text and number `params` a custom issue carries for its message (e.g. a reserved prefix). */

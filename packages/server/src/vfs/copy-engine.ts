@@ -13,7 +13,7 @@
  *   to FAILED_FILES_LISTED, for a retry) while the others go on.
  */
 import type { FsTaskAnswer, Principal } from '@cubby/shared';
-import { AppError } from '../errors/app-error.ts';
+import { AppError, conflict } from '../errors/app-error.ts';
 import { isStorageError, type StorageDriver } from '../storage/driver.ts';
 import { joinPath, parentOf } from '../storage/driver-path.ts';
 import type { Place, StorageChange } from './changes.ts';
@@ -278,7 +278,7 @@ export class CopyEngine {
     const { sameStorage, move, skipExisting, item, progress, signal } = context;
     if (signal.aborted) throw new Cancelled();
     const there = await statIfAny(to.driver, job.to);
-    if (there?.isDirectory) throw new AppError(409, 'CONFLICT', 'fs.is_a_directory');
+    if (there?.isDirectory) throw conflict('fs.is_a_directory');
     if (there && skipExisting) {
       item.skipped++;
       progress.filesSkipped++;

@@ -5,7 +5,7 @@
  * change reported to every listener (listings cache, share upkeep, quota).
  */
 import type { Principal } from '@cubby/shared';
-import { AppError, badRequest, forbidden } from '../errors/app-error.ts';
+import { badRequest, conflict, forbidden, locked } from '../errors/app-error.ts';
 import type { Clock } from '../lib/clock.ts';
 import { type Entry, isStorageError, type StorageDriver } from '../storage/driver.ts';
 import { pathSegments } from '../storage/driver-path.ts';
@@ -142,8 +142,7 @@ export class Mutations {
     if (from.mount.id !== to.mount.id) throw badRequest('fs.rename_across_mounts');
     if (from.subPath === to.subPath) throw badRequest('fs.same_path');
     await this.deps.resolver.on(from, async (driver) => {
-      if ((await statIfAny(driver, to.subPath)) !== null)
-        throw new AppError(409, 'CONFLICT', 'fs.target_exists');
+      if ((await statIfAny(driver, to.subPath)) !== null) throw conflict('fs.target_exists');
       await driver.move(from.subPath, to.subPath);
     });
     await this.deps.report({ kind: 'moved', from: placeOf(from), to: placeOf(to) });
@@ -158,7 +157,7 @@ export class Mutations {
   async assertUnlocked(principal: Principal, targets: WriteTarget[]): Promise<void> {
     if (!this.deps.locks || locksCheckedHere()) return;
     const root = await unansweredLock(this.deps.locks, this.deps.clock, principal, targets, NO_TOKENS);
-    if (root !== undefined) throw new AppError(423, 'LOCKED', 'fs.locked', { path: root });
+    if (root !== undefined) throw locked('fs.locked', { path: root });
   }
 
   /**
@@ -176,10 +175,10 @@ export class Mutations {
     if (at.subPath === '/') throw forbidden('fs.mount_root_forbidden');
     if (!options.existing) {
       if (pathSegments(at.subPath).some((name) => Buffer.byteLength(name) > MAX_NAME_BYTES)) {
-        throw new AppError(400, 'VALIDATION_FAILED', 'fs.name_too_long', { max: MAX_NAME_BYTES });
+        throw badRequest('fs.name_too_long', { max: MAX_NAME_BYTES });
       }
       if (Buffer.byteLength(at.subPath) > MAX_PATH_BYTES) {
-        throw new AppError(400, 'VALIDATION_FAILED', 'fs.path_too_long', { max: MAX_PATH_BYTES });
+        throw badRequest('fs.path_too_long', { max: MAX_PATH_BYTES });
       }
     }
     // Whatever the write does to the path — make, replace, remove or move it — a lock on it, on a

@@ -5,7 +5,7 @@
  * type and disposition (modules/files/files.serving.ts) and may hook the moment bytes start to go out.
  */
 import { etagListHas } from '@cubby/shared';
-import { AppError, notFound } from '../errors/app-error.ts';
+import { AppError, notFound, rangeOutside } from '../errors/app-error.ts';
 import { asStorageAnswer } from './storage-answers.ts';
 import type { MessageKey } from '../errors/messages.ts';
 import { parseRangeHeader, rangeForSize } from '../storage/byte-range.ts';
@@ -135,9 +135,7 @@ async function unsatisfiable(
   missing: MessageKey,
 ): Promise<never> {
   const size = (entry ?? (await objectCall(() => driver.stat(path), missing))).size;
-  throw new AppError(416, 'VALIDATION_FAILED', 'files.range_not_satisfiable', {}, undefined, {
-    'Content-Range': `bytes */${size}`,
-  });
+  throw rangeOutside('files.range_not_satisfiable', size);
 }
 
 /** Storage failures as answers: a missing object 404 (`missing`), an unreachable backend 503, a bad range 416. */

@@ -1,5 +1,5 @@
 /**
- * Local storage's presigned URLs come back to this server (docs/storage.md, "Local disk"). A signed
+ * Local storage's presigned URLs come back to this server (docs/storage.md, "Storage"). A signed
  * request is checked here — its signature, its expiry, the storage config it names — and what it may
  * do is bound to the one key it was signed for, so the HTTP door (modules/storage-links) never holds
  * a driver. The bytes were reserved from the quota when the URL was issued (vfs/objects.ts), and the

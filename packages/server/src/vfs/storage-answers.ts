@@ -6,7 +6,7 @@
  */
 import { isStorageError, type StorageError, type StorageErrorCode } from '../storage/driver.ts';
 import type { ErrorCode } from '@cubby/shared';
-import { AppError } from '../errors/app-error.ts';
+import { type AppError, failure } from '../errors/app-error.ts';
 import type { MessageKey } from '../errors/messages.ts';
 
 interface StorageStatus {
@@ -37,7 +37,7 @@ export function storageAnswer(
   words: Partial<Record<StorageErrorCode, MessageKey>> = {},
 ): AppError {
   const { status, code, message } = STORAGE_STATUS[error.code];
-  return new AppError(status, code, words[error.code] ?? message);
+  return failure(status, code)(words[error.code] ?? message);
 }
 
 /** A storage error as its answer; anything else (a bug, an answer already) as it is. */

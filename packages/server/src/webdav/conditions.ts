@@ -14,7 +14,7 @@
  * is vfs/locks.ts's rule, the same for every door.
  */
 import { type Principal, sameEtag } from '@cubby/shared';
-import { AppError } from '../errors/app-error.ts';
+import { badRequest, preconditionFailed } from '../errors/app-error.ts';
 import { locksOn as locksIn, unansweredLock, type WriteTarget } from '../vfs/locks.ts';
 import { type DavDeps, davPath, lookup } from './context.ts';
 import { DavError, davErrorBody, escapeXml, hrefOf } from './xml.ts';
@@ -32,7 +32,7 @@ interface IfGroup {
 }
 
 /** 400 for an If header that does not parse. */
-const malformed = () => new AppError(400, 'VALIDATION_FAILED', 'webdav.if_invalid');
+const malformed = () => badRequest('webdav.if_invalid');
 
 /** Parses an If header (RFC 4918 §10.4): tagged or untagged lists of conditions. */
 export function parseIf(header: string): IfGroup[] {
@@ -121,7 +121,7 @@ export async function checkConditions(
   const groups = request.ifHeader ? parseIf(request.ifHeader) : [];
   const tokens = submittedTokens(groups);
   if (groups.length > 0 && !(await evaluate(deps, principal, request.path, groups))) {
-    throw new AppError(412, 'CONFLICT', 'webdav.precondition_failed');
+    throw preconditionFailed('webdav.precondition_failed');
   }
   const root = await unansweredLock(deps.repo, deps.clock, principal, targets, tokens);
   if (root !== undefined) throw lockedAnswer(root);

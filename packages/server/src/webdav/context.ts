@@ -6,7 +6,7 @@
 import { mimeFromFilename, normalizeFsPath, type Principal } from '@cubby/shared';
 import type { Context } from 'hono';
 import type { AppEnv } from '../http/context.ts';
-import { AppError, badRequest } from '../errors/app-error.ts';
+import { AppError, badRequest, conflict } from '../errors/app-error.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { FsService } from '../modules/fs/fs.service.ts';
 import type { FsTasksService } from '../modules/fs-tasks/fs-tasks.service.ts';
@@ -114,5 +114,5 @@ export async function requireParent(deps: DavDeps, principal: Principal, path: s
     if (error instanceof AppError && error.status === 403) return null;
     throw error;
   });
-  if (!at?.isCollection) throw new AppError(409, 'CONFLICT', 'webdav.parent_missing');
+  if (!at?.isCollection) throw conflict('webdav.parent_missing');
 }

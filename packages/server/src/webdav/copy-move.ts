@@ -6,7 +6,7 @@
  * or across storages, streamed. Dead properties go along; locks stay behind.
  */
 import { isNormalizedPathWithin } from '@cubby/shared';
-import { AppError } from '../errors/app-error.ts';
+import { badRequest, forbidden, internal, notFound, preconditionFailed } from '../errors/app-error.ts';
 import type { WriteTarget } from '../vfs/locks.ts';
 import { checkConditions } from './conditions.ts';
 import { type DavRequest, davPath, lookup, requireParent } from './context.ts';
@@ -16,26 +16,24 @@ export async function copyOrMove(r: DavRequest, kind: 'copy' | 'move'): Promise<
   const destination = destinationOf(r);
   const depthHeader = (r.c.req.header('Depth') ?? 'infinity').trim().toLowerCase();
   if (depthHeader !== 'infinity' && !(kind === 'copy' && depthHeader === '0')) {
-    throw new AppError(400, 'VALIDATION_FAILED', 'webdav.depth_invalid');
+    throw badRequest('webdav.depth_invalid');
   }
   const overwrite = (r.c.req.header('Overwrite') ?? 'T').trim().toUpperCase();
-  if (overwrite !== 'T' && overwrite !== 'F')
-    throw new AppError(400, 'VALIDATION_FAILED', 'webdav.overwrite_invalid');
+  if (overwrite !== 'T' && overwrite !== 'F') throw badRequest('webdav.overwrite_invalid');
 
   // Both ends are checked before anything else (a key's base path).
   const from = await deps.vfs.resolveMounted(principal, path, kind === 'move' ? 'write' : 'read');
-  if (kind === 'move' && from.subPath === '/')
-    throw new AppError(403, 'FORBIDDEN', 'fs.mount_root_forbidden');
+  if (kind === 'move' && from.subPath === '/') throw forbidden('fs.mount_root_forbidden');
   await deps.vfs.resolveWritable(principal, destination);
-  if (destination === path) throw new AppError(403, 'FORBIDDEN', 'fs.same_path');
+  if (destination === path) throw forbidden('fs.same_path');
   const source = await lookup(deps, principal, path);
-  if (!source) throw new AppError(404, 'NOT_FOUND', 'fs.not_found');
+  if (!source) throw notFound('fs.not_found');
   if (source.isCollection && isNormalizedPathWithin(path, destination)) {
-    throw new AppError(403, 'FORBIDDEN', 'fs.copy_into_itself');
+    throw forbidden('fs.copy_into_itself');
   }
 
   const existing = await lookup(deps, principal, destination);
-  if (existing && overwrite === 'F') throw new AppError(412, 'CONFLICT', 'webdav.destination_exists');
+  if (existing && overwrite === 'F') throw preconditionFailed('webdav.destination_exists');
   const targets: WriteTarget[] = [{ path: destination, below: true, membership: true }];
   if (kind === 'move') targets.push({ path, below: true, membership: true });
   await checkConditions(deps, principal, { path, ifHeader: r.c.req.header('If') }, targets);
@@ -61,7 +59,7 @@ export async function copyOrMove(r: DavRequest, kind: 'copy' | 'move'): Promise<
       refused[0]?.error ??
       (task && task.status !== 'done' ? (task.error ?? task.items[0]?.error) : undefined);
     if (failure !== undefined || !task) {
-      throw new AppError(500, 'INTERNAL', 'webdav.copy_failed', { reason: failure ?? '' });
+      throw internal('webdav.copy_failed', { reason: failure ?? '' });
     }
   }
   await deps.repo.copyProperties(path, destination, !(kind === 'copy' && depthHeader === '0'));
@@ -75,12 +73,12 @@ export async function copyOrMove(r: DavRequest, kind: 'copy' | 'move'): Promise<
 /** The Destination header as a canonical path: a URL on this server or an absolute path, under /dav. */
 function destinationOf(r: DavRequest): string {
   const header = r.c.req.header('Destination');
-  if (!header) throw new AppError(400, 'VALIDATION_FAILED', 'webdav.destination_required');
+  if (!header) throw badRequest('webdav.destination_required');
   let url: URL;
   try {
     url = new URL(header, r.c.req.url);
   } catch {
-    throw new AppError(400, 'VALIDATION_FAILED', 'webdav.destination_invalid');
+    throw badRequest('webdav.destination_invalid');
   }
   // Only the path counts: behind a proxy the host a client sees may differ from the one we see.
   return davPath(r.deps.vfs, url.pathname).path;

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { creatorId } from '@cubby/shared';
 import type { DavLocksTable } from '../db/schema.ts';
-import { AppError } from '../errors/app-error.ts';
+import { badRequest, forbidden } from '../errors/app-error.ts';
 import { type DavRequest, lookup, requireParent } from './context.ts';
 import { covers } from '../vfs/locks.ts';
 import { checkConditions, locksOn, parseIf, submittedTokens } from './conditions.ts';
@@ -73,7 +73,7 @@ export async function lock(r: DavRequest): Promise<Response> {
   if (text.trim() === '') {
     // A refresh: the If header names the lock (on this path or a folder above it).
     const ifHeader = r.c.req.header('If');
-    if (!ifHeader) throw new AppError(400, 'VALIDATION_FAILED', 'webdav.lock_refresh_token');
+    if (!ifHeader) throw badRequest('webdav.lock_refresh_token');
     const tokens = submittedTokens(parseIf(ifHeader));
     const held = (await locksOn(deps, path)).find(
       (l) => tokens.has(l.token) && l.principal === creatorId(principal),
@@ -85,7 +85,7 @@ export async function lock(r: DavRequest): Promise<Response> {
   }
 
   const info = parseXml(text);
-  if (!isDav(info, 'lockinfo')) throw new AppError(400, 'VALIDATION_FAILED', 'webdav.xml_invalid');
+  if (!isDav(info, 'lockinfo')) throw badRequest('webdav.xml_invalid');
   const parts = elements(info);
   const scopeEl = parts.find((e) => isDav(e, 'lockscope'));
   const scopeName = scopeEl ? elements(scopeEl)[0] : undefined;
@@ -98,12 +98,12 @@ export async function lock(r: DavRequest): Promise<Response> {
   const typeEl = parts.find((e) => isDav(e, 'locktype'));
   const typeName = typeEl ? elements(typeEl)[0] : undefined;
   if (!scope || !typeName || !isDav(typeName, 'write')) {
-    throw new AppError(400, 'VALIDATION_FAILED', 'webdav.xml_invalid');
+    throw badRequest('webdav.xml_invalid');
   }
   const ownerEl = parts.find((e) => isDav(e, 'owner'));
   const depthHeader = (r.c.req.header('Depth') ?? 'infinity').trim().toLowerCase();
   if (depthHeader !== '0' && depthHeader !== 'infinity') {
-    throw new AppError(400, 'VALIDATION_FAILED', 'webdav.depth_invalid');
+    throw badRequest('webdav.depth_invalid');
   }
 
   const existing = await lookup(deps, principal, path);
@@ -154,13 +154,13 @@ export async function unlock(r: DavRequest): Promise<Response> {
   const { deps, principal, path } = r;
   const header = r.c.req.header('Lock-Token');
   const token = header ? /^\s*<([^>]+)>\s*$/.exec(header)?.[1] : undefined;
-  if (!token) throw new AppError(400, 'VALIDATION_FAILED', 'webdav.lock_token_required');
+  if (!token) throw badRequest('webdav.lock_token_required');
   deps.vfs.check(principal, path, 'write');
   const held = await deps.repo.findLock(token, deps.clock.now().toISOString());
   if (!held || !covers(held, path)) {
     throw new DavError(409, 'webdav.lock_not_found', davErrorBody('lock-token-matches-request-uri'));
   }
-  if (held.principal !== creatorId(principal)) throw new AppError(403, 'FORBIDDEN', 'webdav.lock_not_yours');
+  if (held.principal !== creatorId(principal)) throw forbidden('webdav.lock_not_yours');
   await deps.repo.deleteLock(token);
   return new Response(null, { status: 204 });
 }

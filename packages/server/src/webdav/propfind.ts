@@ -7,7 +7,7 @@
  */
 import { mimeFromFilename } from '@cubby/shared';
 import type { Element } from '@xmldom/xmldom';
-import { AppError } from '../errors/app-error.ts';
+import { AppError, badRequest, notFound } from '../errors/app-error.ts';
 import type { DavLocksTable } from '../db/schema.ts';
 import { ancestorsAndSelf, type FsListing } from '../vfs/vfs.ts';
 import { type DavRequest, type DavResource, lookup } from './context.ts';
@@ -53,7 +53,7 @@ const SUPPORTED_LOCK =
 export async function propfind(r: DavRequest): Promise<Response> {
   const depth = (r.c.req.header('Depth') ?? 'infinity').trim().toLowerCase();
   if (depth !== '0' && depth !== '1') {
-    if (depth !== 'infinity') throw new AppError(400, 'VALIDATION_FAILED', 'webdav.depth_invalid');
+    if (depth !== 'infinity') throw badRequest('webdav.depth_invalid');
     throw new DavError(403, 'webdav.depth_infinity', davErrorBody('propfind-finite-depth'));
   }
   const want = parseWant(await readSmallBody(r.c.req.raw.body));
@@ -69,7 +69,7 @@ export async function propfind(r: DavRequest): Promise<Response> {
   const self: DavResource | null = listing
     ? { path: r.path, isCollection: true, size: 0, modified: null }
     : await lookup(r.deps, r.principal, r.path);
-  if (!self) throw new AppError(404, 'NOT_FOUND', 'fs.not_found');
+  if (!self) throw notFound('fs.not_found');
   const resources: DavResource[] = [self];
   if (listing) {
     for (const item of listing.items) {
@@ -141,17 +141,17 @@ const BATCH_PROPERTY_CHARS = 2 * 1024 * 1024;
 function parseWant(text: string): Want {
   if (text.trim() === '') return { kind: 'allprop', include: [] };
   const root = parseXml(text);
-  if (!isDav(root, 'propfind')) throw new AppError(400, 'VALIDATION_FAILED', 'webdav.xml_invalid');
+  if (!isDav(root, 'propfind')) throw badRequest('webdav.xml_invalid');
   const children = elements(root);
   const first = children[0];
-  if (!first) throw new AppError(400, 'VALIDATION_FAILED', 'webdav.xml_invalid');
+  if (!first) throw badRequest('webdav.xml_invalid');
   if (isDav(first, 'propname')) return { kind: 'propname' };
   if (isDav(first, 'allprop')) {
     const include = children.find((c) => isDav(c, 'include'));
     return { kind: 'allprop', include: include ? elements(include).map(nameOf) : [] };
   }
   if (isDav(first, 'prop')) return { kind: 'prop', props: elements(first as Element).map(nameOf) };
-  throw new AppError(400, 'VALIDATION_FAILED', 'webdav.xml_invalid');
+  throw badRequest('webdav.xml_invalid');
 }
 
 /** The live properties of a resource, by name, as XML values. */

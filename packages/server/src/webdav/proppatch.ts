@@ -3,7 +3,7 @@
  * properties are protected (403 `cannot-modify-protected-property`, the others 424). Values are kept
  * as the XML the client sent (with the namespaces it uses) and given back by PROPFIND.
  */
-import { AppError } from '../errors/app-error.ts';
+import { badRequest, notFound, tooLarge } from '../errors/app-error.ts';
 import { translate } from '../errors/messages.ts';
 import { checkConditions } from './conditions.ts';
 import { DAV_PROP_CHARS_PER_RESOURCE, DAV_PROPS_PER_RESOURCE, DavPropertiesFull } from './dav.repository.ts';
@@ -32,16 +32,15 @@ const MAX_VALUE_CHARS = 64 * 1024;
 /** Properties one PROPPATCH may name (clients set a handful; 413 beyond, before any is read out). */
 export const DAV_PROPS_PER_REQUEST = 100;
 
-const tooManyProperties = () =>
-  new AppError(413, 'PAYLOAD_TOO_LARGE', 'webdav.too_many_properties', { limit: DAV_PROPS_PER_REQUEST });
+const tooManyProperties = () => tooLarge('webdav.too_many_properties', { limit: DAV_PROPS_PER_REQUEST });
 
 export async function proppatch(r: DavRequest): Promise<Response> {
   const { deps, principal, path } = r;
   deps.vfs.check(principal, path, 'write');
   const root = parseXml(await readSmallBody(r.c.req.raw.body));
-  if (!isDav(root, 'propertyupdate')) throw new AppError(400, 'VALIDATION_FAILED', 'webdav.xml_invalid');
+  if (!isDav(root, 'propertyupdate')) throw badRequest('webdav.xml_invalid');
   const resource = await lookup(deps, principal, path);
-  if (!resource) throw new AppError(404, 'NOT_FOUND', 'fs.not_found');
+  if (!resource) throw notFound('fs.not_found');
   await checkConditions(deps, principal, { path, ifHeader: r.c.req.header('If') }, [{ path }]);
 
   // In document order: a later instruction for the same property wins.

@@ -6,7 +6,7 @@
 import { LANG_HEADER, mimeFromFilename } from '@cubby/shared';
 import { type Context, Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
-import { AppError, forbidden } from '../errors/app-error.ts';
+import { AppError, badRequest, forbidden, internal, notFound, unauthenticated } from '../errors/app-error.ts';
 import { type Lang, translate } from '../errors/messages.ts';
 import { servingHeaders } from '../modules/files/files.serving.ts';
 import { withLocksChecked } from '../vfs/locks.ts';
@@ -45,12 +45,12 @@ export function webdavRoutes(deps: DavDeps, authenticator: DavAuthenticator): Ho
       const handler = HANDLERS[c.req.method];
       if (!handler) return new Response(null, { status: 405, headers: { Allow: METHODS } });
       const principal = await authenticator.principal(c.req.header('Authorization'), c.get('clientIp'));
-      if (!principal) throw new AppError(401, 'UNAUTHENTICATED', 'auth.required');
+      if (!principal) throw unauthenticated('auth.required');
       if (principal.type === 'apikey' && !principal.permissions.mount) {
         throw forbidden('auth.permission_required', { permission: 'mount' });
       }
       // A fragment never belongs in a request: refused rather than cut off (DELETE /a/#b is not DELETE /a/).
-      if (c.req.url.includes('#')) throw new AppError(400, 'VALIDATION_FAILED', 'webdav.path_invalid');
+      if (c.req.url.includes('#')) throw badRequest('webdav.path_invalid');
       const { path, slash } = davPath(deps.vfs, new URL(c.req.url).pathname);
       // Each method checks its writes against the locks with the tokens the request sent
       // (conditions.ts); the vfs leaves them to it (vfs/locks.ts).
@@ -77,7 +77,7 @@ async function read(r: DavRequest): Promise<Response> {
   const ifHeader = c.req.header('If');
   if (ifHeader) await checkConditions(deps, principal, { path, ifHeader }, []);
   const resource = await lookup(deps, principal, path);
-  if (!resource) throw new AppError(404, 'NOT_FOUND', 'fs.not_found');
+  if (!resource) throw notFound('fs.not_found');
   if (resource.isCollection) {
     // A folder read by a browser: its names, one per line.
     const body = c.req.method === 'HEAD' ? null : await folderText(r);
@@ -106,7 +106,7 @@ function langOf(c: Context<AppEnv>): Lang {
 function failure(c: Context<AppEnv>, error: unknown): Response {
   if (!(error instanceof AppError)) {
     c.get('log')?.error({ err: error }, 'webdav request failed');
-    error = new AppError(500, 'INTERNAL', 'common.internal');
+    error = internal('common.internal');
   }
   const e = error as AppError;
   const headers = new Headers(e.headers);

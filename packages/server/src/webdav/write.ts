@@ -9,7 +9,14 @@
  * as `auto`).
  */
 import { etagListHas, mimeFromFilename } from '@cubby/shared';
-import { AppError } from '../errors/app-error.ts';
+import {
+  AppError,
+  storageFailed,
+  notAllowedHere,
+  notFound,
+  preconditionFailed,
+  unsupportedType,
+} from '../errors/app-error.ts';
 import { isStorageError, placeOf } from '../vfs/vfs.ts';
 import { checkConditions } from './conditions.ts';
 import { type DavRequest, lookup, requireParent } from './context.ts';
@@ -20,20 +27,20 @@ function checkEtagPreconditions(r: DavRequest, etag: string | undefined, exists:
   const ifNoneMatch = r.c.req.header('If-None-Match');
   if (ifMatch !== undefined) {
     const ok = ifMatch.trim() === '*' ? exists : etag !== undefined && etagListHas(ifMatch, etag);
-    if (!ok) throw new AppError(412, 'CONFLICT', 'webdav.precondition_failed');
+    if (!ok) throw preconditionFailed('webdav.precondition_failed');
   }
   if (ifNoneMatch !== undefined) {
     const hit = ifNoneMatch.trim() === '*' ? exists : etag !== undefined && etagListHas(ifNoneMatch, etag);
-    if (hit) throw new AppError(412, 'CONFLICT', 'webdav.precondition_failed');
+    if (hit) throw preconditionFailed('webdav.precondition_failed');
   }
 }
 
 export async function put(r: DavRequest): Promise<Response> {
   const { deps, principal, path } = r;
-  if (r.slash) throw new AppError(405, 'VALIDATION_FAILED', 'webdav.put_collection');
+  if (r.slash) throw notAllowedHere('webdav.put_collection');
   const at = await deps.vfs.resolveWritable(principal, path);
   const existing = await lookup(deps, principal, path);
-  if (existing?.isCollection) throw new AppError(405, 'VALIDATION_FAILED', 'webdav.put_collection');
+  if (existing?.isCollection) throw notAllowedHere('webdav.put_collection');
   checkEtagPreconditions(r, existing?.etag, existing !== null);
   await checkConditions(deps, principal, { path, ifHeader: r.c.req.header('If') }, [
     { path, membership: existing === null },
@@ -75,7 +82,7 @@ async function proxyPut(
   let entry;
   try {
     const url = await deps.vfs.presignPut(at, { expiresIn: 3600, contentType, size });
-    if (!url) throw new AppError(502, 'STORAGE_UNAVAILABLE', 'webdav.proxy_failed', { status: 0 });
+    if (!url) throw storageFailed('webdav.proxy_failed', { status: 0 });
     const answer = await fetch(url, {
       method: 'PUT',
       body,
@@ -83,8 +90,7 @@ async function proxyPut(
       duplex: 'half',
     } as RequestInit);
     await answer.body?.cancel();
-    if (!answer.ok)
-      throw new AppError(502, 'STORAGE_UNAVAILABLE', 'webdav.proxy_failed', { status: answer.status });
+    if (!answer.ok) throw storageFailed('webdav.proxy_failed', { status: answer.status });
     entry = await deps.vfs.entry(at);
     await deps.vfs.report({
       kind: 'written',
@@ -103,7 +109,7 @@ async function proxyPut(
 export async function remove(r: DavRequest): Promise<Response> {
   const { deps, principal, path } = r;
   const existing = await lookup(deps, principal, path);
-  if (!existing) throw new AppError(404, 'NOT_FOUND', 'fs.not_found');
+  if (!existing) throw notFound('fs.not_found');
   await checkConditions(deps, principal, { path, ifHeader: r.c.req.header('If') }, [
     { path, below: true, membership: true },
   ]);
@@ -121,11 +127,11 @@ export async function mkcol(r: DavRequest): Promise<Response> {
     const first = await reader.read();
     await reader.cancel().catch(() => undefined);
     if (!first.done && first.value.byteLength > 0) {
-      throw new AppError(415, 'VALIDATION_FAILED', 'webdav.mkcol_body');
+      throw unsupportedType('webdav.mkcol_body');
     }
   }
   await deps.vfs.resolveWritable(principal, path);
-  if (await lookup(deps, principal, path)) throw new AppError(405, 'CONFLICT', 'fs.dir_exists');
+  if (await lookup(deps, principal, path)) throw notAllowedHere('fs.dir_exists');
   await checkConditions(deps, principal, { path, ifHeader: r.c.req.header('If') }, [
     { path, membership: true },
   ]);
@@ -134,7 +140,7 @@ export async function mkcol(r: DavRequest): Promise<Response> {
     await deps.vfs.mkdir(principal, path);
   } catch (error) {
     if (isStorageError(error, 'ALREADY_EXISTS') || (error instanceof AppError && error.status === 409)) {
-      throw new AppError(405, 'CONFLICT', 'fs.dir_exists');
+      throw notAllowedHere('fs.dir_exists');
     }
     throw error;
   }

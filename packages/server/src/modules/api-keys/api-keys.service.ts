@@ -13,7 +13,7 @@ import {
 import type { z } from 'zod';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { ApiKeysTable } from '../../db/schema.ts';
-import { badRequest, conflict, notFound } from '../../errors/app-error.ts';
+import { badRequest, conflict, invalidFields, notFound } from '../../errors/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { hmacHex, randomString } from '../../lib/crypto.ts';
 import type { ApiKeysRepository } from './api-keys.repository.ts';
@@ -149,7 +149,7 @@ export class ApiKeysService {
     if (value === null || value === 'never') return NEVER_EXPIRES;
     const date = new Date(value);
     if (Number.isNaN(date.getTime()) || date <= now) {
-      throw badRequest('common.validation', { expires_at: 'validation.invalid_expiry' });
+      throw invalidFields('common.validation', { expires_at: 'validation.invalid_expiry' });
     }
     return date.toISOString();
   }

@@ -20,7 +20,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Principal } from '@cubby/shared';
 import { z } from 'zod';
-import { AppError, badRequest, forbidden } from '../../errors/app-error.ts';
+import { badRequest, clientGone, forbidden } from '../../errors/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { joinPath, type MountedPath, nameOf, parentOf, type Vfs } from '../../vfs/vfs.ts';
 import type { ZipEntry } from './zip-archive.ts';
@@ -71,7 +71,7 @@ const linkPayload = z.object({
   e: z.number().int().positive(),
 });
 
-const clientGone = () => new AppError(499, 'VALIDATION_FAILED', 'fs.zip_client_gone');
+const zipClientGone = () => clientGone('fs.zip_client_gone');
 
 export class FsZipService {
   constructor(private readonly deps: FsZipDeps) {}
@@ -102,7 +102,7 @@ export class FsZipService {
     const entries: ZipEntry[] = [];
     const add = (entry: ZipEntry) => {
       if (entries.length >= this.deps.maxEntries) {
-        throw new AppError(400, 'VALIDATION_FAILED', 'fs.zip_too_many_entries', {
+        throw badRequest('fs.zip_too_many_entries', {
           limit: this.deps.maxEntries.toLocaleString('en-US'),
         });
       }
@@ -139,7 +139,7 @@ export class FsZipService {
       { path: root, name, modified: null },
     ];
     while (pending.length > 0) {
-      if (signal?.aborted) throw clientGone();
+      if (signal?.aborted) throw zipClientGone();
       const dir = pending.pop()!;
       if (dir.name) add({ kind: 'dir', name: dir.name, modified: dir.modified });
       const prefix = dir.name ? `${dir.name}/` : '';

@@ -22,7 +22,6 @@ import {
   sameDigest,
   FS_TEXT_EDIT_MAX_BYTES,
   type FsInfoAnswer,
-  formatBytes,
   hasControlChars,
   isWellFormed,
   mimeFromFilename,
@@ -30,7 +29,15 @@ import {
 } from '@cubby/shared';
 import type { FilesTable } from '../../db/schema.ts';
 import { asStorageAnswer } from '../../vfs/storage-answers.ts';
-import { AppError, badRequest, forbidden } from '../../errors/app-error.ts';
+import {
+  AppError,
+  badRequest,
+  conflict,
+  forbidden,
+  lengthRequired,
+  preconditionFailed,
+  uploadTooLarge,
+} from '../../errors/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { StoredObjects } from '../../vfs/objects.ts';
 import { webBody } from '../../lib/node-body.ts';
@@ -82,12 +89,6 @@ export interface LinkUrls {
 }
 
 const bare = (etag: string | undefined) => (etag === undefined ? undefined : bareEtag(etag));
-
-const tooLarge = (limit: number, size: number) =>
-  new AppError(413, 'PAYLOAD_TOO_LARGE', 'uploads.too_large', {
-    limit: formatBytes(limit),
-    size: formatBytes(size),
-  });
 
 /**
  * A file name inside a folder, as the client gave it (NFC): not empty, not `.` or `..`, no `/`, NUL
@@ -187,7 +188,7 @@ export class FsService {
       await this.vfs.mkdir(principal, raw);
     } catch (error) {
       if (error instanceof AppError && error.messageKey === 'fs.already_exists') {
-        throw new AppError(409, 'CONFLICT', 'fs.dir_exists');
+        throw conflict('fs.dir_exists');
       }
       throw error;
     }
@@ -205,7 +206,7 @@ export class FsService {
   ) {
     const max = await this.deps.settings.maxUploadBytes();
     if (request.contentLength !== undefined && request.contentLength > max + 1024 * 1024) {
-      throw tooLarge(max, request.contentLength);
+      throw uploadTooLarge(max, request.contentLength);
     }
     if (!request.body) throw badRequest('fs.file_and_path_required');
     let spooled: string | undefined;
@@ -233,7 +234,7 @@ export class FsService {
           try {
             await pipelineAsync(file.stream, limiter, createWriteStream(spooled));
           } catch (error) {
-            if (limiter.failure) throw tooLarge(max, limiter.bytes);
+            if (limiter.failure) throw uploadTooLarge(max, limiter.bytes);
             throw error;
           }
           return { kind: 'spooled' as const, name };
@@ -283,7 +284,7 @@ export class FsService {
       });
       return { at, size: result.size, etag: result.etag };
     } catch (error) {
-      if (limiter.failure?.code === 'TOO_LARGE') throw tooLarge(max, limiter.bytes);
+      if (limiter.failure?.code === 'TOO_LARGE') throw uploadTooLarge(max, limiter.bytes);
       throw error;
     } finally {
       stream.destroy();
@@ -303,7 +304,7 @@ export class FsService {
     options: { size?: number | undefined; inParts?: boolean } = {},
   ): Promise<{ at: MountedPath; created: boolean; size: number; etag?: string | undefined }> {
     const max = await this.deps.settings.maxUploadBytes();
-    if (options.size !== undefined && options.size > max) throw tooLarge(max, options.size);
+    if (options.size !== undefined && options.size > max) throw uploadTooLarge(max, options.size);
     const target = await this.vfs.resolveWritable(principal, raw);
     const created = await this.vfs.find(target).then(
       (entry) => entry === null,
@@ -318,7 +319,7 @@ export class FsService {
         contentType: mimeFromFilename(target.path),
       });
     } catch (error) {
-      if (limiter.failure?.code === 'TOO_LARGE') throw tooLarge(max, limiter.bytes);
+      if (limiter.failure?.code === 'TOO_LARGE') throw uploadTooLarge(max, limiter.bytes);
       throw error;
     }
     const { at, result } = written;
@@ -393,7 +394,7 @@ export class FsService {
     const max = await this.deps.settings.maxUploadBytes();
     if (size <= max) return;
     await this.deps.objects.remove(at.config, at.subPath).catch(() => undefined);
-    throw tooLarge(max, size);
+    throw uploadTooLarge(max, size);
   }
 
   // ---- the server relay (multipart) -----------------------------------------------------------
@@ -402,7 +403,7 @@ export class FsService {
   async initMultipart(principal: Principal, input: { path?: string; filename?: string; fileSize?: number }) {
     if (!input.path) throw badRequest('fs.multipart_path_required');
     const max = await this.deps.settings.maxUploadBytes();
-    if (input.fileSize !== undefined && input.fileSize > max) throw tooLarge(max, input.fileSize);
+    if (input.fileSize !== undefined && input.fileSize > max) throw uploadTooLarge(max, input.fileSize);
     const name = fileName(input.filename);
     const at = await this.vfs.resolveWritable(principal, inFolder(input.path, name));
     const uploadId = await storageOp(() =>
@@ -433,10 +434,10 @@ export class FsService {
     contentLength: number | undefined,
   ) {
     const at = await this.relayTarget(principal, input);
-    if (contentLength === undefined) throw new AppError(411, 'VALIDATION_FAILED', 'fs.part_length_required');
+    if (contentLength === undefined) throw lengthRequired('fs.part_length_required');
     if (contentLength === 0 || !body) throw badRequest('fs.part_empty');
     const max = Math.min(await this.deps.settings.maxUploadBytes(), MULTIPART_LIMITS.maxPartSize);
-    if (contentLength > max) throw tooLarge(max, contentLength);
+    if (contentLength > max) throw uploadTooLarge(max, contentLength);
     await this.vfs.reservation(at, relayReservation(at, input.uploadId!)).consume(contentLength);
     const { etag } = await this.relayOp(() =>
       this.deps.objects.uploadPart(
@@ -541,7 +542,7 @@ export class FsService {
     const size = input.fileSize;
     if (size === undefined) throw badRequest('fs.presign_size_required');
     const max = Math.min(await this.deps.settings.maxUploadBytes(), MULTIPART_LIMITS.maxPartSize);
-    if (size > max) throw tooLarge(max, size);
+    if (size > max) throw uploadTooLarge(max, size);
     const contentType = mimeFromFilename(name);
     const uploadId = await storageOp(() =>
       this.deps.objects.initMultipart(at.config, at.subPath, contentType),
@@ -636,7 +637,7 @@ export class FsService {
     if (current?.isDirectory) throw badRequest('fs.update_directory');
     const existed = current !== null;
     if (expectedEtag !== undefined && !sameDigest(current?.etag, expectedEtag)) {
-      throw new AppError(412, 'PRECONDITION_FAILED', 'fs.update_conflict');
+      throw preconditionFailed('fs.update_conflict');
     }
     const contentType = mimeFromFilename(at.path);
     const { result } = await this.vfs.write(principal, at.path, new Blob([content]).stream(), {

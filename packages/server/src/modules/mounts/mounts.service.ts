@@ -17,7 +17,7 @@ import type { Updateable } from 'kysely';
 import type { z } from 'zod';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { MountsTable } from '../../db/schema.ts';
-import { AppError, forbidden, notFound } from '../../errors/app-error.ts';
+import { conflictingFields, forbidden, invalidFields, notFound } from '../../errors/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { storageType, type Vfs } from '../../vfs/vfs.ts';
 import type { StorageConfigsService } from '../storage-configs/storage-configs.service.ts';
@@ -47,17 +47,10 @@ export function toMount(row: MountWithStorage): Mount {
 }
 
 /** 409 on the path field, so forms show it there. */
-const pathTaken = () =>
-  new AppError(409, 'CONFLICT', 'mounts.path_taken', {}, { mount_path: 'mounts.path_taken' });
+const pathTaken = () => conflictingFields('mounts.path_taken', { mount_path: 'mounts.path_taken' });
 /** 400, as the reference answers a config id that does not exist (it is a bad field, not a bad URL). */
 const configMissing = () =>
-  new AppError(
-    400,
-    'VALIDATION_FAILED',
-    'mounts.config_not_found',
-    {},
-    { storage_config_id: 'mounts.config_not_found' },
-  );
+  invalidFields('mounts.config_not_found', { storage_config_id: 'mounts.config_not_found' });
 
 /** An empty remark is no remark. */
 const remarkOf = (remark: string | null | undefined) => (remark ? remark : null);

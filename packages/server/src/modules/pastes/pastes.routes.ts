@@ -9,7 +9,7 @@ import { idsBodySchema } from '../shares/share-rules.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { answer } from '../../http/answer.ts';
 import { ok, okWith } from '../../http/envelope.ts';
-import { AppError } from '../../errors/app-error.ts';
+import { AppError, unauthenticated } from '../../errors/app-error.ts';
 import { translate } from '../../errors/messages.ts';
 import { route } from '../../http/route-docs.ts';
 import type { PastesService } from './pastes.service.ts';
@@ -92,7 +92,7 @@ export function pastesRoutes(pastes: PastesService) {
             clientIp: c.get('clientIp'),
             count: c.req.method !== 'HEAD',
           });
-          if (view.requiresPassword) throw new AppError(401, 'UNAUTHENTICATED', 'pastes.password_required');
+          if (view.requiresPassword) throw unauthenticated('pastes.password_required');
           return answer(c, view.content ?? '', 200, {
             'content-type': TEXT_TYPE,
             'content-disposition': `inline; filename="${view.slug}.txt"`,

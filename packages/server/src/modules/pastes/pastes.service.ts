@@ -22,7 +22,7 @@ import {
 import type { z } from 'zod';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { PastesTable } from '../../db/schema.ts';
-import { AppError, badRequest, conflict, gone, notFound, unauthenticated } from '../../errors/app-error.ts';
+import { badRequest, conflict, gone, notFound, tooLarge, unauthenticated } from '../../errors/app-error.ts';
 import type { AttemptLimiter } from '../../http/rate-limiter.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { hashPassword } from '../../lib/crypto.ts';
@@ -261,7 +261,7 @@ export class PastesService {
 
   private checkSize(content: string): void {
     if (Buffer.byteLength(content) > PASTE_MAX_BYTES) {
-      throw new AppError(413, 'PAYLOAD_TOO_LARGE', 'pastes.content_too_large', { limit: '5 MiB' });
+      throw tooLarge('pastes.content_too_large', { limit: '5 MiB' });
     }
   }
 

@@ -15,7 +15,7 @@ import {
   type systemSettingsUpdateSchema,
 } from '@cubby/shared';
 import type { z } from 'zod';
-import { AppError } from '../../errors/app-error.ts';
+import { badRequest } from '../../errors/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { SettingsRepository } from './settings.repository.ts';
 
@@ -127,7 +127,7 @@ export class SettingsService {
     const now = this.clock.now().toISOString();
     const allowlist = input.url_allowlist === undefined ? undefined : parseUrlAllowlist(input.url_allowlist);
     if (allowlist?.invalid[0] !== undefined) {
-      throw new AppError(400, 'VALIDATION_FAILED', 'validation.url_allowlist_entry_invalid', {
+      throw badRequest('validation.url_allowlist_entry_invalid', {
         entry: allowlist.invalid[0].slice(0, 100),
       });
     }

@@ -7,7 +7,7 @@ import type { ShareState } from '@cubby/shared';
 import { type Kysely, type SqlBool, sql } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../db/schema.ts';
-import { AppError, badRequest } from '../../errors/app-error.ts';
+import { type AppError, internal, invalidFields } from '../../errors/app-error.ts';
 import type { MessageKey } from '../../errors/messages.ts';
 import type { Attempt, AttemptLimiter, LimitRule } from '../../http/rate-limiter.ts';
 import { randomString, verifyPassword } from '../../lib/crypto.ts';
@@ -37,7 +37,7 @@ export async function randomSlug(
     const slug = randomString(SLUG_LENGTH + Math.floor(attempt / 3));
     if (!(await taken(slug))) return slug;
   }
-  throw new AppError(500, 'INTERNAL', exhausted);
+  throw internal(exhausted);
 }
 
 /**
@@ -93,7 +93,7 @@ export const idsBodySchema = (message: 'ids_required' | 'file_ids_required') =>
 export function futureExpiry(value: string | null | undefined, now: Date, field: string): string | null {
   if (!value) return null;
   const date = new Date(value);
-  if (date <= now) throw badRequest('common.validation', { [field]: 'validation.invalid_expiry' });
+  if (date <= now) throw invalidFields('common.validation', { [field]: 'validation.invalid_expiry' });
   return date.toISOString();
 }
 

@@ -19,7 +19,14 @@ import {
   type StorageConfigView,
 } from '@cubby/shared';
 import type { StorageConfigsTable } from '../../db/schema.ts';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors/app-error.ts';
+import {
+  AppError,
+  badRequest,
+  conflict,
+  forbidden,
+  invalidFields,
+  notFound,
+} from '../../errors/app-error.ts';
 import { validate } from '../../http/validate.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { SecretBox } from '../../lib/secret-box.ts';
@@ -133,7 +140,7 @@ async function prepareRoot(rootPath: string): Promise<void> {
     await fs.mkdir(rootPath, { recursive: true });
     await fs.access(rootPath, fs.constants.W_OK);
   } catch {
-    throw badRequest('validation.root_path_unusable', { root_path: 'validation.root_path_unusable' });
+    throw invalidFields('validation.root_path_unusable', { root_path: 'validation.root_path_unusable' });
   }
 }
 
@@ -179,7 +186,7 @@ export class StorageConfigsService {
     const fallback = await this.repo.findDefault();
     if (fallback && (principal.type === 'admin' || fallback.is_public)) return parseConfigRow(fallback);
     const [first] = await this.listFor(principal);
-    if (!first) throw new AppError(400, 'VALIDATION_FAILED', 'storage.none_available');
+    if (!first) throw badRequest('storage.none_available');
     return first;
   }
 
@@ -273,7 +280,7 @@ export class StorageConfigsService {
       given.provider_type !== undefined &&
       (given.provider_type === LOCAL_PROVIDER_TYPE) !== (current.driver === 'local')
     ) {
-      throw badRequest('validation.driver_change', { provider_type: 'validation.driver_change' });
+      throw invalidFields('validation.driver_change', { provider_type: 'validation.driver_change' });
     }
     const newKey = given.access_key_id || undefined;
     const newSecret = given.secret_access_key || undefined;
@@ -282,7 +289,7 @@ export class StorageConfigsService {
       try {
         stored = this.openSecrets(current);
       } catch {
-        throw badRequest('storage.secrets_unreadable', {
+        throw invalidFields('storage.secrets_unreadable', {
           [newKey ? 'secret_access_key' : 'access_key_id']: 'storage.secrets_unreadable',
         });
       }
@@ -329,7 +336,7 @@ export class StorageConfigsService {
       if (mounts.length > 0) throw new ConfigUsedByMountsError(mounts);
     };
     await usedByMounts();
-    const inUse = (count: number) => new AppError(409, 'CONFLICT', 'storage.in_use', { count });
+    const inUse = (count: number) => conflict('storage.in_use', { count });
     const files = await this.repo.fileCount(id);
     if (files > 0) throw inUse(files);
     if (current.is_default && (await this.repo.count()) > 1) throw conflict('storage.default_delete');

@@ -7,7 +7,7 @@ import type { Db } from '../../db/database.ts';
 import { pingDatabase } from '../../db/database.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { json, ok, renderError } from '../../http/envelope.ts';
-import { AppError } from '../../errors/app-error.ts';
+import { storageUnavailable } from '../../errors/app-error.ts';
 import { translate } from '../../errors/messages.ts';
 import { route } from '../../http/route-docs.ts';
 import { APP_NAME, APP_VERSION } from '../../version.ts';
@@ -35,7 +35,7 @@ export function systemRoutes(
       async (c) => {
         const timestamp = clock.now().toISOString();
         if (!(await pingDatabase(db))) {
-          return renderError(c, new AppError(503, 'STORAGE_UNAVAILABLE', 'system.health_db_down'));
+          return renderError(c, storageUnavailable('system.health_db_down'));
         }
         // `status` and `timestamp` at the top level too: the reference answer, which monitors read.
         // While shutting down the same shape says `draining` with 503, so balancers look elsewhere.

@@ -12,7 +12,7 @@
 import { type Principal, sameDigest } from '@cubby/shared';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { FilesTable, UploadSessionsTable } from '../../db/schema.ts';
-import { AppError, conflict, notFound } from '../../errors/app-error.ts';
+import { badRequest, conflict, notFound } from '../../errors/app-error.ts';
 import { formatTag, THIS_PROCESS } from '../../lib/process-tag.ts';
 import { isStorageError, type MultipartPartInfo } from '../../vfs/objects.ts';
 import type { UploadQuota } from './upload-quota.ts';
@@ -93,7 +93,7 @@ export class SessionLedger {
 
   checkPartNumber(session: UploadSessionsTable, partNumber: number): void {
     if (partNumber < 1 || partNumber > session.part_count) {
-      throw new AppError(400, 'VALIDATION_FAILED', 'uploads.part_number_invalid', {
+      throw badRequest('uploads.part_number_invalid', {
         part: partNumber,
         count: session.part_count,
       });

@@ -10,17 +10,11 @@
 import { randomUUID } from 'node:crypto';
 import { formatBytes, type Principal, sameDigest } from '@cubby/shared';
 import type { FilesTable, UploadSessionsTable } from '../../db/schema.ts';
-import { AppError, badRequest, notFound } from '../../errors/app-error.ts';
+import { badRequest, notFound, uploadTooLarge } from '../../errors/app-error.ts';
 import { isStorageError, MULTIPART_LIMITS, type MultipartPartInfo } from '../../vfs/objects.ts';
 import { ABANDONED_AFTER_MS, partSizeOf, type SessionLedger } from './upload-ledger.ts';
 import type { UploadQuota } from './upload-quota.ts';
-import {
-  type OpenSession,
-  type Placement,
-  storageFailure,
-  tooLarge,
-  type UploadSteps,
-} from './upload-steps.ts';
+import { type OpenSession, type Placement, storageFailure, type UploadSteps } from './upload-steps.ts';
 import type {
   CommitInput,
   CompleteInput,
@@ -90,7 +84,7 @@ export class PartUploads {
    */
   async presign(principal: Principal, input: PresignInput) {
     if (input.size > MULTIPART_LIMITS.maxPartSize) {
-      throw new AppError(400, 'VALIDATION_FAILED', 'uploads.too_large_for_presign', {
+      throw badRequest('uploads.too_large_for_presign', {
         limit: formatBytes(MULTIPART_LIMITS.maxPartSize),
       });
     }
@@ -222,7 +216,7 @@ export class PartUploads {
     const parts = await this.sessions.reconcile(open);
     const found = parts.find((p) => p.partNumber === input.partNumber && sameDigest(p.etag, input.etag));
     if (!found) {
-      throw new AppError(400, 'VALIDATION_FAILED', 'uploads.part_not_found', { part: input.partNumber });
+      throw badRequest('uploads.part_not_found', { part: input.partNumber });
     }
     await this.sessions.touch(open.session);
     return found;
@@ -249,18 +243,18 @@ export class PartUploads {
     for (const part of given ?? []) {
       const stored = parts.get(part.partNumber);
       if (!stored || !sameDigest(stored.etag, part.etag)) {
-        throw new AppError(400, 'VALIDATION_FAILED', 'uploads.part_not_found', { part: part.partNumber });
+        throw badRequest('uploads.part_not_found', { part: part.partNumber });
       }
     }
     const missing: number[] = [];
     for (let n = 1; n <= session.part_count; n++) if (!parts.has(n)) missing.push(n);
     if (missing.length > 0) {
-      throw new AppError(400, 'VALIDATION_FAILED', 'uploads.parts_missing', { parts: listNumbers(missing) });
+      throw badRequest('uploads.parts_missing', { parts: listNumbers(missing) });
     }
     const max = await this.steps.deps.settings.maxUploadBytes();
     if (session.total_size > max) {
       await this.sessions.dropSession(open, { abort: true });
-      throw tooLarge(max, session.total_size);
+      throw uploadTooLarge(max, session.total_size);
     }
     const ordered = [...parts.values()].sort((a, b) => a.partNumber - b.partNumber);
     let written;
@@ -277,7 +271,7 @@ export class PartUploads {
     if (written.size !== session.total_size) {
       await this.sessions.dropSession(open, { abort: false });
       await this.steps.discard(row);
-      throw new AppError(400, 'VALIDATION_FAILED', 'uploads.size_mismatch', {
+      throw badRequest('uploads.size_mismatch', {
         actual: written.size,
         declared: session.total_size,
       });

@@ -11,10 +11,10 @@
  * them together.
  */
 import type { Logger } from 'pino';
-import { formatBytes, isCreator, type Principal } from '@cubby/shared';
+import { isCreator, type Principal } from '@cubby/shared';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { FilesTable, UploadSessionsTable } from '../../db/schema.ts';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors/app-error.ts';
+import { badRequest, conflict, forbidden, notFound, uploadTooLarge } from '../../errors/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 import type { StorageChange } from '../../vfs/changes.ts';
@@ -82,14 +82,6 @@ export interface UploadsDeps {
   place: (principal: Principal, storageConfigId: string, path: string | undefined) => Promise<string>;
 }
 
-export const tooLarge = (limit: number, size?: number): AppError =>
-  size === undefined
-    ? new AppError(413, 'PAYLOAD_TOO_LARGE', 'uploads.too_large_stream', { limit: formatBytes(limit) })
-    : new AppError(413, 'PAYLOAD_TOO_LARGE', 'uploads.too_large', {
-        limit: formatBytes(limit),
-        size: formatBytes(size),
-      });
-
 /** A driver failure as the answer it deserves (vfs/storage-answers.ts), in the uploads' words. */
 export function storageFailure(error: unknown): unknown {
   return asStorageAnswer(error, {
@@ -142,7 +134,7 @@ export class UploadSteps {
 
   async checkSize(size: number): Promise<void> {
     const max = await this.deps.settings.maxUploadBytes();
-    if (size > max) throw tooLarge(max, size);
+    if (size > max) throw uploadTooLarge(max, size);
   }
 
   /** The pending row of a new upload (not yet inserted, share fields applied) and its config. */

@@ -8,7 +8,7 @@ import { pipeline, Readable } from 'node:stream';
 import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
 import { isCreator, type Principal } from '@cubby/shared';
 import type { FilesTable } from '../../db/schema.ts';
-import { AppError, badRequest, forbidden } from '../../errors/app-error.ts';
+import { badRequest, forbidden } from '../../errors/app-error.ts';
 import { validate } from '../../http/validate.ts';
 import { webBody } from '../../lib/node-body.ts';
 import { ByteLimit } from '../../vfs/objects.ts';
@@ -16,7 +16,8 @@ import { StorageFullError } from '../../vfs/quota.ts';
 import { FORM_OVERHEAD_BYTES, readUploadForm } from './upload-form.ts';
 import type { SessionLedger } from './upload-ledger.ts';
 import type { UploadQuota } from './upload-quota.ts';
-import { type NewUpload, type Placement, tooLarge, type UploadSteps } from './upload-steps.ts';
+import { uploadTooLarge } from '../../errors/app-error.ts';
+import { type NewUpload, type Placement, type UploadSteps } from './upload-steps.ts';
 import { type DirectUploadInput, formFieldsSchema, PLACEMENT_FIELDS } from './uploads.schemas.ts';
 
 export class StreamUploads {
@@ -38,7 +39,7 @@ export class StreamUploads {
   ): Promise<FilesTable> {
     const max = await this.steps.deps.settings.maxUploadBytes();
     const declared = request.contentLength;
-    if (declared !== undefined && declared > max + FORM_OVERHEAD_BYTES) throw tooLarge(max, declared);
+    if (declared !== undefined && declared > max + FORM_OVERHEAD_BYTES) throw uploadTooLarge(max, declared);
     if (!request.body) throw badRequest('uploads.file_required');
     const body = request.body;
     let received: NewUpload | undefined;
@@ -57,7 +58,7 @@ export class StreamUploads {
       const late = form.fieldsAfterFile.find((name) =>
         (PLACEMENT_FIELDS as readonly string[]).includes(name),
       );
-      if (late) throw new AppError(400, 'VALIDATION_FAILED', 'uploads.field_after_file', { field: late });
+      if (late) throw badRequest('uploads.field_after_file', { field: late });
       const fields = validate(formFieldsSchema, Object.fromEntries(form.fields));
       await this.quota.checkQuota(config, row);
       return await this.steps.finish(row, fields, { size: row.size, etag: row.etag });
@@ -88,7 +89,7 @@ export class StreamUploads {
     const { fields } = request;
     const max = await this.steps.deps.settings.maxUploadBytes();
     const declared = request.contentLength;
-    if (declared !== undefined && declared > max) throw tooLarge(max, declared);
+    if (declared !== undefined && declared > max) throw uploadTooLarge(max, declared);
     const replacing =
       fields.override && fields.slug ? await this.replaceable(principal, fields.slug) : undefined;
     const body = request.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
@@ -167,7 +168,7 @@ export class StreamUploads {
       await this.steps.ledger.deletePending(row.id);
       await this.sessions.endStream(row.id);
       if (limiter.failure?.code === 'TOO_LARGE') {
-        throw max <= free ? tooLarge(max) : new StorageFullError(declared ?? limiter.bytes, capacity!);
+        throw max <= free ? uploadTooLarge(max) : new StorageFullError(declared ?? limiter.bytes, capacity!);
       }
       throw await this.quota.writeFailure(error, config, declared ?? limiter.bytes);
     }

@@ -4,7 +4,7 @@
  * rules hold for the probe and for each redirect it follows.
  */
 import { DEFAULT_MIME, formatBytes, mimeFromFilename, type UrlInfo } from '@cubby/shared';
-import { AppError, badRequest, forbidden } from '../../errors/app-error.ts';
+import { badRequest, forbidden, tooLarge, upstreamFailed, upstreamTimeout } from '../../errors/app-error.ts';
 import { type SafeFetchOptions, type SafeResponse, safeFetch, UrlFetchError } from '../../lib/safe-fetch.ts';
 
 export interface ProbeOptions extends Pick<
@@ -151,20 +151,20 @@ export function urlFetchAppError(error: unknown, maxBytes?: number): unknown {
     case 'BLOCKED_ADDRESS':
       return forbidden('url.blocked');
     case 'TOO_LARGE':
-      return new AppError(413, 'PAYLOAD_TOO_LARGE', 'url.too_large', {
+      return tooLarge('url.too_large', {
         limit: maxBytes === undefined ? '?' : formatBytes(maxBytes),
       });
     case 'TIMEOUT':
-      return new AppError(504, 'UPSTREAM_TIMEOUT', 'url.timeout');
+      return upstreamTimeout('url.timeout');
     case 'DNS':
-      return new AppError(502, 'UPSTREAM_UNAVAILABLE', 'url.dns');
+      return upstreamFailed('url.dns');
     case 'TOO_MANY_REDIRECTS':
-      return new AppError(502, 'UPSTREAM_UNAVAILABLE', 'url.too_many_redirects');
+      return upstreamFailed('url.too_many_redirects');
     case 'HTTP_STATUS':
-      return new AppError(502, 'UPSTREAM_UNAVAILABLE', 'url.upstream_status', {
+      return upstreamFailed('url.upstream_status', {
         status: Number(error.detail),
       });
     case 'UNREACHABLE':
-      return new AppError(502, 'UPSTREAM_UNAVAILABLE', 'url.unreachable');
+      return upstreamFailed('url.unreachable');
   }
 }

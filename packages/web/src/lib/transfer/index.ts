@@ -1,5 +1,5 @@
 /**
- * Public surface of the transfer engine (docs/architecture.md, "Web"): everything that moves a file
+ * Public surface of the transfer engine (docs/architecture.md, "The web app"): everything that moves a file
  * from the browser in parts, whoever receives it — the share upload page (presigned PUTs to
  * storage) and the explorer (POSTs to this server). The part plan and tuning, the part sender with
  * its pool and retries, the PUT with progress, the kept records that let an upload continue after a
