@@ -301,7 +301,7 @@ export function createApp(deps: AppDeps) {
       testHookRoutes(clock, {
         freeOrphanedStreams: () => uploads.freeOrphanedStreams(),
         removeLeftoverTemps: () => uploads.removeLeftoverTemps(),
-        removeLeftoverSpools: () => fs.removeLeftoverSpools(),
+        removeLeftoverSpools: () => fs.uploads.removeLeftoverSpools(),
         purgeAbandonedUploads: () => uploads.purgeAbandonedUploads(),
       }),
     );

@@ -60,7 +60,7 @@ await services.storageConfigs.ensureDefault();
 // its unfinished uploads' slugs are free again, their partial files gone.
 await services.uploads.freeOrphanedStreams();
 await services.uploads.removeLeftoverTemps();
-await services.fs.removeLeftoverSpools();
+await services.fs.uploads.removeLeftoverSpools();
 // Copy tasks an earlier run left unfinished are failed, never reported as done.
 await services.fsTasks.failOrphans();
 
@@ -106,7 +106,7 @@ const jobs = startJobs(
         {
           name: 'remove form uploads spooled by crashed requests',
           everyMs: 3600_000,
-          run: () => services.fs.removeLeftoverSpools(),
+          run: () => services.fs.uploads.removeLeftoverSpools(),
         },
       ],
 );

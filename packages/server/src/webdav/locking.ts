@@ -142,7 +142,7 @@ export async function lock(r: DavRequest): Promise<Response> {
   });
   if (existing) return lockAnswer(row, now, 200);
   try {
-    await deps.fs.putFile(principal, path, new Blob([]).stream(), { size: 0 });
+    await deps.fs.uploads.putFile(principal, path, new Blob([]).stream(), { size: 0 });
   } catch (error) {
     await deps.repo.deleteLock(row.token);
     throw error;

@@ -55,7 +55,10 @@ export async function put(r: DavRequest): Promise<Response> {
   if (mode === 'proxy' && size !== undefined && (await deps.vfs.can(at, 'proxyPut'))) {
     etag = await proxyPut(r, body, size);
   } else {
-    const written = await deps.fs.putFile(principal, path, body, { size, inParts: mode === 'multipart' });
+    const written = await deps.fs.uploads.putFile(principal, path, body, {
+      size,
+      inParts: mode === 'multipart',
+    });
     etag = written.etag;
   }
   const headers: Record<string, string> = {};
@@ -73,7 +76,7 @@ async function proxyPut(
   const max = await deps.settings.maxUploadBytes();
   if (size > max) {
     // The same refusal as every other upload path gives.
-    return (await deps.fs.putFile(principal, path, body, { size })).etag;
+    return (await deps.fs.uploads.putFile(principal, path, body, { size })).etag;
   }
   const at = await deps.vfs.resolveWritable(principal, path);
   const contentType = mimeFromFilename(path);
@@ -102,7 +105,7 @@ async function proxyPut(
   } finally {
     await reservation.release();
   }
-  await deps.fs.recordUpload(principal, at, entry.size, entry.etag, 'webdav');
+  await deps.fs.uploads.recordUpload(principal, at, entry.size, entry.etag, 'webdav');
   return entry.etag;
 }
 

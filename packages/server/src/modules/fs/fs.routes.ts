@@ -208,7 +208,7 @@ export function fsRoutes(
         },
         async (c) => {
           const length = c.req.header('Content-Length');
-          const result = await fs.formUpload(principal(c), {
+          const result = await fs.uploads.formUpload(principal(c), {
             body: c.req.raw.body,
             contentType: c.req.header('Content-Type') ?? '',
             ...(length && /^\d+$/.test(length) ? { contentLength: Number(length) } : {}),
@@ -246,7 +246,7 @@ export function fsRoutes(
           ok(
             c,
             'common.ok',
-            await fs.initMultipart(principal(c), {
+            await fs.uploads.initMultipart(principal(c), {
               ...(body.path !== undefined ? { path: body.path } : {}),
               ...((body.filename ?? body.fileName) !== undefined
                 ? { filename: (body.filename ?? body.fileName)! }
@@ -273,7 +273,7 @@ export function fsRoutes(
           return ok(
             c,
             'common.ok',
-            await fs.uploadPart(
+            await fs.uploads.uploadPart(
               principal(c),
               { ...relayInput(query), partNumber: query.partNumber },
               c.req.raw.body,
@@ -288,7 +288,8 @@ export function fsRoutes(
       `${prefix}/multipart/parts`,
       route(
         { ...doc('The parts the storage holds for a relay upload (to resume it)'), query: relayRef },
-        async (c, { query }) => ok(c, 'fs.parts_listed', await fs.listParts(principal(c), relayInput(query))),
+        async (c, { query }) =>
+          ok(c, 'fs.parts_listed', await fs.uploads.listParts(principal(c), relayInput(query))),
       ),
     );
 
@@ -302,7 +303,7 @@ export function fsRoutes(
           body: multipartComplete,
         },
         async (c, { body }) => {
-          const { at, etag, size, share } = await fs.completeMultipart(principal(c), {
+          const { at, etag, size, share } = await fs.uploads.completeMultipart(principal(c), {
             ...relayInput(body),
             ...(body.parts ? { parts: body.parts } : {}),
           });
@@ -316,7 +317,7 @@ export function fsRoutes(
       route(
         { ...doc('Aborts a relay upload; its parts are dropped'), body: relayRef },
         async (c, { body }) => {
-          await fs.abortMultipart(principal(c), relayInput(body));
+          await fs.uploads.abortMultipart(principal(c), relayInput(body));
           return ok(c, 'fs.multipart_aborted', { success: true });
         },
       ),
@@ -334,7 +335,7 @@ export function fsRoutes(
           body: presignBody,
         },
         async (c, { body }) => {
-          const p = await fs.presign(principal(c), {
+          const p = await fs.uploads.presign(principal(c), {
             ...(body.path !== undefined ? { path: body.path } : {}),
             ...(body.fileName !== undefined ? { fileName: body.fileName } : {}),
             ...(body.fileSize != null ? { fileSize: body.fileSize } : {}),
@@ -366,7 +367,7 @@ export function fsRoutes(
           body: commitBody,
         },
         async (c, { body }) => {
-          const { at, name, size, mimetype, share } = await fs.commitPresigned(principal(c), {
+          const { at, name, size, mimetype, share } = await fs.uploads.commitPresigned(principal(c), {
             ...(body.targetPath !== undefined ? { targetPath: body.targetPath } : {}),
             ...((body.uploadId ?? body.fileId) !== undefined
               ? { uploadId: (body.uploadId ?? body.fileId)! }

@@ -1,5 +1,5 @@
 /**
- * The upload janitor (docs/architecture.md, "Share uploads"): clears what unfinished uploads left —
+ * The upload janitor (docs/architecture.md, "Uploads"): clears what unfinished uploads left —
  * multipart sessions idle for 24 hours and presigned uploads never committed, the multipart uploads
  * a storage holds that no session knows, the streamed uploads of a process that is gone (their
  * pending file and slug), and the partial temp files of local storage. A storage that cannot be

@@ -1,5 +1,5 @@
 /**
- * The session ledger (docs/architecture.md, "Share uploads"): what the database knows of uploads
+ * The session ledger (docs/architecture.md, "Uploads"): what the database knows of uploads
  * under way.
  *
  * - Multipart sessions (`upload_sessions`, `upload_parts`): parts go straight to storage through

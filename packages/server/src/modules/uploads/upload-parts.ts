@@ -1,5 +1,5 @@
 /**
- * Share uploads through presigned URLs (docs/architecture.md, "Share uploads"):
+ * Share uploads through presigned URLs (docs/architecture.md, "Uploads"):
  *
  * - presign + commit: the browser PUTs the whole file to a presigned URL bound to the declared size
  *   and type (part 1 of a one-part multipart upload); commit checks what storage really holds;

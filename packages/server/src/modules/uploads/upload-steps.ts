@@ -1,5 +1,5 @@
 /**
- * The steps every way of uploading a share takes (docs/architecture.md, "Share uploads"): a pending
+ * The steps every way of uploading a share takes (docs/architecture.md, "Uploads"): a pending
  * file row for the new upload (its config, its folder checked for the caller, its storage key and
  * share fields), the upload limit, making a pending file ready (and telling the vfs what was
  * written), and removing what an upload left. Until its bytes are confirmed a file row is

@@ -1,5 +1,5 @@
 /**
- * Streamed share uploads (docs/architecture.md, "Share uploads"): the form upload
+ * Streamed share uploads (docs/architecture.md, "Uploads"): the form upload
  * (`POST /api/upload`), whose file part is streamed to storage while it arrives, and upload-direct
  * (`PUT /api/upload-direct/:filename`), whose raw body is streamed the same way. Sizes are held to
  * the largest upload size (413) and to the room the config has (upload-quota.ts, 507).

@@ -1,6 +1,6 @@
 /**
  * File-share uploads, every way they reach storage, put together from their pieces
- * (docs/architecture.md, "Share uploads"):
+ * (docs/architecture.md, "Uploads"):
  *
  * - upload-stream.ts: form upload (`POST /api/upload`) and upload-direct
  *   (`PUT /api/upload-direct/:filename`), streamed to storage while they arrive;
