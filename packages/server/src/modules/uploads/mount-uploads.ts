@@ -383,17 +383,7 @@ export class MountUploads {
         if (!held || !sameDigest(held.etag, p.etag)) throw badRequest('fs.parts_mismatch');
         return { partNumber: held.partNumber, etag: held.etag };
       });
-    const previousSize = await this.vfs.sizeBefore(at);
-    const result = await this.relayOp(() =>
-      this.deps.objects.completeMultipart(at.config, at.subPath, input.uploadId!, parts),
-    );
-    const entry = await storageOp(() => this.deps.objects.stat(at.config, at.subPath));
-    const etag = result.etag ?? entry.etag;
-    await this.vfs.report({ kind: 'written', at: placeOf(at), size: entry.size, etag, previousSize });
-    await this.vfs.releaseReservation(relayReservation(at, input.uploadId!));
-    await this.checkStoredSize(at, entry.size);
-    const share = await this.recordUpload(principal, at, entry.size, etag, 'fs');
-    return { ...uploaded(at, entry.size, etag), share };
+    return this.finish(principal, at, input.uploadId!, parts);
   }
 
   async abortMultipart(principal: Principal, input: { key?: string; uploadId?: string }) {
@@ -466,16 +456,27 @@ export class MountUploads {
     );
     const first = stored.find((p) => p.partNumber === 1);
     if (!first) throw badRequest('fs.upload_not_received');
+    return this.finish(principal, at, input.uploadId!, [{ partNumber: 1, etag: first.etag }]);
+  }
+
+  /**
+   * Completes a relay or presigned upload from the parts the storage holds: the file is counted
+   * (its change event), its reservation ends, it must fit the upload limit, and it is published.
+   */
+  private async finish(
+    principal: Principal,
+    at: MountedPath,
+    uploadId: string,
+    parts: { partNumber: number; etag: string }[],
+  ) {
     const previousSize = await this.vfs.sizeBefore(at);
     const result = await this.relayOp(() =>
-      this.deps.objects.completeMultipart(at.config, at.subPath, input.uploadId!, [
-        { partNumber: 1, etag: first.etag },
-      ]),
+      this.deps.objects.completeMultipart(at.config, at.subPath, uploadId, parts),
     );
     const entry = await storageOp(() => this.deps.objects.stat(at.config, at.subPath));
     const etag = result.etag ?? entry.etag;
     await this.vfs.report({ kind: 'written', at: placeOf(at), size: entry.size, etag, previousSize });
-    await this.vfs.releaseReservation(relayReservation(at, input.uploadId!));
+    await this.vfs.releaseReservation(relayReservation(at, uploadId));
     await this.checkStoredSize(at, entry.size);
     const share = await this.recordUpload(principal, at, entry.size, etag, 'fs');
     return { ...uploaded(at, entry.size, etag), share };
