@@ -33,7 +33,6 @@ export {
   MULTIPART_LIMITS,
   type MultipartPart,
   type MultipartPartInfo,
-  type StorageDriver,
 } from '../storage/driver.ts';
 export type { StorageConfigRecord } from './driver-pool.ts';
 
