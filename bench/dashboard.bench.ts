@@ -64,6 +64,7 @@ export async function seed(db: Db): Promise<void> {
         max_views: i % 5 === 0 ? 3 : 0,
         views: i % 10,
         created_by: null,
+        owner_id: null,
         created_at: created,
         updated_at: created,
       });
@@ -86,6 +87,7 @@ export async function seed(db: Db): Promise<void> {
         keep_object: 0,
         source: 'share',
         created_by: null,
+        owner_id: null,
         created_at: created,
         updated_at: created,
       });

@@ -25,9 +25,16 @@ import { testHookRoutes } from './http/test-hooks.ts';
 import { ApiKeysRepository } from './modules/api-keys/api-keys.repository.ts';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { ApiKeysService } from './modules/api-keys/api-keys.service.ts';
-import { AuthRepository } from './modules/auth/auth.repository.ts';
+import { SessionsRepository } from './modules/auth/sessions.repository.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
+import { AppPasswordsRepository } from './modules/app-passwords/app-passwords.repository.ts';
+import { appPasswordsRoutes } from './modules/app-passwords/app-passwords.routes.ts';
+import { AppPasswordsService } from './modules/app-passwords/app-passwords.service.ts';
+import { InvitesService } from './modules/users/invites.service.ts';
+import { UsersRepository } from './modules/users/users.repository.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
+import { UsersService } from './modules/users/users.service.ts';
 import { DashboardRepository } from './modules/dashboard/dashboard.repository.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { DashboardService } from './modules/dashboard/dashboard.service.ts';
@@ -107,8 +114,34 @@ export function createApp(deps: AppDeps) {
   // Guesses at passwords; each service names its own limits (login, change-password, shares).
   // Counted in the database on PostgreSQL, so every instance shares them.
   const limiter = createAttemptLimiter(db, clock, logger);
-  const auth = new AuthService(new AuthRepository(db.kysely), clock, limiter, config.sessionTtlMs);
-  const apiKeys = new ApiKeysService(new ApiKeysRepository(db.kysely), clock, deps.secretKey);
+  // People (docs/accounts.md); `pastes`, `files` and `vfs` are built below, used once a request arrives.
+  const users: UsersService = new UsersService({
+    repo: new UsersRepository(db.kysely),
+    clock,
+    endSessions: (userId) => auth.endAllSessions(userId),
+    shares: {
+      deletePastes: (ids) => pastes.deleteAll(ids),
+      deleteFiles: (ids) => files.deleteAll(ids),
+    },
+    makeFolder: (principal, path) => vfs.mkdir(principal, path),
+  });
+  const auth: AuthService = new AuthService(
+    new SessionsRepository(db.kysely),
+    users,
+    clock,
+    limiter,
+    config.sessionTtlMs,
+  );
+  const invites = new InvitesService(users, clock);
+  const appPasswords = new AppPasswordsService(
+    new AppPasswordsRepository(db.kysely),
+    users,
+    clock,
+    deps.secretKey,
+  );
+  const apiKeys = new ApiKeysService(new ApiKeysRepository(db.kysely), clock, deps.secretKey, (id) =>
+    users.principalById(id),
+  );
   const settings = new SettingsService(new SettingsRepository(db.kysely), clock);
   const pastes = new PastesService(new PastesRepository(db.kysely, db.writeBatch), clock, limiter);
   const mountsRepository = new MountsRepository(db.kysely);
@@ -203,7 +236,7 @@ export function createApp(deps: AppDeps) {
     vfs,
     clock,
     secretKey: deps.secretKey,
-    subjects: { admin: (id) => auth.adminWithStamp(id), apiKey: (id) => apiKeys.resolveKeyById(id) },
+    subjects: { user: (id) => auth.userWithStamp(id), apiKey: (id) => apiKeys.resolveKeyById(id) },
     maxEntries: config.zip.maxEntries,
     linkSeconds: config.zip.linkSeconds,
   });
@@ -255,7 +288,10 @@ export function createApp(deps: AppDeps) {
   );
   app.use(
     '/api/*',
-    authenticate({ resolveSession: (t) => auth.resolveSession(t), resolveKey: (k) => apiKeys.resolveKey(k) }),
+    authenticate({
+      resolveSession: (t, client) => auth.resolveSession(t, client),
+      resolveKey: (k) => apiKeys.resolveKey(k),
+    }),
   );
 
   app.route(
@@ -269,14 +305,16 @@ export function createApp(deps: AppDeps) {
     '/',
     webdavRoutes(
       { vfs, fs, tasks: fsTasks, settings, repo: davRepository, clock },
-      new DavAuthenticator({ auth, apiKeys, clock }),
+      new DavAuthenticator({ auth, users, apiKeys, appPasswords, clock }),
     ),
   );
 
   const api = new Hono<AppEnv>();
   api.route('/', systemRoutes(db, clock, cacheBus, draining));
   api.route('/', dashboardRoutes(new DashboardService(new DashboardRepository(db.kysely), clock)));
-  api.route('/', authRoutes(auth));
+  api.route('/', authRoutes(auth, users));
+  api.route('/', usersRoutes(users, invites, { config }));
+  api.route('/', appPasswordsRoutes(appPasswords));
   api.route('/', apiKeysRoutes(apiKeys));
   api.route('/', pastesRoutes(pastes));
   api.route('/', filesRoutes(files, config));
@@ -324,6 +362,9 @@ export function createApp(deps: AppDeps) {
       instanceId,
       cacheBus,
       auth,
+      users,
+      invites,
+      appPasswords,
       apiKeys,
       pastes,
       settings,

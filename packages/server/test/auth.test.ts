@@ -271,7 +271,7 @@ for (const dialect of DIALECTS) {
         await t.adminToken();
         t.clock.advance(25 * 3600_000);
         assert.ok((await t.services.auth.purgeExpiredSessions()) >= 1);
-        const left = await t.database.db.kysely.selectFrom('admin_sessions').selectAll().execute();
+        const left = await t.database.db.kysely.selectFrom('sessions').selectAll().execute();
         assert.ok(left.every((s) => s.expires_at > t.clock.now().toISOString()));
       });
     });
@@ -332,11 +332,16 @@ for (const dialect of DIALECTS) {
       it('refuses a username another admin has (409)', async () => {
         const now = t.clock.now().toISOString();
         await t.database.db.kysely
-          .insertInto('admins')
+          .insertInto('users')
           .values({
             id: 'second',
             username: 'taken-name',
             password_hash: 'x',
+            role: 'admin',
+            email: null,
+            status: 'active',
+            home_path: null,
+            quota_bytes: null,
             created_at: now,
             updated_at: now,
           })

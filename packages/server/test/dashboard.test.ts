@@ -41,6 +41,7 @@ for (const dialect of DIALECTS) {
       max_views: 0,
       views: 0,
       created_by: null,
+      owner_id: null,
       created_at,
       updated_at: created_at,
       ...fields,

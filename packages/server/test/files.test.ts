@@ -63,6 +63,7 @@ async function seedFile(t: TestApp, options: SeedOptions = {}) {
     keep_object: 0,
     source: 'share',
     created_by: options.created_by === undefined ? 'admin-id' : options.created_by,
+    owner_id: null,
     created_at: now,
     updated_at: now,
   };
@@ -101,7 +102,7 @@ for (const dialect of DIALECTS) {
     before(async () => {
       t = await createTestApp(dialect, { TRUST_PROXY: '1' });
       admin = bearer(await t.adminToken());
-      adminId = (await t.database.db.kysely.selectFrom('admins').select('id').executeTakeFirstOrThrow()).id;
+      adminId = (await t.database.db.kysely.selectFrom('users').select('id').executeTakeFirstOrThrow()).id;
       owner = await t.createKey({ name: 'file-owner', file_permission: true });
       stranger = await t.createKey({ name: 'file-stranger', file_permission: true });
       textOnly = await t.createKey({ name: 'text-only', text_permission: true });

@@ -16,6 +16,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { serveApp } from '../src/http/node-server.ts';
+import { resetPassword } from '../src/modules/auth/auth.service.ts';
+import { SessionsRepository } from '../src/modules/auth/sessions.repository.ts';
+import { UsersRepository } from '../src/modules/users/users.repository.ts';
 import { zipArchive } from '../src/modules/fs/zip-archive.ts';
 import type { StorageDriver } from '../src/storage/driver.ts';
 import { generatedStream, streamOf } from './storage/contract.ts';
@@ -368,13 +371,18 @@ for (const dialect of DIALECTS) {
         });
         const freshUrl = new URL(fresh.body.data.url);
         assert.equal((await t.request(freshUrl.pathname + freshUrl.search)).status, 200);
-        const { username } = (await t.services.auth.resetPassword(undefined, 'a new password 42'))!;
+        const accounts = () => ({
+          users: new UsersRepository(t.database.db.kysely),
+          sessions: new SessionsRepository(t.database.db.kysely),
+          clock: t.clock,
+        });
+        const { username } = (await resetPassword(accounts(), undefined, 'a new password 42'))!;
         try {
           const retired = await t.json(freshUrl.pathname + freshUrl.search);
           assert.equal(retired.status, 403);
           assert.equal(retired.body.message, '创建此下载链接的密钥或账户已失效');
         } finally {
-          await t.services.auth.resetPassword(username, 'correct horse battery');
+          await resetPassword(accounts(), username, 'correct horse battery');
           admin = bearer(await t.adminToken());
         }
       });

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
 import type { Kysely } from 'kysely';
 import { migrate } from '../src/db/database.ts';
+import { SessionsRepository } from '../src/modules/auth/sessions.repository.ts';
 import type { Database, FilesTable } from '../src/db/schema.ts';
 import { createTestDatabase, DIALECTS } from './support/databases.ts';
 import { fileRow, mountRow, storageConfigRow } from './support/test-app.ts';
@@ -53,12 +54,16 @@ for (const dialect of DIALECTS) {
       try {
         // The schema as version 0012 left it: no source column yet.
         const db = database.db.kysely as unknown as Kysely<
-          Omit<Database, 'files'> & { files: Omit<FilesTable, 'source'> }
+          Omit<Database, 'files'> & { files: Omit<FilesTable, 'source' | 'owner_id'> }
         >;
         const config = storageConfigRow();
         await db.insertInto('storage_configs').values(config).execute();
         const row = (slug: string, storage_path: string, keep_object = 0) => {
-          const { source: _none, ...fields } = fileRow({
+          const {
+            source: _none,
+            owner_id: _later,
+            ...fields
+          } = fileRow({
             storage_config_id: config.id,
             slug,
             storage_path,
@@ -117,6 +122,101 @@ for (const dialect of DIALECTS) {
           rows.filter((r) => r.slug.startsWith('bulk-') && r.source === 'mount_upload').length,
           1100,
         );
+      } finally {
+        await database.destroy();
+      }
+    });
+
+    it('0015: the admins become users with the admin role; sessions, keys and shares keep working and get their owner', async () => {
+      const database = await createTestDatabase(dialect, '0014-storage-usage');
+      try {
+        // The schema as version 0014 left it (no users yet: admins and admin_sessions).
+        const db = database.db.kysely as unknown as Kysely<Record<string, Record<string, unknown>>>;
+        const now = new Date().toISOString();
+        const later = new Date(Date.now() + 3600_000).toISOString();
+        await db
+          .insertInto('admins')
+          .values([
+            { id: 'first', username: 'owner', password_hash: 'hash-1', created_at: now, updated_at: now },
+            {
+              id: 'second',
+              username: 'helper',
+              password_hash: 'hash-2',
+              created_at: later,
+              updated_at: later,
+            },
+          ])
+          .execute();
+        await db
+          .insertInto('admin_sessions')
+          .values({
+            id: 's1',
+            admin_id: 'second',
+            token_hash: 'token-hash',
+            created_at: now,
+            expires_at: later,
+          })
+          .execute();
+        await db
+          .insertInto('api_keys')
+          .values({
+            id: 'k1',
+            name: 'script',
+            key_hash: 'key-hash',
+            key_prefix: 'abcd',
+            text_permission: 1,
+            file_permission: 0,
+            mount_permission: 1,
+            basic_path: '/team',
+            created_at: now,
+            expires_at: later,
+            last_used: null,
+          })
+          .execute();
+        await db
+          .insertInto('pastes')
+          .values({
+            id: 'p1',
+            slug: 'hello',
+            content: 'hi',
+            format: 'text',
+            remark: null,
+            password_hash: null,
+            expires_at: null,
+            max_views: 0,
+            views: 0,
+            created_by: 'apikey:k1',
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
+
+        await migrate(database.db);
+
+        const migrated = database.db.kysely as Kysely<Database>;
+        const users = await migrated
+          .selectFrom('users')
+          .select(['id', 'username', 'password_hash', 'role', 'status'])
+          .orderBy('created_at')
+          .execute();
+        assert.deepEqual(users, [
+          { id: 'first', username: 'owner', password_hash: 'hash-1', role: 'admin', status: 'active' },
+          { id: 'second', username: 'helper', password_hash: 'hash-2', role: 'admin', status: 'active' },
+        ]);
+        // The signed-in admin stays signed in.
+        const session = await new SessionsRepository(migrated).findBySession('token-hash', now);
+        assert.equal(session?.user.id, 'second');
+        // What existed belonged to the only people there were: the first admin.
+        const key = await migrated
+          .selectFrom('api_keys')
+          .select(['owner_id', 'basic_path'])
+          .executeTakeFirstOrThrow();
+        assert.deepEqual(key, { owner_id: 'first', basic_path: '/team' });
+        const paste = await migrated
+          .selectFrom('pastes')
+          .select(['owner_id', 'created_by'])
+          .executeTakeFirstOrThrow();
+        assert.deepEqual(paste, { owner_id: 'first', created_by: 'apikey:k1' });
       } finally {
         await database.destroy();
       }

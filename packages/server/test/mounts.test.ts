@@ -30,7 +30,7 @@ for (const dialect of DIALECTS) {
       t = await createTestApp(dialect);
       const token = await t.adminToken();
       admin = bearer(token);
-      adminId = (await t.database.db.kysely.selectFrom('admins').select('id').executeTakeFirstOrThrow()).id;
+      adminId = (await t.database.db.kysely.selectFrom('users').select('id').executeTakeFirstOrThrow()).id;
       defaultConfigId = (await t.services.storageConfigs.repo.findDefault())!.id;
       mountKey = (await t.createKey({ name: 'team', mount_permission: true, basic_path: '/team' })).key;
       fileKey = (await t.createKey({ name: 'files', file_permission: true, text_permission: true })).key;

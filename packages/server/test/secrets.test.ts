@@ -63,7 +63,15 @@ for (const dialect of DIALECTS) {
             .join('\n');
         } else {
           const parts: string[] = [];
-          for (const table of ['admins', 'admin_sessions', 'api_keys', 'settings', 'pastes'] as const) {
+          for (const table of [
+            'users',
+            'sessions',
+            'api_keys',
+            'settings',
+            'pastes',
+            'app_passwords',
+            'invites',
+          ] as const) {
             parts.push(JSON.stringify(await t.database.db.kysely.selectFrom(table).selectAll().execute()));
           }
           stored = parts.join('\n');

@@ -19,6 +19,8 @@ const keyAt = (basicPath: string): Principal => ({
   name: 'k',
   basicPath,
   permissions: { text: false, file: false, mount: true },
+  ownerId: null,
+  grants: [{ path: basicPath, write: true }],
 });
 const body = (text: string) => new Blob([text]).stream();
 

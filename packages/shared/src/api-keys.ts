@@ -85,4 +85,8 @@ export interface ApiKeyView {
   created_at: string;
   expires_at: string;
   last_used: string | null;
+  /** The person the key belongs to (docs/accounts.md); null for a key older than accounts. */
+  owner_id: string | null;
+  /** Their username, in an admin's list. */
+  owner_name?: string | null;
 }

@@ -6,10 +6,10 @@
 import fs from 'node:fs';
 import { loadConfig } from '../config/config.ts';
 import { migrate, openDatabase } from '../db/database.ts';
-import { MemoryAttemptLimiter } from '../http/rate-limiter.ts';
 import { systemClock } from '../lib/clock.ts';
-import { AuthRepository } from '../modules/auth/auth.repository.ts';
-import { AuthService } from '../modules/auth/auth.service.ts';
+import { resetPassword } from '../modules/auth/auth.service.ts';
+import { SessionsRepository } from '../modules/auth/sessions.repository.ts';
+import { UsersRepository } from '../modules/users/users.repository.ts';
 
 const loaded = loadConfig(process.env);
 if (!loaded.ok) {
@@ -20,13 +20,11 @@ const { config } = loaded;
 fs.mkdirSync(config.dataDir, { recursive: true });
 const db = openDatabase(config);
 await migrate(db);
-const auth = new AuthService(
-  new AuthRepository(db.kysely),
-  systemClock,
-  new MemoryAttemptLimiter(systemClock, console), // resetting needs no password: nothing to limit
-  config.sessionTtlMs,
+const result = await resetPassword(
+  { users: new UsersRepository(db.kysely), sessions: new SessionsRepository(db.kysely), clock: systemClock },
+  config.adminUsername,
+  config.adminPassword,
 );
-const result = await auth.resetPassword(config.adminUsername, config.adminPassword);
 await db.close();
 if (!result) {
   console.error(

@@ -5,20 +5,68 @@
  */
 import type { FileSource } from '@cubby/shared';
 
-export interface AdminsTable {
+/** A person who signs in (docs/accounts.md): today's admins and the members they invite. */
+export interface UsersTable {
   id: string;
   username: string;
   password_hash: string;
+  /** 'admin' or 'member'. */
+  role: UserRole;
+  email: string | null;
+  /** 'active' or 'disabled': a disabled user's sessions, keys and app passwords stop. */
+  status: 'active' | 'disabled';
+  /** A member's home folder (virtual path); null: the homes root + the username. */
+  home_path: string | null;
+  /** The most a member's home folder may hold; null: no limit. */
+  quota_bytes: number | null;
   created_at: string;
   updated_at: string;
 }
 
-export interface AdminSessionsTable {
+export type UserRole = 'admin' | 'member';
+
+export interface SessionsTable {
   id: string;
-  admin_id: string;
+  user_id: string;
   token_hash: string;
   created_at: string;
   expires_at: string;
+  user_agent: string | null;
+  ip: string | null;
+  last_used_at: string | null;
+}
+
+/** A member's path beyond their home folder, read only or read-write. */
+export interface UserPathsTable {
+  user_id: string;
+  path: string;
+  access: 'read' | 'write';
+}
+
+export interface InvitesTable {
+  id: string;
+  token_hash: string;
+  role: UserRole;
+  email: string | null;
+  home_path: string | null;
+  quota_bytes: number | null;
+  created_by: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  used_by: string | null;
+}
+
+export interface AppPasswordsTable {
+  id: string;
+  user_id: string;
+  name: string;
+  secret_hash: string;
+  prefix: string;
+  access: 'read' | 'write';
+  path: string | null;
+  created_at: string;
+  last_used: string | null;
 }
 
 export interface ApiKeysTable {
@@ -33,6 +81,8 @@ export interface ApiKeysTable {
   created_at: string;
   expires_at: string;
   last_used: string | null;
+  /** The user the key belongs to; it never reaches further than they do. */
+  owner_id: string | null;
 }
 
 export interface SettingsTable {
@@ -52,6 +102,8 @@ export interface PastesTable {
   max_views: number;
   views: number;
   created_by: string | null;
+  /** The user who owns it (directly or through one of their keys). */
+  owner_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -98,6 +150,8 @@ export interface FilesTable {
   /** 'mount_upload': published by an upload into a mount (migration 0013); 'share': any other. */
   source: FileSource;
   created_by: string | null;
+  /** The user who owns it (directly or through one of their keys). */
+  owner_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -252,8 +306,11 @@ export interface StorageReservationsTable {
 }
 
 export interface Database {
-  admins: AdminsTable;
-  admin_sessions: AdminSessionsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  user_paths: UserPathsTable;
+  invites: InvitesTable;
+  app_passwords: AppPasswordsTable;
   api_keys: ApiKeysTable;
   settings: SettingsTable;
   pastes: PastesTable;

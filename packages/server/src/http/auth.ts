@@ -1,5 +1,5 @@
 /**
- * Reads the Authorization header (`Bearer <admin session token>` or `ApiKey <key>`) into the request's
+ * Reads the Authorization header (`Bearer <session token>` or `ApiKey <key>`) into the request's
  * principal, and the guards routes put in front of themselves. A missing, revoked or expired
  * credential on a protected route is 401 (the client logs out); a valid one without the right is 403.
  */
@@ -9,7 +9,7 @@ import type { AppEnv } from './context.ts';
 import { forbidden, unauthenticated } from '../errors/app-error.ts';
 
 export interface CredentialResolvers {
-  resolveSession(token: string): Promise<Principal | null>;
+  resolveSession(token: string, client: { ip: string; userAgent: string | null }): Promise<Principal | null>;
   resolveKey(key: string): Promise<Principal | null>;
 }
 
@@ -23,7 +23,10 @@ export function authenticate(resolvers: CredentialResolvers): MiddlewareHandler<
         const [, scheme, credential] = match as unknown as [string, string, string];
         principal =
           scheme.toLowerCase() === 'bearer'
-            ? await resolvers.resolveSession(credential)
+            ? await resolvers.resolveSession(credential, {
+                ip: c.get('clientIp'),
+                userAgent: c.req.header('user-agent') ?? null,
+              })
             : await resolvers.resolveKey(credential);
       }
     }
@@ -45,19 +48,24 @@ function principalOrThrow(c: {
 }
 
 /**
- * Throws unless the request may call a route guarded by `auth`: `none` lets everyone through,
- * `principal` any valid credential, `admin` an admin session, a permission name an admin or a key
- * holding it. 401 without valid credentials, 403 with the wrong ones.
+ * Who may call: nobody in particular (`none`), an admin session (`admin`), a person's session of
+ * any role (`user`), a person or a key holding a permission (a permission name), or any credential
+ * (`principal`).
  */
-/** Who may call: nobody in particular, an admin, a key with a permission (or an admin), or any credential. */
-export type RouteAuth = 'none' | 'admin' | keyof Permissions | 'principal';
+export type RouteAuth = 'none' | 'admin' | 'user' | keyof Permissions | 'principal';
 
+/** Throws unless the request may call a route guarded by `auth`: 401 without valid credentials, 403 with the wrong ones. */
 export function authorize(c: Context<AppEnv>, auth: RouteAuth): void {
   if (auth === 'none') return;
   const principal = principalOrThrow(c);
   if (auth === 'principal') return;
   if (auth === 'admin') {
     if (principal.type !== 'admin') throw forbidden('auth.admin_required');
+    return;
+  }
+  if (auth === 'user') {
+    // CloudPaste's answer to a key on what were admin-only routes.
+    if (principal.type === 'apikey') throw forbidden('auth.admin_required');
     return;
   }
   if (principal.type === 'apikey' && !principal.permissions[auth]) {

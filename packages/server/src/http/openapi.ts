@@ -56,6 +56,7 @@ function jsonSchema(schema: z.ZodType): JsonSchema {
 const SECURITY: Record<RouteAuth, Array<Record<string, string[]>>> = {
   none: [],
   admin: [{ AdminToken: [] }],
+  user: [{ AdminToken: [] }],
   text: [{ AdminToken: [] }, { ApiKey: [] }],
   file: [{ AdminToken: [] }, { ApiKey: [] }],
   mount: [{ AdminToken: [] }, { ApiKey: [] }],
@@ -65,10 +66,11 @@ const SECURITY: Record<RouteAuth, Array<Record<string, string[]>>> = {
 const AUTH_TEXT: Record<RouteAuth, string> = {
   none: 'anyone',
   admin: 'admin',
-  text: 'admin, or key with text',
-  file: 'admin, or key with file',
-  mount: 'admin, or key with mount',
-  principal: 'admin or any key',
+  user: 'a signed-in person (admin or member)',
+  text: 'a person, or a key with text',
+  file: 'a person, or a key with file',
+  mount: 'a person, or a key with mount',
+  principal: 'a person or any key',
 };
 
 const ENVELOPE: JsonSchema = {

@@ -99,25 +99,25 @@ export class Listings {
     let items: FsItem[] = [];
     let entry: CachedListing | undefined;
     let listing: Partial<FsListing> = {};
-    const base = this.deps.resolver.base(principal);
     if (mount) {
       const mounted = await this.deps.resolver.mounted(mount, path);
-      // On the way to its base path a key sees only that way, not the folder's other names.
+      // On the way to the folders it is given a principal sees only that way, not the folder's other names.
       if (insideBase) {
-        ({ items, entry } = await this.mountItems(mounted, path === base, options.cache ?? 'use'));
+        const given = this.deps.resolver.isGrantRoot(principal, path);
+        ({ items, entry } = await this.mountItems(mounted, given, options.cache ?? 'use'));
       }
       listing = { mount_id: mount.id, storage_type: storageType(mounted.config) };
       this.touch(mount);
     } else if (mounts.length === 0 && path !== '/') {
       throw notFound('fs.mount_not_found');
     }
-    // The way on: the next segment of each mount below this path, and of the key's base path when
-    // this is an ancestor of it (shown as folders unless a real folder has that name).
+    // The way on: the next segment of each mount below this path, and of each folder the principal
+    // is given when this is an ancestor of it (shown as folders unless a real folder has that name).
     const names = new Set(items.filter((i) => i.isDirectory).map((i) => i.name));
     const fromStorage = items.length;
     const depth = pathSegments(path).length;
     const onward = mounts.map((m) => m.mount_path);
-    if (mount && !insideBase) onward.push(base);
+    if (mount && !insideBase) onward.push(...this.deps.resolver.grants(principal).map((g) => g.path));
     for (const below of onward) {
       if (below === path || !isNormalizedPathWithin(path, below)) continue;
       const next = pathSegments(below)[depth]!;

@@ -7,13 +7,21 @@
  *   (whole segments; a mount at `/` takes everything no other mount takes) and the driver path below
  *   it. Paths above the mounts are virtual directories.
  * - Paths are canonical (shared `normalizeFsPath`: already decoded once by the URL or JSON they came
- *   in, `%` literal, no `.`/`..`), and an API key may navigate the directories on the way to its base
- *   path (seeing only that way) and read and write inside it.
+ *   in, `%` literal, no `.`/`..`). A principal reaches the folders it is given (its grants: a key's
+ *   base path, a member's home and extra paths, read only or read-write) and may navigate the
+ *   directories on the way to them (seeing only that way).
  *
  * The vfs knows mounts and storage configs only through the small sources below; app.ts hands it the
  * repositories and the driver pool that implement them.
  */
-import { isNormalizedPathWithin, normalizeFsPath, normalizePath, type Principal } from '@cubby/shared';
+import {
+  grantsOf,
+  isNormalizedPathWithin,
+  normalizeFsPath,
+  normalizePath,
+  type PathGrant,
+  type Principal,
+} from '@cubby/shared';
 import type { MountsTable } from '../db/schema.ts';
 import type { DriverPool, StorageConfigRecord } from './driver-pool.ts';
 import { badRequest, forbidden, notFound } from '../errors/app-error.ts';
@@ -91,23 +99,43 @@ export class Resolver {
     return { path, isDirectory: raw.endsWith('/') || path === '/' };
   }
 
-  /** The base path an API key is confined to ("/" for an admin), in canonical form. */
-  base(principal: Principal): string {
-    if (principal.type === 'admin') return '/';
-    const base = normalizeFsPath(principal.basicPath);
-    // A stored base path that no longer normalises confines to nothing, never to everything.
-    if (base === null) throw forbidden('fs.path_forbidden');
-    return base;
+  /**
+   * Where a principal reaches, in canonical form (docs/accounts.md): an admin everywhere; a member
+   * their home folder and extra paths; a key its base path within its owner's reach; an app
+   * password its folder within its person's. A stored path that no longer normalises reaches
+   * nothing, never everything.
+   */
+  grants(principal: Principal): PathGrant[] {
+    return grantsOf(principal).flatMap((grant) => {
+      const path = normalizeFsPath(grant.path);
+      return path === null ? [] : [{ path, write: grant.write }];
+    });
   }
 
   /**
-   * Whether `principal` may `access` `path`: inside its base path anything; on the way to it
-   * (an ancestor) only navigation.
+   * The folder a principal's own things go in ("/" for an admin, a key's base path, a member's
+   * home): the first place it may write; 403 when it may write nowhere.
+   */
+  base(principal: Principal): string {
+    const own = this.grants(principal).find((g) => g.write);
+    if (!own) throw forbidden('fs.path_forbidden');
+    return own.path;
+  }
+
+  /** Whether `path` is one of the folders a principal is given (listed as empty while it is not there). */
+  isGrantRoot(principal: Principal, path: string): boolean {
+    return this.grants(principal).some((g) => g.path === path);
+  }
+
+  /**
+   * Whether `principal` may `access` `path`: inside a folder it is given, reading always and writing
+   * where that folder is writable; on the way to one (an ancestor) only navigation.
    */
   allowed(principal: Principal, path: string, access: FsAccess): boolean {
-    const base = this.base(principal);
-    if (isNormalizedPathWithin(base, path)) return true;
-    return access === 'navigate' && isNormalizedPathWithin(path, base);
+    return this.grants(principal).some((grant) => {
+      if (isNormalizedPathWithin(grant.path, path)) return access !== 'write' || grant.write;
+      return access === 'navigate' && isNormalizedPathWithin(path, grant.path);
+    });
   }
 
   /** 403 unless {@link allowed}. */
@@ -115,20 +143,20 @@ export class Resolver {
     if (!this.allowed(principal, path, access)) throw forbidden('fs.path_forbidden');
   }
 
-  /** The active mounts a principal sees: all for an admin; for a key those on the way to or inside its base path. */
+  /** The active mounts a principal sees: those inside or on the way to the folders it is given. */
   async visibleMounts(principal: Principal): Promise<MountsTable[]> {
     const mounts = await this.deps.mounts.list({ activeOnly: true });
     return mounts.filter((m) => this.mountVisible(principal, m.mount_path));
   }
 
   /**
-   * Whether a principal sees a mount at `mountPath` (active or not): an admin every one; a key one
-   * inside its base path or one its base path lies in (the way there).
+   * Whether a principal sees a mount at `mountPath` (active or not): one inside a folder it is given,
+   * or one such a folder lies in (the way there). An admin sees every one.
    */
   mountVisible(principal: Principal, mountPath: string): boolean {
-    if (principal.type === 'admin') return true;
-    const base = this.base(principal);
-    return isNormalizedPathWithin(base, mountPath) || isNormalizedPathWithin(mountPath, base);
+    return this.grants(principal).some(
+      (g) => isNormalizedPathWithin(g.path, mountPath) || isNormalizedPathWithin(mountPath, g.path),
+    );
   }
 
   /** The mount holding `path` (longest mount path that equals it or is an ancestor), if any. */

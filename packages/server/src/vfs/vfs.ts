@@ -146,6 +146,10 @@ export class Vfs {
     this.resolver.check(principal, path, access);
   }
 
+  isGrantRoot(principal: Principal, path: string): boolean {
+    return this.resolver.isGrantRoot(principal, path);
+  }
+
   visibleMounts(principal: Principal) {
     return this.resolver.visibleMounts(principal);
   }

@@ -1,11 +1,13 @@
 /**
  * Who a WebDAV request comes from, read from its own Authorization header every time (nothing is
- * remembered by address or User-Agent): Basic with the admin's username and password, Basic with an
- * API key as both username and password, `Bearer <session token>` or `ApiKey <key>`.
+ * remembered by address or User-Agent): Basic with a person's username and an app password of
+ * theirs (docs/accounts.md) or their account password, Basic with an API key as both username and
+ * password, `Bearer <session token>` or `ApiKey <key>`.
  *
  * A sync client sends Basic credentials on every request, and argon2 is slow on purpose; so a
- * verified admin header is remembered for a minute, keyed by its SHA-256, and only while the admin's
- * password is unchanged (checked on each use). Wrong Basic passwords count in the login form's limits.
+ * verified account-password header is remembered for a minute, keyed by its SHA-256, and only while
+ * the person is active and their password unchanged (checked on each use). App passwords are keyed
+ * hashes, looked up at once. Wrong Basic passwords count in the login form's limits.
  *
  * One header is verified once at a time: requests that arrive while it is being verified (a client
  * with 16 connections whose memo just ran out) wait for that one answer instead of each taking a
@@ -13,21 +15,31 @@
  * wrong one counts as one guess however many requests carried it.
  */
 import type { Principal } from '@cubby/shared';
-import type { AdminsTable } from '../db/schema.ts';
+import type { UsersTable } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { sha256Hex } from '../lib/crypto.ts';
 import type { ApiKeysService } from '../modules/api-keys/api-keys.service.ts';
-import { adminPrincipal, type AuthService } from '../modules/auth/auth.service.ts';
+import type { AppPasswordsService } from '../modules/app-passwords/app-passwords.service.ts';
+import type { AuthService } from '../modules/auth/auth.service.ts';
+import type { UsersService } from '../modules/users/users.service.ts';
 
 const REMEMBER_MS = 60_000;
 const REMEMBER_MAX = 1000;
 
 export class DavAuthenticator {
-  private readonly verified = new Map<string, { adminId: string; passwordHash: string; until: number }>();
+  private readonly verified = new Map<string, { userId: string; passwordHash: string; until: number }>();
   /** Verifications in flight, by the header's SHA-256. */
-  private readonly verifying = new Map<string, Promise<AdminsTable>>();
+  private readonly verifying = new Map<string, Promise<UsersTable>>();
 
-  constructor(private readonly deps: { auth: AuthService; apiKeys: ApiKeysService; clock: Clock }) {}
+  constructor(
+    private readonly deps: {
+      auth: AuthService;
+      users: UsersService;
+      apiKeys: ApiKeysService;
+      appPasswords: AppPasswordsService;
+      clock: Clock;
+    },
+  ) {}
 
   /**
    * The principal behind the header, or null without credentials or with wrong ones (the caller
@@ -39,7 +51,8 @@ export class DavAuthenticator {
     if (!match) return null;
     const scheme = match[1]!.toLowerCase();
     const credential = match[2]!;
-    if (scheme === 'bearer') return this.deps.auth.resolveSession(credential);
+    if (scheme === 'bearer')
+      return this.deps.auth.resolveSession(credential, { ip: clientIp, userAgent: null });
     if (scheme === 'apikey') return this.deps.apiKeys.resolveKey(credential);
 
     const decoded = Buffer.from(credential, 'base64').toString('utf8');
@@ -51,12 +64,14 @@ export class DavAuthenticator {
       const key = await this.deps.apiKeys.resolveKey(username);
       if (key) return key;
     }
+    const app = await this.deps.appPasswords.resolve(username, password);
+    if (app) return app;
     const now = this.deps.clock.now().getTime();
     const id = sha256Hex(header);
     const known = this.verified.get(id);
     if (known && known.until > now) {
-      const admin = await this.deps.auth.adminIfUnchanged(known.adminId, known.passwordHash);
-      if (admin) return admin;
+      const person = await this.deps.auth.principalIfUnchanged(known.userId, known.passwordHash);
+      if (person) return person;
     }
     this.verified.delete(id);
     let verification = this.verifying.get(id);
@@ -68,17 +83,18 @@ export class DavAuthenticator {
         () => this.verifying.delete(id),
       );
     }
-    return adminPrincipal(await verification);
+    return this.deps.users.principalOf(await verification);
   }
 
   private async verify(id: string, username: string, password: string, clientIp: string) {
-    const admin = await this.deps.auth.verifyCredentials(username, password, clientIp);
+    const user = await this.deps.auth.verifyCredentials(username, password, clientIp);
     const now = this.deps.clock.now().getTime();
     if (this.verified.size >= REMEMBER_MAX) {
       for (const [key, entry] of this.verified) if (entry.until <= now) this.verified.delete(key);
       if (this.verified.size >= REMEMBER_MAX) this.verified.clear();
     }
-    this.verified.set(id, { adminId: admin.id, passwordHash: admin.password_hash, until: now + REMEMBER_MS });
-    return admin;
+    this.verified.set(id, { userId: user.id, passwordHash: user.password_hash, until: now + REMEMBER_MS });
+    await this.deps.users.ensureHome(user);
+    return user;
   }
 }

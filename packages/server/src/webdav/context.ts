@@ -3,7 +3,7 @@
  * home for paths, permissions, caches and share records), the request's canonical path, and what is
  * at a path. WebDAV is another front door to the virtual tree, not a second storage layer.
  */
-import { mimeFromFilename, normalizeFsPath, type Principal } from '@cubby/shared';
+import { mimeFromFilename, type Principal } from '@cubby/shared';
 import type { Context } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { AppError, badRequest, conflict } from '../errors/app-error.ts';
@@ -91,8 +91,9 @@ export async function lookup(deps: DavDeps, principal: Principal, path: string):
     }
   }
   const entry = await deps.vfs.find(resolved);
-  // A key's base folder is its home even before anything was written there (as in fs lists).
-  if (!entry) return isHome(principal, path) ? collection(path) : null;
+  // A folder the principal is given (a key's base path, a member's home) is there even before
+  // anything was written in it (as in fs lists).
+  if (!entry) return deps.vfs.isGrantRoot(principal, path) ? collection(path) : null;
   if (entry.isDirectory) return { ...collection(path), modified: entry.modified };
   return {
     path,
@@ -103,9 +104,6 @@ export async function lookup(deps: DavDeps, principal: Principal, path: string):
     contentType: mimeFromFilename(entry.name),
   };
 }
-
-const isHome = (principal: Principal, path: string) =>
-  principal.type === 'apikey' && normalizeFsPath(principal.basicPath) === path;
 
 /** 409 unless the folder that would hold `path` exists (WebDAV never creates missing parents). */
 export async function requireParent(deps: DavDeps, principal: Principal, path: string): Promise<void> {

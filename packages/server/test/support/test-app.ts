@@ -187,6 +187,7 @@ export function fileRow(fields: Partial<FilesTable> & Pick<FilesTable, 'storage_
     keep_object: 0,
     source: 'share',
     created_by: null,
+    owner_id: null,
     created_at: now,
     updated_at: now,
     ...fields,

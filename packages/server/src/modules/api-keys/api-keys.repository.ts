@@ -1,16 +1,26 @@
 /** SQL for API keys. */
 import type { Kysely, Updateable } from 'kysely';
 import type { ApiKeysTable, Database } from '../../db/schema.ts';
+import { touchLastUsed } from '../../db/touch.ts';
 
 export class ApiKeysRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  list(): Promise<ApiKeysTable[]> {
-    return this.db.selectFrom('api_keys').selectAll().orderBy('created_at', 'desc').orderBy('name').execute();
+  /** Every key, or only those `ownerId` owns, with the owner's name. */
+  list(ownerId?: string): Promise<(ApiKeysTable & { owner_name: string | null })[]> {
+    let query = this.db
+      .selectFrom('api_keys')
+      .leftJoin('users', 'users.id', 'api_keys.owner_id')
+      .selectAll('api_keys')
+      .select('users.username as owner_name');
+    if (ownerId !== undefined) query = query.where('api_keys.owner_id', '=', ownerId);
+    return query.orderBy('api_keys.created_at', 'desc').orderBy('api_keys.name').execute();
   }
 
-  findById(id: string): Promise<ApiKeysTable | undefined> {
-    return this.db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+  findById(id: string, ownerId?: string): Promise<ApiKeysTable | undefined> {
+    let query = this.db.selectFrom('api_keys').selectAll().where('id', '=', id);
+    if (ownerId !== undefined) query = query.where('owner_id', '=', ownerId);
+    return query.executeTakeFirst();
   }
 
   findByName(name: string): Promise<ApiKeysTable | undefined> {
@@ -40,13 +50,8 @@ export class ApiKeysRepository {
     return Number(result.numDeletedRows) > 0;
   }
 
-  /** Records use, at most once per `staleBefore` window: one conditional UPDATE, no read. */
-  async touchLastUsed(id: string, now: string, staleBefore: string): Promise<void> {
-    await this.db
-      .updateTable('api_keys')
-      .set({ last_used: now })
-      .where('id', '=', id)
-      .where((eb) => eb.or([eb('last_used', 'is', null), eb('last_used', '<', staleBefore)]))
-      .execute();
+  /** Records use, at most once per `staleBefore` window. */
+  touchLastUsed(id: string, now: string, staleBefore: string): Promise<void> {
+    return touchLastUsed(this.db, { table: 'api_keys', column: 'last_used', id }, { now, staleBefore });
   }
 }

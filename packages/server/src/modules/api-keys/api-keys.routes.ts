@@ -31,8 +31,13 @@ export function apiKeysRoutes(keys: ApiKeysService) {
 
   app.get(
     '/admin/api-keys',
-    route({ tag, summary: 'Lists the API keys (never the keys themselves)', auth: 'admin' }, async (c) =>
-      ok(c, 'apikeys.listed', await keys.list()),
+    route(
+      {
+        tag,
+        summary: "Lists the API keys (never the keys themselves): an admin's all, a member's their own",
+        auth: 'user',
+      },
+      async (c) => ok(c, 'apikeys.listed', await keys.list(c.get('principal')!)),
     ),
   );
 
@@ -42,25 +47,26 @@ export function apiKeysRoutes(keys: ApiKeysService) {
       {
         tag,
         summary: 'Creates an API key; the answer shows the key once',
-        auth: 'admin',
+        auth: 'user',
         body: apiKeyCreateSchema,
       },
-      async (c, { body }) => ok(c, 'apikeys.created', await keys.create(body), 201),
+      async (c, { body }) => ok(c, 'apikeys.created', await keys.create(c.get('principal')!, body), 201),
     ),
   );
 
   app.put(
     '/admin/api-keys/:id',
     route(
-      { tag, summary: 'Changes an API key', auth: 'admin', body: apiKeyUpdateSchema },
-      async (c, { body }) => ok(c, 'apikeys.updated', await keys.update(c.req.param('id')!, body)),
+      { tag, summary: 'Changes an API key', auth: 'user', body: apiKeyUpdateSchema },
+      async (c, { body }) =>
+        ok(c, 'apikeys.updated', await keys.update(c.get('principal')!, c.req.param('id')!, body)),
     ),
   );
 
   app.delete(
     '/admin/api-keys/:id',
-    route({ tag, summary: 'Deletes an API key', auth: 'admin' }, async (c) => {
-      await keys.delete(c.req.param('id')!);
+    route({ tag, summary: 'Deletes an API key', auth: 'user' }, async (c) => {
+      await keys.delete(c.get('principal')!, c.req.param('id')!);
       return ok(c, 'apikeys.deleted', null);
     }),
   );

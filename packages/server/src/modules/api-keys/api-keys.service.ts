@@ -4,6 +4,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
+  grantsOf,
+  narrowGrants,
+  normalizeFsPath,
   NEVER_EXPIRES,
   type apiKeyCreateSchema,
   type apiKeyUpdateSchema,
@@ -23,7 +26,7 @@ const DISPLAY_PREFIX_LENGTH = 4;
 const DEFAULT_LIFETIME_MS = 24 * 3600_000;
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-export function toApiKeyView(row: ApiKeysTable): ApiKeyView {
+export function toApiKeyView(row: ApiKeysTable & { owner_name?: string | null }): ApiKeyView {
   return {
     id: row.id,
     name: row.name,
@@ -35,32 +38,38 @@ export function toApiKeyView(row: ApiKeysTable): ApiKeyView {
     created_at: row.created_at,
     expires_at: row.expires_at,
     last_used: row.last_used,
+    owner_id: row.owner_id,
+    ...(row.owner_name !== undefined ? { owner_name: row.owner_name } : {}),
   };
 }
 
-function keyPrincipal(row: ApiKeysTable): Principal {
-  const view = toApiKeyView(row);
-  return {
-    type: 'apikey',
-    id: row.id,
-    name: row.name,
-    basicPath: row.basic_path,
-    permissions: { text: view.text_permission, file: view.file_permission, mount: view.mount_permission },
-  };
-}
+/** The person a key belongs to, as they are now (null once they are disabled or deleted). */
+export type KeyOwners = (userId: string) => Promise<Principal | null>;
+
+/**
+ * Whose keys a principal manages: an admin everyone's (undefined), a member their own. Keys do not
+ * manage keys (the routes are for people).
+ */
+const ownerFilter = (principal: Principal): string | undefined =>
+  principal.type === 'admin' ? undefined : principal.id;
 
 export class ApiKeysService {
   constructor(
     private readonly repo: ApiKeysRepository,
     private readonly clock: Clock,
     private readonly secretKey: string,
+    private readonly owners: KeyOwners,
   ) {}
 
-  async list(): Promise<ApiKeyView[]> {
-    return (await this.repo.list()).map(toApiKeyView);
+  async list(principal: Principal): Promise<ApiKeyView[]> {
+    return (await this.repo.list(ownerFilter(principal))).map(toApiKeyView);
   }
 
-  async create(input: z.output<typeof apiKeyCreateSchema>): Promise<ApiKeyView & { key: string }> {
+  async create(
+    principal: Principal,
+    input: z.output<typeof apiKeyCreateSchema>,
+  ): Promise<ApiKeyView & { key: string }> {
+    if (input.basic_path !== undefined) this.checkReach(principal, input.basic_path);
     const now = this.clock.now();
     const key = input.custom_key || randomString(GENERATED_KEY_LENGTH);
     const row: ApiKeysTable = {
@@ -78,6 +87,7 @@ export class ApiKeysService {
           ? new Date(now.getTime() + DEFAULT_LIFETIME_MS).toISOString()
           : this.expiry(input.expires_at, now),
       last_used: null,
+      owner_id: principal.id,
     };
     if (await this.repo.findByName(row.name)) throw conflict('apikeys.name_taken');
     try {
@@ -89,7 +99,12 @@ export class ApiKeysService {
     return { ...toApiKeyView(row), key };
   }
 
-  async update(id: string, input: z.output<typeof apiKeyUpdateSchema>): Promise<ApiKeyView> {
+  async update(
+    principal: Principal,
+    id: string,
+    input: z.output<typeof apiKeyUpdateSchema>,
+  ): Promise<ApiKeyView> {
+    if (input.basic_path !== undefined) this.checkReach(principal, input.basic_path);
     const changes: Partial<ApiKeysTable> = {};
     if (input.name !== undefined) changes.name = input.name;
     if (input.text_permission !== undefined) changes.text_permission = input.text_permission ? 1 : 0;
@@ -100,7 +115,7 @@ export class ApiKeysService {
       changes.expires_at = this.expiry(input.expires_at, this.clock.now());
     }
     if (Object.keys(changes).length === 0) throw badRequest('apikeys.nothing_to_update');
-    if (!(await this.repo.findById(id))) throw notFound('apikeys.not_found');
+    if (!(await this.repo.findById(id, ownerFilter(principal)))) throw notFound('apikeys.not_found');
     if (changes.name !== undefined) {
       const other = await this.repo.findByName(changes.name);
       if (other && other.id !== id) throw conflict('apikeys.name_taken');
@@ -114,8 +129,43 @@ export class ApiKeysService {
     return toApiKeyView((await this.repo.findById(id))!);
   }
 
-  async delete(id: string): Promise<void> {
+  async delete(principal: Principal, id: string): Promise<void> {
+    if (!(await this.repo.findById(id, ownerFilter(principal)))) throw notFound('apikeys.not_found');
     if (!(await this.repo.delete(id))) throw notFound('apikeys.not_found');
+  }
+
+  /** 400 when a key's base path lies outside everything its maker reaches (it would reach nothing). */
+  private checkReach(principal: Principal, basicPath: string): void {
+    if (narrowGrants(grantsOf(principal), { path: basicPath, write: true }).length === 0) {
+      throw invalidFields('common.validation', { basic_path: 'apikeys.path_out_of_reach' });
+    }
+  }
+
+  /**
+   * A key as a principal: its permissions, and where it reaches — its base path within its owner's
+   * reach (a key older than accounts has no owner and reaches its base path). Null when its owner
+   * is disabled or gone.
+   */
+  private async keyPrincipal(row: ApiKeysTable): Promise<Principal | null> {
+    const view = toApiKeyView(row);
+    const base = normalizeFsPath(row.basic_path);
+    // A stored base path that no longer normalises reaches nothing, never everything.
+    const scope = base === null ? [] : [{ path: base, write: true }];
+    let grants = scope;
+    if (row.owner_id !== null) {
+      const owner = await this.owners(row.owner_id);
+      if (!owner) return null;
+      grants = scope.flatMap((s) => narrowGrants(grantsOf(owner), s));
+    }
+    return {
+      type: 'apikey',
+      id: row.id,
+      name: row.name,
+      basicPath: row.basic_path,
+      permissions: { text: view.text_permission, file: view.file_permission, mount: view.mount_permission },
+      ownerId: row.owner_id,
+      grants,
+    };
   }
 
   /** The key's principal, or null when the key is unknown or expired. Notes use once a minute at most. */
@@ -128,7 +178,7 @@ export class ApiKeysService {
       now.toISOString(),
       new Date(now.getTime() - LAST_USED_RESOLUTION_MS).toISOString(),
     );
-    return keyPrincipal(row);
+    return this.keyPrincipal(row);
   }
 
   /**
@@ -138,7 +188,7 @@ export class ApiKeysService {
   async resolveKeyById(id: string): Promise<Principal | null> {
     const row = await this.repo.findById(id);
     if (!row || row.expires_at <= this.clock.now().toISOString()) return null;
-    return keyPrincipal(row);
+    return this.keyPrincipal(row);
   }
 
   private hashKey(key: string): string {

@@ -1,12 +1,17 @@
-/** /api/admin/login, /logout, /change-password and /api/test/admin-token. */
-import { Hono } from 'hono';
+/**
+ * /api/admin/login, /logout, /change-password and /api/test/admin-token (CloudPaste's, for every
+ * person now: a member signs in the same way), and one's own account: /api/auth/me and the sessions
+ * at /api/auth/sessions.
+ */
+import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../../http/context.ts';
 import { authorize } from '../../http/auth.ts';
 import { ok } from '../../http/envelope.ts';
 import { forbidden } from '../../errors/app-error.ts';
 import { route } from '../../http/route-docs.ts';
-import type { AuthService } from './auth.service.ts';
+import type { AuthService, ClientInfo } from './auth.service.ts';
+import type { UsersService } from '../users/users.service.ts';
 
 const loginSchema = z.object({ username: z.unknown(), password: z.unknown() });
 const changePasswordSchema = z.object({
@@ -15,7 +20,13 @@ const changePasswordSchema = z.object({
   newUsername: z.string().max(100).optional(),
 });
 
-export function authRoutes(auth: AuthService) {
+const bearerToken = (c: Context<AppEnv>) => /^Bearer\s+(\S+)/i.exec(c.req.header('authorization') ?? '')?.[1];
+const clientOf = (c: Context<AppEnv>): ClientInfo => ({
+  ip: c.get('clientIp'),
+  userAgent: c.req.header('user-agent') ?? null,
+});
+
+export function authRoutes(auth: AuthService, users: UsersService) {
   const app = new Hono<AppEnv>();
   const tag = 'Admin account';
 
@@ -24,7 +35,7 @@ export function authRoutes(auth: AuthService) {
     route(
       { tag, summary: 'Logs in; answers the session token', auth: 'none', body: loginSchema },
       async (c, { body }) => {
-        const session = await auth.login(body.username, body.password, c.get('clientIp'));
+        const session = await auth.login(body.username, body.password, clientOf(c));
         return ok(c, 'auth.login_ok', session);
       },
     ),
@@ -41,7 +52,7 @@ export function authRoutes(auth: AuthService) {
         auth: 'none',
       },
       async (c) => {
-        const token = /^Bearer\s+(\S+)/i.exec(c.req.header('authorization') ?? '')?.[1];
+        const token = bearerToken(c);
         if (token) await auth.logout(token);
         return ok(c, 'auth.logout_ok', null);
       },
@@ -54,7 +65,7 @@ export function authRoutes(auth: AuthService) {
       {
         tag,
         summary: 'Changes the username and/or password; signs out every session',
-        auth: 'admin',
+        auth: 'user',
         body: changePasswordSchema,
       },
       async (c, { body }) => {
@@ -86,6 +97,43 @@ export function authRoutes(auth: AuthService) {
         });
       },
     ),
+  );
+
+  const own = 'My account';
+  app.get(
+    '/auth/me',
+    route(
+      { tag: own, summary: 'Who is signed in: name, role, home folder, paths, quota', auth: 'user' },
+      async (c) => ok(c, 'auth.me', await users.get(c.get('principal')!.id)),
+    ),
+  );
+
+  app.get(
+    '/auth/sessions',
+    route(
+      {
+        tag: own,
+        summary: "One's sessions: device, address, last use; `current` marks this one",
+        auth: 'user',
+      },
+      async (c) => ok(c, 'auth.sessions_listed', await auth.sessions(c.get('principal')!.id, bearerToken(c))),
+    ),
+  );
+
+  app.delete(
+    '/auth/sessions',
+    route({ tag: own, summary: "Ends every one of one's sessions but this one", auth: 'user' }, async (c) => {
+      const ended = await auth.endOtherSessions(c.get('principal')!.id, bearerToken(c));
+      return ok(c, 'auth.sessions_ended', { ended });
+    }),
+  );
+
+  app.delete(
+    '/auth/sessions/:id',
+    route({ tag: own, summary: "Ends one of one's sessions", auth: 'user' }, async (c) => {
+      await auth.endSession(c.get('principal')!.id, c.req.param('id')!);
+      return ok(c, 'auth.session_ended', null);
+    }),
   );
 
   return app;

@@ -1,9 +1,12 @@
 /**
- * Admin accounts and sessions: first-start bootstrap, login with rate limiting, session tokens stored
- * only as hashes, logout, change of username or password (which revokes every session).
+ * Signing in and sessions (docs/accounts.md): first-start bootstrap of the first admin, login of any
+ * active user with rate limiting (the form's and WebDAV's Basic alike), session tokens stored only
+ * as hashes with the device and address they were last used from, the list of one's sessions and
+ * ending any or all of them, logout, and the change of one's own username or password (which ends
+ * every session).
  */
 import { randomUUID } from 'node:crypto';
-import type { Principal } from '@cubby/shared';
+import { MIN_PASSWORD_LENGTH, type Principal, type SessionView, usernameSchema } from '@cubby/shared';
 import type { AttemptLimiter, LimitKey, LimitRule } from '../../http/rate-limiter.ts';
 import type { Clock } from '../../lib/clock.ts';
 import {
@@ -14,12 +17,12 @@ import {
   sha256Hex,
   verifyPassword,
 } from '../../lib/crypto.ts';
-import { badRequest, conflict, unauthenticated } from '../../errors/app-error.ts';
+import { badRequest, conflict, forbidden, notFound, unauthenticated } from '../../errors/app-error.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import type { AdminsTable } from '../../db/schema.ts';
-import type { AuthRepository } from './auth.repository.ts';
-
-export const MIN_PASSWORD_LENGTH = 8;
+import type { UsersTable } from '../../db/schema.ts';
+import type { SessionsRepository } from './sessions.repository.ts';
+import type { UsersRepository } from '../users/users.repository.ts';
+import { homePathOf, type UsersService } from '../users/users.service.ts';
 
 const FIFTEEN_MINUTES = 15 * 60_000;
 /**
@@ -32,9 +35,9 @@ const LOGIN_LIMITS = {
   perAddress: { name: 'login per address', max: 20, windowMs: FIFTEEN_MINUTES },
   perUser: { name: 'login per username', max: 100, windowMs: FIFTEEN_MINUTES, warn: true },
 } as const satisfies Record<string, LimitRule>;
-/** Wrong current passwords on change-password, per admin (who already holds a session). */
+/** Wrong current passwords on change-password, per user (who already holds a session). */
 const CHANGE_PASSWORD_LIMIT: LimitRule = {
-  name: 'change-password per admin',
+  name: 'change-password per user',
   max: 10,
   windowMs: FIFTEEN_MINUTES,
 };
@@ -45,15 +48,40 @@ export interface ChangePasswordInput {
   newUsername?: string;
 }
 
-export const adminPrincipal = (admin: Pick<AdminsTable, 'id' | 'username'>): Principal => ({
-  type: 'admin',
-  id: admin.id,
-  username: admin.username,
-});
+/** Where a request comes from: noted on the session it uses. */
+export interface ClientInfo {
+  ip: string;
+  userAgent: string | null;
+}
+
+const LAST_USED_RESOLUTION_MS = 60_000;
+const USER_AGENT_MAX = 300;
+
+/**
+ * For an owner locked out (`npm run admin:reset-password`): sets a new password (given or random) on
+ * the named user or the first admin, makes them active again, and ends all their sessions.
+ */
+export async function resetPassword(
+  deps: { users: UsersRepository; sessions: SessionsRepository; clock: Clock },
+  username: string | undefined,
+  password: string | undefined,
+) {
+  const user = username ? await deps.users.findByUsername(username) : await deps.users.findFirstAdmin();
+  if (!user) return null;
+  const newPassword = password ?? randomString(20);
+  await deps.users.update(user.id, {
+    password_hash: await hashPassword(newPassword),
+    status: 'active',
+    updated_at: deps.clock.now().toISOString(),
+  });
+  await deps.sessions.deleteOf(user.id);
+  return { username: user.username, password: newPassword, generated: password === undefined };
+}
 
 export class AuthService {
   constructor(
-    private readonly repo: AuthRepository,
+    private readonly repo: SessionsRepository,
+    private readonly users: UsersService,
     private readonly clock: Clock,
     private readonly limiter: AttemptLimiter,
     private readonly sessionTtlMs: number,
@@ -67,100 +95,138 @@ export class AuthService {
     username: string | undefined,
     password: string | undefined,
   ): Promise<{ username: string; generatedPassword?: string } | null> {
-    if ((await this.repo.countAdmins()) > 0) return null;
+    if ((await this.users.repo.countAdmins()) > 0) return null;
     const name = username ?? 'admin';
     const generated = password ? undefined : randomString(20);
     const now = this.clock.now().toISOString();
-    await this.repo.insertAdmin({
+    await this.users.repo.insert({
       id: randomUUID(),
       username: name,
       password_hash: await hashPassword(password ?? generated!),
+      role: 'admin',
+      email: null,
+      status: 'active',
+      home_path: null,
+      quota_bytes: null,
       created_at: now,
       updated_at: now,
     });
     return generated ? { username: name, generatedPassword: generated } : { username: name };
   }
 
-  /** For an owner locked out: sets a new password (given or random) and revokes all sessions. */
-  async resetPassword(username: string | undefined, password: string | undefined) {
-    const admin = username ? await this.repo.findAdminByUsername(username) : await this.repo.findFirstAdmin();
-    if (!admin) return null;
-    const newPassword = password ?? randomString(20);
-    await this.repo.updateAdmin(
-      admin.id,
-      { password_hash: await hashPassword(newPassword) },
-      this.clock.now().toISOString(),
-    );
-    await this.repo.deleteSessionsOfAdmin(admin.id);
-    return { username: admin.username, password: newPassword, generated: password === undefined };
-  }
-
   /**
    * Checks a username and password under the login limits (the form's and WebDAV's Basic alike):
-   * the attempt is reserved before the password is verified and refunded when it was right.
+   * the attempt is reserved before the password is verified and refunded when it was right. A
+   * disabled account is told so only to someone who knows its password.
    */
-  async verifyCredentials(username: unknown, password: unknown, clientIp: string): Promise<AdminsTable> {
+  async verifyCredentials(username: unknown, password: unknown, clientIp: string): Promise<UsersTable> {
     if (typeof username !== 'string' || typeof password !== 'string' || !username.trim() || !password) {
       throw badRequest('auth.login_fields_required');
     }
-    const user = username.trim().toLowerCase();
-    const userKey = sha256Hex(user); // a username may be long: keys stay small
+    const name = username.trim().toLowerCase();
+    const userKey = sha256Hex(name); // a username may be long: keys stay small
     const limits: LimitKey[] = [
       { rule: LOGIN_LIMITS.perUserAndAddress, key: `${userKey} ${clientIp}` },
       { rule: LOGIN_LIMITS.perAddress, key: clientIp },
-      { rule: LOGIN_LIMITS.perUser, key: userKey, logFields: { username: user } },
+      { rule: LOGIN_LIMITS.perUser, key: userKey, logFields: { username: name } },
     ];
     const attempt = await this.limiter.reserve(limits);
 
-    const admin = await this.repo.findAdminByUsername(username.trim());
-    const valid = await verifyPassword(admin?.password_hash ?? (await dummyPasswordHash()), password);
-    if (!admin || !valid) throw unauthenticated('auth.invalid_login');
+    const user = await this.users.repo.findByUsername(username.trim());
+    const valid = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), password);
+    if (!user || !valid) throw unauthenticated('auth.invalid_login');
     await attempt.refund();
-    return admin;
+    if (user.status !== 'active') throw forbidden('auth.account_disabled');
+    return user;
   }
 
-  /** The admin with this id as a principal, while their password is still `passwordHash`. */
-  async adminIfUnchanged(adminId: string, passwordHash: string): Promise<Principal | null> {
-    const admin = await this.repo.findAdminById(adminId);
-    if (!admin || admin.password_hash !== passwordHash) return null;
-    return adminPrincipal(admin);
+  /** The user with this id as a principal, while active and their password is still `passwordHash`. */
+  async principalIfUnchanged(userId: string, passwordHash: string): Promise<Principal | null> {
+    const user = await this.users.repo.findById(userId);
+    if (!user || user.status !== 'active' || user.password_hash !== passwordHash) return null;
+    return this.users.principalOf(user);
   }
 
   /**
-   * The admin with this id and their password hash (what links they make are bound to, so a password
-   * change or reset retires them), or null when there is no such admin.
+   * The active user with this id and their password hash (what links they make are bound to, so a
+   * password change or reset retires them), or null when there is no such user.
    */
-  async adminWithStamp(adminId: string): Promise<{ principal: Principal; stamp: string } | null> {
-    const admin = await this.repo.findAdminById(adminId);
-    return admin ? { principal: adminPrincipal(admin), stamp: admin.password_hash } : null;
+  async userWithStamp(userId: string): Promise<{ principal: Principal; stamp: string } | null> {
+    const user = await this.users.repo.findById(userId);
+    if (!user || user.status !== 'active') return null;
+    return { principal: await this.users.principalOf(user), stamp: user.password_hash };
   }
 
-  async login(username: unknown, password: unknown, clientIp: string) {
-    const admin = await this.verifyCredentials(username, password, clientIp);
+  async login(username: unknown, password: unknown, client: ClientInfo) {
+    const user = await this.verifyCredentials(username, password, client.ip);
     const token = randomToken();
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + this.sessionTtlMs).toISOString();
-    await this.repo.insertSession({
+    await this.repo.insert({
       id: randomUUID(),
-      admin_id: admin.id,
+      user_id: user.id,
       token_hash: sha256Hex(token),
       created_at: now.toISOString(),
       expires_at: expiresAt,
+      user_agent: client.userAgent?.slice(0, USER_AGENT_MAX) ?? null,
+      ip: client.ip,
+      last_used_at: now.toISOString(),
     });
-    return { username: admin.username, token, expiresAt };
+    await this.users.ensureHome(user);
+    return { username: user.username, role: user.role, token, expiresAt };
   }
 
   async logout(token: string): Promise<void> {
-    await this.repo.deleteSession(sha256Hex(token));
+    await this.repo.deleteByHash(sha256Hex(token));
   }
 
-  /** The admin behind a session token, or null when it is unknown, revoked or expired. */
-  async resolveSession(token: string): Promise<Principal | null> {
-    const admin = await this.repo.findAdminBySession(sha256Hex(token), this.clock.now().toISOString());
-    return admin ? adminPrincipal(admin) : null;
+  /** The user behind a session token, or null when it is unknown, ended, expired or theirs is disabled. */
+  async resolveSession(token: string, client?: ClientInfo): Promise<Principal | null> {
+    const now = this.clock.now();
+    const found = await this.repo.findBySession(sha256Hex(token), now.toISOString());
+    if (!found) return null;
+    const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS).toISOString();
+    if (client && (found.lastUsedAt === null || found.lastUsedAt < staleBefore)) {
+      await this.repo.touch(found.sessionId, {
+        now: now.toISOString(),
+        staleBefore,
+        ip: client.ip,
+        userAgent: client.userAgent?.slice(0, USER_AGENT_MAX) ?? null,
+      });
+    }
+    return this.users.principalOf(found.user);
   }
 
-  async changePassword(adminId: string, input: ChangePasswordInput): Promise<void> {
+  /** A person's live sessions; `currentToken` marks the one the request came with. */
+  async sessions(userId: string, currentToken: string | undefined): Promise<SessionView[]> {
+    const currentHash = currentToken ? sha256Hex(currentToken) : undefined;
+    const rows = await this.repo.listOf(userId, this.clock.now().toISOString());
+    return rows.map((row) => ({
+      id: row.id,
+      created_at: row.created_at,
+      expires_at: row.expires_at,
+      last_used_at: row.last_used_at,
+      user_agent: row.user_agent,
+      ip: row.ip,
+      current: row.token_hash === currentHash,
+    }));
+  }
+
+  async endSession(userId: string, id: string): Promise<void> {
+    if (!(await this.repo.deleteOne(userId, id))) throw notFound('auth.session_not_found');
+  }
+
+  /** Ends every session of a user but the one the request came with; answers how many ended. */
+  endOtherSessions(userId: string, currentToken: string | undefined): Promise<number> {
+    return this.repo.deleteOf(userId, currentToken ? sha256Hex(currentToken) : undefined);
+  }
+
+  /** Ends every session of a user (disabled, deleted, password set by an admin). */
+  async endAllSessions(userId: string): Promise<void> {
+    await this.repo.deleteOf(userId);
+  }
+
+  async changePassword(userId: string, input: ChangePasswordInput): Promise<void> {
     if (typeof input.currentPassword !== 'string' || input.currentPassword === '') {
       throw badRequest('auth.current_password_required');
     }
@@ -170,35 +236,41 @@ export class AuthService {
       typeof input.newPassword === 'string' && input.newPassword !== '' ? input.newPassword : undefined;
     if (!newUsername && !newPassword) throw badRequest('auth.nothing_to_change');
 
-    const attempt = await this.limiter.reserve([{ rule: CHANGE_PASSWORD_LIMIT, key: adminId }]);
-    const admin = await this.repo.findAdminById(adminId);
-    if (!admin) throw unauthenticated();
-    if (!(await verifyPassword(admin.password_hash, input.currentPassword))) {
+    const attempt = await this.limiter.reserve([{ rule: CHANGE_PASSWORD_LIMIT, key: userId }]);
+    const user = await this.users.repo.findById(userId);
+    if (!user) throw unauthenticated();
+    if (!(await verifyPassword(user.password_hash, input.currentPassword))) {
       throw unauthenticated('auth.current_password_wrong');
     }
     await attempt.refund();
 
-    const changes: { username?: string; password_hash?: string } = {};
+    const changes: { username?: string; password_hash?: string; home_path?: string } = {};
     if (newPassword) {
       if (newPassword.length < MIN_PASSWORD_LENGTH) throw badRequest('auth.password_too_short');
-      if (await verifyPassword(admin.password_hash, newPassword)) throw badRequest('auth.same_password');
+      if (await verifyPassword(user.password_hash, newPassword)) throw badRequest('auth.same_password');
       changes.password_hash = await hashPassword(newPassword);
     }
-    if (newUsername && newUsername !== admin.username) {
-      const other = await this.repo.findAdminByUsername(newUsername);
-      if (other && other.id !== admin.id) throw conflict('auth.username_taken');
+    if (newUsername && newUsername !== user.username) {
+      const other = await this.users.repo.findByUsername(newUsername);
+      if (other && other.id !== user.id) throw conflict('auth.username_taken');
+      // Members' names become folder names and WebDAV logins (an admin's stays as free as CloudPaste's).
+      if (user.role === 'member' && !usernameSchema.safeParse(newUsername).success) {
+        throw badRequest('validation.username_invalid');
+      }
       changes.username = newUsername;
+      // A home named after the old username stays where it is, with the files in it.
+      if (user.role === 'member' && user.home_path === null) changes.home_path = homePathOf(user);
     }
     try {
-      await this.repo.updateAdmin(admin.id, changes, this.clock.now().toISOString());
+      await this.users.repo.update(user.id, { ...changes, updated_at: this.clock.now().toISOString() });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict('auth.username_taken');
       throw error;
     }
-    await this.repo.deleteSessionsOfAdmin(admin.id);
+    await this.repo.deleteOf(user.id);
   }
 
   purgeExpiredSessions(): Promise<number> {
-    return this.repo.deleteExpiredSessions(this.clock.now().toISOString());
+    return this.repo.deleteExpired(this.clock.now().toISOString());
   }
 }

@@ -3,12 +3,12 @@
  * delivering (file_view_tokens, migration 0004), and the management list.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { creatorId, type FileSource, mimeFromFilename, type Principal } from '@cubby/shared';
+import { creatorId, type FileSource, mimeFromFilename, type Principal, userIdOf } from '@cubby/shared';
 import { type Kysely, type Updateable, sql } from 'kysely';
 import { pathBelow } from '../../db/path-below.ts';
 import type { Database, FilesTable } from '../../db/schema.ts';
 import type { Place } from '../../vfs/changes.ts';
-import { createdByKey, likePattern } from '../shares/share-rules.ts';
+import { createdByKey, likePattern, type Whose } from '../shares/share-rules.ts';
 
 /**
  * A new file share's row: an unprotected share served through this server (no password, expiry or
@@ -35,6 +35,7 @@ export function newFileRow(
     keep_object: 0,
     source: 'share',
     created_by: creatorId(principal),
+    owner_id: userIdOf(principal),
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   };
@@ -292,11 +293,11 @@ export class FilesRepository {
       .execute();
   }
 
-  /** The rows among `ids` (any status), limited to a creator's own when `createdBy` is given. */
-  findMany(ids: string[], createdBy?: string): Promise<FilesTable[]> {
+  /** The rows among `ids` (any status), limited to someone's own when `whose` is given. */
+  findMany(ids: string[], whose?: Whose): Promise<FilesTable[]> {
     if (ids.length === 0) return Promise.resolve([]);
     let query = this.db.selectFrom('files').selectAll().where('id', 'in', ids);
-    if (createdBy !== undefined) query = query.where('created_by', '=', createdBy);
+    if (whose !== undefined) query = query.where(whose.column, '=', whose.value);
     return query.execute();
   }
 
@@ -322,12 +323,12 @@ export class FilesRepository {
     offset: number;
     limit: number;
     search?: string;
-    createdBy?: string;
+    whose?: Whose;
     storageConfigId?: string;
     source?: FileSource;
   }): Promise<{ rows: FileListRow[]; total: number }> {
     let base = this.listBase().where('files.status', '=', 'ready');
-    if (options.createdBy !== undefined) base = base.where('files.created_by', '=', options.createdBy);
+    if (options.whose) base = base.where(`files.${options.whose.column}`, '=', options.whose.value);
     if (options.source !== undefined) base = base.where('files.source', '=', options.source);
     if (options.storageConfigId) base = base.where('files.storage_config_id', '=', options.storageConfigId);
     if (options.search) {

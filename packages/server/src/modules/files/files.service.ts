@@ -23,12 +23,11 @@ import {
   type FileItem,
   type FileShare,
   type FileSource,
-  isCreator,
   isOfficePreviewable,
+  mayManage,
   type OfficePreviewAnswer,
   type Principal,
 } from '@cubby/shared';
-import { creatorId } from '@cubby/shared';
 import type { Logger } from 'pino';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { FilesTable } from '../../db/schema.ts';
@@ -49,6 +48,8 @@ import type { SettingsService } from '../settings/settings.service.ts';
 import {
   checkSharePassword,
   futureExpiry,
+  managedShares,
+  ownShares,
   randomSlug,
   reserveShareGuess,
   shareState,
@@ -319,7 +320,7 @@ export class FilesService {
       offset: options.offset,
       limit: options.limit,
       search: options.search?.trim() || undefined,
-      createdBy: options.own ? creatorId(principal) : undefined,
+      whose: options.own ? ownShares(principal) : undefined,
       storageConfigId: options.storageConfigId,
       source: options.source,
     });
@@ -414,13 +415,17 @@ export class FilesService {
     principal: Principal,
     ids: string[],
   ): Promise<{ count: number; objectFailures: string[] }> {
-    const rows = await this.repo.findMany(
-      [...new Set(ids)],
-      principal.type === 'admin' ? undefined : creatorId(principal),
-    );
+    const rows = await this.repo.findMany([...new Set(ids)], managedShares(principal));
     const objectFailures: string[] = [];
     for (const row of rows) if (!(await this.deleteShare(row))) objectFailures.push(row.id);
     return { count: rows.length, objectFailures };
+  }
+
+  /** Deletes shares and their objects by id, whoever owns them (a deleted person's, when the admin says so). */
+  async deleteAll(ids: string[]): Promise<number> {
+    const rows = await this.repo.findMany([...new Set(ids)]);
+    for (const row of rows) await this.deleteShare(row);
+    return rows.length;
   }
 
   // ---- helpers --------------------------------------------------------------------------------
@@ -498,7 +503,7 @@ export class FilesService {
 
   private async owned(principal: Principal, id: string): Promise<FilesTable> {
     const row = await this.repo.findById(id);
-    if (!row || !isCreator(principal, row.created_by)) throw this.notOwned(principal);
+    if (!row || !mayManage(principal, row)) throw this.notOwned(principal);
     return row;
   }
 

@@ -36,8 +36,8 @@ const LINK_MAX_TOKEN_CHARS = 6000;
 const LINK_MAX_PAYLOAD_BYTES = 64 * 1024;
 
 export interface ZipSubjects {
-  /** The admin with this id and a stamp that changes with their password, or null. */
-  admin(id: string): Promise<{ principal: Principal; stamp: string } | null>;
+  /** The active person with this id and a stamp that changes with their password, or null. */
+  user(id: string): Promise<{ principal: Principal; stamp: string } | null>;
   /** The key with this id as it is now, or null when deleted or expired. */
   apiKey(id: string): Promise<Principal | null>;
 }
@@ -61,8 +61,8 @@ export interface ZipPlan {
 
 const linkPayload = z.object({
   v: z.literal(1),
-  /** Who: an admin or an API key, by id. */
-  k: z.enum(['admin', 'apikey']),
+  /** Who: a person (an admin or a member) or an API key, by id. */
+  k: z.enum(['admin', 'member', 'apikey']),
   i: z.string().min(1).max(100),
   /** The admin's stamp, keyed (so the URL shows nothing of it). */
   h: z.string().max(64).optional(),
@@ -190,10 +190,10 @@ export class FsZipService {
     await this.plan(principal, paths);
     const exp = Math.floor(this.deps.clock.now().getTime() / 1000) + this.deps.linkSeconds;
     let stamp: string | undefined;
-    if (principal.type === 'admin') {
-      const admin = await this.deps.subjects.admin(principal.id);
-      if (!admin) throw forbidden('fs.zip_link_invalid');
-      stamp = this.stampDigest(admin.stamp);
+    if (principal.type !== 'apikey') {
+      const user = await this.deps.subjects.user(principal.id);
+      if (!user) throw forbidden('fs.zip_link_invalid');
+      stamp = this.stampDigest(user.stamp);
     }
     const payload: z.infer<typeof linkPayload> = {
       v: 1,
@@ -232,11 +232,12 @@ export class FsZipService {
     }
     if (this.deps.clock.now().getTime() >= payload.e * 1000) throw forbidden('fs.zip_link_expired');
     let principal: Principal | null;
-    if (payload.k === 'admin') {
-      const admin = await this.deps.subjects.admin(payload.i);
+    if (payload.k !== 'apikey') {
+      // A person, as they are now: their role and reach today, never those of when the link was made.
+      const user = await this.deps.subjects.user(payload.i);
       principal =
-        admin && payload.h !== undefined && safeEqual(payload.h, this.stampDigest(admin.stamp))
-          ? admin.principal
+        user && payload.h !== undefined && safeEqual(payload.h, this.stampDigest(user.stamp))
+          ? user.principal
           : null;
     } else {
       principal = await this.deps.subjects.apiKey(payload.i);

@@ -1,7 +1,7 @@
 /** SQL for text shares, including the one-statement view count. */
 import { type Kysely, type Updateable, sql } from 'kysely';
 import type { Database, PastesTable } from '../../db/schema.ts';
-import { createdByKey, creatorKeyName, likePattern } from '../shares/share-rules.ts';
+import { createdByKey, creatorKeyName, likePattern, type Whose } from '../shares/share-rules.ts';
 import type { SqliteWriteBatch } from '../../db/write-batch.ts';
 
 export interface PasteListRow extends PastesTable {
@@ -91,10 +91,10 @@ export class PastesRepository {
     return Number(result.numDeletedRows) > 0;
   }
 
-  async deleteMany(ids: string[], createdBy?: string): Promise<number> {
+  async deleteMany(ids: string[], whose?: Whose): Promise<number> {
     if (ids.length === 0) return 0;
     let query = this.db.deleteFrom('pastes').where('id', 'in', ids);
-    if (createdBy !== undefined) query = query.where('created_by', '=', createdBy);
+    if (whose !== undefined) query = query.where(whose.column, '=', whose.value);
     const result = await query.executeTakeFirst();
     return Number(result.numDeletedRows);
   }
@@ -117,10 +117,10 @@ export class PastesRepository {
     offset: number;
     limit: number;
     search?: string;
-    createdBy?: string;
+    whose?: Whose;
   }): Promise<{ rows: PasteListRow[]; total: number }> {
     let base = this.db.selectFrom('pastes');
-    if (options.createdBy !== undefined) base = base.where('pastes.created_by', '=', options.createdBy);
+    if (options.whose) base = base.where(`pastes.${options.whose.column}`, '=', options.whose.value);
     if (options.search) {
       const pattern = likePattern(options.search);
       base = base.where(

@@ -11,13 +11,14 @@ import { randomUUID } from 'node:crypto';
 import {
   PASTE_MAX_BYTES,
   creatorId,
-  isCreator,
+  mayManage,
   type PasteDetail,
   type PasteSummary,
   type PasteView,
   type Principal,
   type pasteCreateSchema,
   type pasteUpdateSchema,
+  userIdOf,
 } from '@cubby/shared';
 import type { z } from 'zod';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -29,6 +30,8 @@ import { hashPassword } from '../../lib/crypto.ts';
 import {
   checkSharePassword,
   futureExpiry,
+  managedShares,
+  ownShares,
   randomSlug,
   shareState,
   type ShareState,
@@ -66,6 +69,7 @@ export class PastesService {
       max_views: input.maxViews ?? 0,
       views: 0,
       created_by: creatorId(principal),
+      owner_id: userIdOf(principal),
       created_at: now,
       updated_at: now,
     };
@@ -134,7 +138,7 @@ export class PastesService {
       offset: options.offset,
       limit: options.limit,
       search: options.search?.trim() || undefined,
-      createdBy: options.own ? creatorId(principal) : undefined,
+      whose: options.own ? ownShares(principal) : undefined,
     });
     return { items: rows.map((r) => this.summary(r)), total };
   }
@@ -185,7 +189,12 @@ export class PastesService {
 
   /** Deletes the given pastes; a key only ever touches its own. */
   batchDelete(principal: Principal, ids: string[]): Promise<number> {
-    return this.repo.deleteMany(ids, principal.type === 'admin' ? undefined : creatorId(principal));
+    return this.repo.deleteMany(ids, managedShares(principal));
+  }
+
+  /** Deletes pastes by id, whoever owns them (a deleted person's, when the admin says so). */
+  deleteAll(ids: string[]): Promise<number> {
+    return this.repo.deleteMany(ids);
   }
 
   /** Removes expired and used-up pastes; the periodic job and the admin's "clear expired" call this. */
@@ -195,7 +204,7 @@ export class PastesService {
 
   private async owned(principal: Principal, idOrSlug: string): Promise<PastesTable> {
     const row = await this.repo.findByIdOrSlug(idOrSlug);
-    if (!row || !isCreator(principal, row.created_by)) throw notFound('pastes.not_found_or_forbidden');
+    if (!row || !mayManage(principal, row)) throw notFound('pastes.not_found_or_forbidden');
     return row;
   }
 

@@ -3,7 +3,7 @@
  * (slugs) picked at random, share passwords checked under their rate limits, future
  * expiries, the LIKE pattern of management searches, and the API key name of a creator.
  */
-import type { ShareState } from '@cubby/shared';
+import { creatorId, type Principal, type ShareState } from '@cubby/shared';
 import { type Kysely, type SqlBool, sql } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../db/schema.ts';
@@ -16,6 +16,27 @@ const SLUG_LENGTH = 6;
 const SLUG_ATTEMPTS = 10;
 
 export type { ShareState };
+
+/** A filter on shares by who they belong to: their owner (a person) or their creator (a key). */
+export interface Whose {
+  column: 'owner_id' | 'created_by';
+  value: string;
+}
+
+/**
+ * A principal's own shares (docs/accounts.md): a member's by owner (made by them or their keys); an
+ * admin's and a key's by creator, as CloudPaste counts them.
+ */
+export function ownShares(principal: Principal): Whose {
+  return principal.type === 'member'
+    ? { column: 'owner_id', value: principal.id }
+    : { column: 'created_by', value: creatorId(principal) };
+}
+
+/** The shares a principal manages: an admin everyone's (undefined), anyone else their own. */
+export function managedShares(principal: Principal): Whose | undefined {
+  return principal.type === 'admin' ? undefined : ownShares(principal);
+}
 
 /** Whether a share can still be opened at `now`: expiry first, then its view limit. */
 export function shareState(

@@ -20,6 +20,8 @@ export function toApiKeyView(raw: ApiKeyView): ApiKeyView {
     created_at: raw.created_at,
     expires_at: raw.expires_at,
     last_used: raw.last_used ?? null,
+    owner_id: raw.owner_id ?? null,
+    ...(raw.owner_name !== undefined ? { owner_name: raw.owner_name } : {}),
   };
 }
 
