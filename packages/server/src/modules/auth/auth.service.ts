@@ -158,7 +158,15 @@ export class AuthService {
   }
 
   async login(username: unknown, password: unknown, client: ClientInfo) {
-    const user = await this.verifyCredentials(username, password, client.ip);
+    return this.openSession(await this.verifyCredentials(username, password, client.ip), client);
+  }
+
+  /**
+   * A new session for a person who proved who they are (a password, single sign-on); their home
+   * folder is made now if it is not there yet. The token is answered once; only its hash is kept.
+   */
+  async openSession(user: UsersTable, client: ClientInfo) {
+    if (user.status !== 'active') throw forbidden('auth.account_disabled');
     const token = randomToken();
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + this.sessionTtlMs).toISOString();
