@@ -44,6 +44,7 @@ import { FilesService } from './modules/files/files.service.ts';
 import { DriverPool, type S3Secrets } from './vfs/driver-pool.ts';
 import { StoredObjects } from './vfs/objects.ts';
 import { StorageQuota } from './vfs/quota.ts';
+import { folderQuotas } from './vfs/resolve.ts';
 import { shareUpkeep } from './modules/files/share-upkeep.ts';
 import { PastesRepository } from './modules/pastes/pastes.repository.ts';
 import { pastesRoutes } from './modules/pastes/pastes.routes.ts';
@@ -124,6 +125,7 @@ export function createApp(deps: AppDeps) {
       deleteFiles: (ids) => files.deleteAll(ids),
     },
     makeFolder: (principal, path) => vfs.mkdir(principal, path),
+    quotaChanged: (key) => quota.forget(key),
   });
   const auth: AuthService = new AuthService(
     new SessionsRepository(db.kysely),
@@ -152,6 +154,9 @@ export function createApp(deps: AppDeps) {
     dialect: db.dialect,
     clock,
     driver: (id) => drivers.driver(id),
+    // Members' home folders with a quota, where the mounts put them.
+    folders: async () =>
+      folderQuotas(await users.homeQuotas(), await mountsRepository.list({ activeOnly: true })),
   });
   const storageConfigsRepository = new StorageConfigsRepository(db.kysely);
   // Every config's driver, built and cached in one place (vfs/driver-pool.ts); its credentials are

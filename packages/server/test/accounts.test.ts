@@ -253,6 +253,74 @@ for (const dialect of DIALECTS) {
       assert.equal(steal.status, 404);
     });
 
+    it("a member's quota holds for their home folder on every door: fs, WebDAV, relay uploads, copies, share uploads", async () => {
+      const pat = await person('pat', { quota_bytes: 100, paths: [{ path: '/shared', access: 'read' }] });
+      const h = pat.headers;
+      const full = (res: { status: number; body: { message?: string } }, what: string) => {
+        assert.equal(res.status, 507, `${what}: ${JSON.stringify(res.body)}`);
+      };
+      assert.equal((await write(h, '/home/pat/a.txt', 'a'.repeat(60))).status, 200);
+      const over = await write(h, '/home/pat/b.txt', 'b'.repeat(60));
+      full(over, 'fs update');
+      assert.match(over.body.message, /配额/);
+      // WebDAV PUT, with the account password.
+      const put = await dav('PUT', '/home/pat/c.txt', basic('pat', 'pat password'), 'c'.repeat(60));
+      assert.equal(put.status, 507);
+      // A form upload.
+      const form = new FormData();
+      form.append('path', '/home/pat/');
+      form.append('file', new Blob(['d'.repeat(60)]), 'd.txt');
+      full(await t.json('/api/user/fs/upload', { method: 'POST', headers: h, body: form }), 'fs upload');
+      // A relay (multipart) upload that declares its size.
+      const init = await t.json('/api/user/fs/multipart/init', {
+        method: 'POST',
+        headers: h,
+        json: { path: '/home/pat/', filename: 'e.bin', fileSize: 60 },
+      });
+      full(init, 'multipart init');
+      // A copy task into the home: the task fails, nothing lands.
+      assert.equal((await write(admin, '/shared/big.txt', 'x'.repeat(60))).status, 200);
+      const task = await t.json('/api/user/fs/tasks', {
+        method: 'POST',
+        headers: h,
+        json: { items: [{ sourcePath: '/shared/big.txt', targetPath: '/home/pat/' }] },
+      });
+      assert.ok([200, 201, 202].includes(task.status), JSON.stringify(task.body));
+      const taskId = task.body.data.taskId ?? task.body.data.id;
+      let state: { status: string } = { status: 'pending' };
+      for (let i = 0; i < 200 && ['pending', 'running'].includes(state.status); i++) {
+        state = (await t.json(`/api/user/fs/tasks/${taskId}`, { headers: h })).body.data;
+        if (['pending', 'running'].includes(state.status)) await new Promise((r) => setTimeout(r, 25));
+      }
+      assert.notEqual(state.status, 'completed', JSON.stringify(state));
+      // A share upload (it lands in the member's home).
+      const share = new FormData();
+      share.append('file', new Blob(['f'.repeat(60)]), 'f.txt');
+      full(await t.json('/api/upload', { method: 'POST', headers: h, body: share }), 'share upload');
+      // The admin writing into the member's home meets the same quota: it is the folder's.
+      full(await write(admin, '/home/pat/g.txt', 'g'.repeat(60)), 'admin into the home');
+      // Nothing of the refused writes is there; outside the home the quota does not apply.
+      assert.deepEqual(
+        names((await t.json('/api/user/fs/list?path=%2Fhome%2Fpat&refresh=true', { headers: h })).body),
+        ['a.txt'],
+      );
+      // Room comes back when a file goes; raising the quota makes room at once.
+      const removed = await t.json('/api/user/fs/remove?path=%2Fhome%2Fpat%2Fa.txt', {
+        method: 'DELETE',
+        headers: h,
+      });
+      assert.equal(removed.status, 200);
+      assert.equal((await write(h, '/home/pat/b.txt', 'b'.repeat(60))).status, 200);
+      full(await write(h, '/home/pat/c.txt', 'c'.repeat(60)), 'second 60 bytes');
+      const raised = await t.json(`/api/admin/users/${pat.id}`, {
+        method: 'PUT',
+        headers: admin,
+        json: { quota_bytes: 1000 },
+      });
+      assert.equal(raised.status, 200);
+      assert.equal((await write(h, '/home/pat/c.txt', 'c'.repeat(60))).status, 200);
+    });
+
     it('sessions: each device listed with its address; ending one signs that device out at once', async () => {
       const gina = await person('gina', {}, 'Laptop Firefox');
       const phone = await signIn('gina', 'Phone Safari');

@@ -713,6 +713,10 @@ const catalogue = {
     '存储空间不足。文件大小({size})超过剩余空间({free})。存储桶总容量限制为{total}。',
     'Not enough storage space: the file ({size}) is larger than the space left ({free}) of {total}',
   ],
+  'uploads.home_quota_full': [
+    '您的空间不足：文件({size})超过剩余配额({free})，配额共 {total}',
+    'Your quota is full: the file ({size}) is larger than what is left ({free}) of your {total}',
+  ],
   'uploads.not_multipart_form': [
     '请求必须是 multipart/form-data 格式',
     'The request must be multipart/form-data',

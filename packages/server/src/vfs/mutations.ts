@@ -101,16 +101,24 @@ export class Mutations {
   // ---- the quota ------------------------------------------------------------------------------
 
   /**
-   * Reserves `bytes` of the quota of `at`'s storage for a write about to start (507 when there is no
-   * room; vfs/quota.ts). `id` names one that later requests find again (a relay upload's).
+   * Reserves `bytes` for a write at `at` about to start, in the quota of its storage and of any
+   * folder around it with one (507 when there is no room; vfs/quota.ts). `id` names one that later
+   * requests find again (a relay upload's).
    */
-  reserve(at: Pick<MountedPath, 'config'>, bytes: number, options: { id?: string; ttlMs?: number } = {}) {
-    return this.deps.quota?.reserve(at.config, bytes, options) ?? Promise.resolve(NO_RESERVATION);
+  reserve(
+    at: Pick<MountedPath, 'config' | 'subPath'>,
+    bytes: number,
+    options: { id?: string; ttlMs?: number } = {},
+  ) {
+    return (
+      this.deps.quota?.reserve({ config: at.config, path: at.subPath }, bytes, options) ??
+      Promise.resolve(NO_RESERVATION)
+    );
   }
 
-  /** The reservation `id` made earlier in `at`'s storage (a relay upload's next part). */
-  reservation(at: Pick<MountedPath, 'config'>, id: string): Reservation {
-    return this.deps.quota?.existing(at.config, id) ?? NO_RESERVATION;
+  /** The reservation `id` made earlier at `at` (a relay upload's next part). */
+  async reservation(at: Pick<MountedPath, 'config' | 'subPath'>, id: string): Promise<Reservation> {
+    return (await this.deps.quota?.existing({ config: at.config, path: at.subPath }, id)) ?? NO_RESERVATION;
   }
 
   /** Ends the reservation `id` (its write is accounted for, or gave up). */

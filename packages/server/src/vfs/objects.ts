@@ -115,7 +115,7 @@ export class StoredObjects {
     if (pendingShare) return driver.write(key, body, writeOptions);
     const record = await this.config(config);
     const reservation = record
-      ? await this.deps.quota?.reserve(record, options.size ?? expected ?? 0)
+      ? await this.deps.quota?.reserve({ config: record, path: key }, options.size ?? expected ?? 0)
       : undefined;
     const metered = reservation ? meter(body, reservation) : { body, failure: undefined };
     try {
@@ -225,9 +225,18 @@ export class StoredObjects {
     return limit;
   }
 
-  /** 507 unless `config` holds no more than its quota, `asked` bytes reserved already included. */
-  async checkQuota(config: StorageConfigRecord, asked: number): Promise<void> {
-    await this.deps.quota?.check(config, asked);
+  /**
+   * 507 unless `config`, any folder with a quota around `key` in it, and the quota of `ownerId`
+   * (a member's, wherever their share lands) hold no more than theirs, `asked` bytes reserved
+   * already included.
+   */
+  async checkQuota(
+    config: StorageConfigRecord,
+    key: string,
+    asked: number,
+    ownerId?: string | null,
+  ): Promise<void> {
+    await this.deps.quota?.check({ config, path: key, ownerId }, asked);
   }
 
   /** Removes the temp files crashed writes left in a storage (local disk has them); 0 for others. */

@@ -1,10 +1,14 @@
 /**
- * The storage quota, one rule for every door (docs/architecture.md, "Quota"): a storage config
- * with a quota (`total_storage_bytes`) never holds more than it, whichever way bytes arrive — share
- * uploads, the fs API and the explorer, WebDAV, presigned and relay (multipart) uploads, copy and
- * move tasks.
+ * Quotas, one rule for every door (docs/architecture.md, "Quota"): a storage config with a quota
+ * (`total_storage_bytes`) never holds more than it, nor a folder with a quota (a member's home folder
+ * with their quota, docs/accounts.md) — whichever way bytes arrive: share uploads, the fs API and
+ * the explorer, WebDAV, presigned and relay (multipart) uploads, copy and move tasks.
  *
- * - **Used bytes** are counted per config in the database (shared by every instance) and follow the
+ * - **Scopes**: what a quota covers is a scope — a whole storage config, or a folder in one (its
+ *   driver path as a prefix). A write is judged in every scope that holds its place; all must have
+ *   room.
+ *
+ * - **Used bytes** are counted per scope in the database (shared by every instance) and follow the
  *   storage change events: a written file adds its size (less what it replaced), a deleted file
  *   takes its size away. A change whose size is not known (a folder deleted, a move between two
  *   storages, a file replaced by a door that did not look first) marks the count stale, and it is
@@ -15,7 +19,7 @@
  *   arrive. A reservation is refused with 507 when used + every live reservation would pass the
  *   quota; it ends when the write is accounted for (its change event) or abandoned (its expiry: an
  *   unfinished multipart upload counts until it completes, is aborted or expires).
- * - Judged one at a time per config: on PostgreSQL a transaction-scoped advisory lock per config, so
+ * - Judged one at a time per scope: on PostgreSQL a transaction-scoped advisory lock per scope, so
  *   instances sharing the database cannot both take the last bytes; on SQLite the one connection's
  *   transaction is already exclusive.
  */
@@ -29,6 +33,8 @@ import type { Clock } from '../lib/clock.ts';
 import type { Place, StorageChange } from './changes.ts';
 import type { StorageDriver } from '../storage/driver.ts';
 import { joinPath } from '../storage/driver-path.ts';
+import { pathBelow } from '../db/path-below.ts';
+import { isStorageError } from '../storage/driver.ts';
 
 /** A quota and what is left of it. */
 export interface Capacity {
@@ -40,8 +46,9 @@ export interface Capacity {
 export class StorageFullError extends AppError {
   override readonly data: { file_size: number; free_bytes: number; total_bytes: number };
 
-  constructor(fileSize: number, capacity: Capacity) {
-    super(507, 'STORAGE_FULL', 'uploads.storage_full', {
+  /** `personal`: the quota of a person's home folder, not the storage's. */
+  constructor(fileSize: number, capacity: Capacity, personal = false) {
+    super(507, 'STORAGE_FULL', personal ? 'uploads.home_quota_full' : 'uploads.storage_full', {
       size: formatBytes(fileSize),
       free: formatBytes(capacity.freeBytes),
       total: formatBytes(capacity.totalBytes),
@@ -62,12 +69,46 @@ export interface QuotaConfig {
   total_storage_bytes: number | null;
 }
 
+/** A folder with a quota of its own: a member's home folder, as a driver path of one config. */
+export interface FolderQuota {
+  /** The scope's key (`user:<id>`), unique beside config ids. */
+  key: string;
+  configId: string;
+  /** The folder's driver path in the config. */
+  prefix: string;
+  quota: number;
+  /**
+   * The person whose quota it is: their file shares stored elsewhere count too (a share upload to a
+   * storage no mount shows), and their share uploads are judged here wherever they land.
+   */
+  ownerId?: string;
+}
+
+/** Where a write lands: its config and driver path, and for a share upload whose it is. */
+export interface QuotaPlace {
+  config: QuotaConfig;
+  path: string;
+  ownerId?: string | null;
+}
+
 export interface QuotaDeps {
   db: Kysely<Database>;
   dialect: Dialect;
   clock: Clock;
   /** The driver of a config, to count what its storage holds. */
   driver(configId: string): Promise<StorageDriver>;
+  /** The folders with a quota of their own, as they are now (none when unset). */
+  folders?(): Promise<FolderQuota[]>;
+}
+
+/** What one quota covers: a whole config (`prefix` "/", keyed by the config's id) or a folder in it. */
+interface Scope {
+  key: string;
+  configId: string;
+  prefix: string;
+  quota: number;
+  folder: boolean;
+  ownerId?: string;
 }
 
 /** Bytes promised to one write; {@link StorageQuota.reserve} hands it out. */
@@ -89,100 +130,128 @@ export const NO_RESERVATION: Reservation = {
 const quotaOf = (config: Pick<QuotaConfig, 'total_storage_bytes'>): number | null =>
   config.total_storage_bytes !== null && config.total_storage_bytes > 0 ? config.total_storage_bytes : null;
 
+const within = (prefix: string, path: string) =>
+  prefix === '/' || path === prefix || path.startsWith(`${prefix}/`);
+
+/** The id of a reservation's row in one scope (the config's scope keeps the bare id, as before scopes). */
+const rowId = (id: string, scope: Scope) => (scope.folder ? `${id}@${scope.key}` : id);
+
+/** Several reservations as one: bytes count in each; each is released. */
+function together(handles: Reservation[], id: string): Reservation {
+  if (handles.length === 0) return NO_RESERVATION;
+  if (handles.length === 1) return handles[0]!;
+  return {
+    id,
+    consume: async (bytes) => {
+      for (const handle of handles) await handle.consume(bytes);
+    },
+    release: async () => {
+      for (const handle of handles) await handle.release();
+    },
+  };
+}
+
 export class StorageQuota {
-  /** One count at a time per config in this process. */
+  /** One count at a time per scope in this process. */
   private readonly counting = new Map<string, Promise<number>>();
 
   constructor(private readonly deps: QuotaDeps) {}
 
-  /** The listener of storage changes (vfs.changes): keeps the counts. */
+  /** The listener of storage changes (vfs.changes): keeps the counts of every scope they touch. */
   readonly follow = async (change: StorageChange): Promise<void> => {
     switch (change.kind) {
       case 'written':
-        if (change.previousSize === undefined) await this.adjust(change.at, change.size, true);
-        else await this.adjust(change.at, change.size - change.previousSize, false);
+        for (const key of await this.keysAt(change.at)) {
+          if (change.previousSize === undefined) await this.adjust(key, change.size, true);
+          else await this.adjust(key, change.size - change.previousSize, false);
+        }
         return;
       case 'deleted':
-        if (change.size === undefined) await this.adjust(change.at, 0, true);
-        else await this.adjust(change.at, -change.size, false);
+        for (const key of await this.keysAt(change.at)) {
+          if (change.size === undefined) await this.adjust(key, 0, true);
+          else await this.adjust(key, -change.size, false);
+        }
         return;
-      case 'moved':
-        if (change.from.configId === change.to.configId) return;
-        await this.adjust(change.from, 0, true);
-        await this.adjust(change.to, 0, true);
+      case 'moved': {
+        // What left one scope for another is counted again in both (its size is not known here).
+        const from = await this.keysAt(change.from);
+        const to = await this.keysAt(change.to);
+        for (const key of from) if (!to.includes(key)) await this.adjust(key, 0, true);
+        for (const key of to) if (!from.includes(key)) await this.adjust(key, 0, true);
         return;
+      }
       case 'made':
         return;
     }
   };
 
   /**
-   * Reserves `bytes` in `config` for a write about to start (none is needed without a quota). `id`
-   * names a reservation that later requests find again (a relay upload's id); `ttlMs` how long it
-   * counts unless released.
+   * Reserves `bytes` at `place` for a write about to start, in every scope that holds it and has a
+   * quota (none is needed without one; 507 when one has no room). `id` names a reservation that
+   * later requests find again (a relay upload's id); `ttlMs` how long it counts unless released.
    */
   async reserve(
-    config: QuotaConfig,
+    place: QuotaPlace,
     bytes: number,
     options: { id?: string; ttlMs?: number } = {},
   ): Promise<Reservation> {
-    const quota = quotaOf(config);
-    if (quota === null) return NO_RESERVATION;
+    const scopes = await this.scopesAt(place);
+    if (scopes.length === 0) return NO_RESERVATION;
     const id = options.id ?? randomUUID();
-    const now = this.deps.clock.now();
-    await this.counted(config);
-    await this.judged(config.id, async (db) => {
-      // Abandoned reservations no longer count; they go here, so the table stays as small as what is live.
-      await db
-        .deleteFrom('storage_reservations')
-        .where('storage_config_id', '=', config.id)
-        .where('expires_at', '<=', now.toISOString())
-        .execute();
-      await db
-        .insertInto('storage_reservations')
-        .values({
-          id,
-          storage_config_id: config.id,
-          bytes,
-          received: 0,
-          expires_at: new Date(now.getTime() + (options.ttlMs ?? DEFAULT_RESERVATION_MS)).toISOString(),
-          created_at: now.toISOString(),
-        })
-        .onConflict((oc) => oc.column('id').doNothing())
-        .execute();
-      await this.judge(db, config.id, quota, bytes, id);
-    });
-    return this.handle(config, id, bytes);
+    const handles: Reservation[] = [];
+    try {
+      for (const scope of scopes) handles.push(await this.reserveIn(scope, id, bytes, options.ttlMs));
+    } catch (error) {
+      for (const handle of handles) await handle.release();
+      throw error;
+    }
+    return together(handles, id);
   }
 
   /**
-   * 507 unless what is counted and reserved in `config` fits its quota: for a write whose bytes are
-   * already reserved another way (a share upload's pending file, `asked` bytes of it).
+   * 507 unless every scope holding `place` has room for what is counted and reserved in it: for a
+   * write whose bytes are already reserved another way (a share upload's pending file, `asked`
+   * bytes of it).
    */
-  async check(config: QuotaConfig, asked: number): Promise<void> {
-    const quota = quotaOf(config);
-    if (quota === null) return;
-    await this.counted(config);
-    await this.judged(config.id, (db) => this.judge(db, config.id, quota, asked, '', true));
+  async check(place: QuotaPlace, asked: number): Promise<void> {
+    for (const scope of await this.scopesAt(place)) {
+      await this.counted(scope);
+      await this.judged(scope.key, (db) => this.judge(db, scope, asked, '', true));
+    }
   }
 
-  /** A reservation made earlier by id (a relay upload's next part); none when there is no quota. */
-  existing(config: QuotaConfig, id: string): Reservation {
-    return quotaOf(config) === null ? NO_RESERVATION : this.handle(config, id);
+  /** A reservation made earlier by id (a relay upload's next part); none where there is no quota. */
+  async existing(place: QuotaPlace, id: string): Promise<Reservation> {
+    const scopes = await this.scopesAt(place);
+    return together(
+      scopes.map((scope) => this.handle(scope, id)),
+      id,
+    );
   }
 
-  /** Ends the reservation `id` (a relay upload aborted or completed). */
+  /** Ends the reservation `id` (a relay upload aborted or completed), in every scope. */
   async release(id: string): Promise<void> {
-    await this.deps.db.deleteFrom('storage_reservations').where('id', '=', id).execute();
+    const folderRows = `${id}@`;
+    await this.deps.db
+      .deleteFrom('storage_reservations')
+      .where((eb) =>
+        eb.or([
+          eb('id', '=', id),
+          // No LIKE: `%` and `_` may be in an id.
+          sql<boolean>`substr(${eb.ref('id')}, 1, ${[...folderRows].length}) = ${folderRows}`,
+        ]),
+      )
+      .execute();
   }
 
   /** Bytes counted in a config and reserved by writes under way (counting it first if need be). */
   async usage(config: QuotaConfig): Promise<{ usedBytes: number; reservedBytes: number }> {
-    const usedBytes = await this.counted(config);
-    return { usedBytes, reservedBytes: await this.reserved(this.deps.db, config.id) };
+    const scope = configScope(config, quotaOf(config) ?? 0);
+    const usedBytes = await this.counted(scope);
+    return { usedBytes, reservedBytes: await this.reserved(this.deps.db, scope) };
   }
 
-  /** What is left under the quota, null without one. */
+  /** What is left under the quota of a config, null without one. */
   async capacity(config: QuotaConfig): Promise<Capacity | null> {
     const quota = quotaOf(config);
     if (quota === null) return null;
@@ -190,19 +259,77 @@ export class StorageQuota {
     return { totalBytes: quota, freeBytes: Math.max(0, quota - usedBytes - reservedBytes) };
   }
 
-  /** Forgets a config's count (its storage changed: recounted when next needed). */
-  async forget(configId: string): Promise<void> {
-    await this.deps.db.deleteFrom('storage_usage').where('storage_config_id', '=', configId).execute();
+  /** What is used and left of a folder's quota (a member's home), counting it first if need be. */
+  async folderUsage(folder: FolderQuota): Promise<{ usedBytes: number; freeBytes: number }> {
+    const scope = folderScope(folder);
+    const usedBytes = await this.counted(scope);
+    const reserved = await this.reserved(this.deps.db, scope);
+    return { usedBytes, freeBytes: Math.max(0, folder.quota - usedBytes - reserved) };
+  }
+
+  /** Forgets a scope's count (a config's storage changed, a home moved: recounted when next needed). */
+  async forget(key: string): Promise<void> {
+    await this.deps.db.deleteFrom('storage_usage').where('storage_config_id', '=', key).execute();
   }
 
   // ---- internals ------------------------------------------------------------------------------
 
+  /** The scopes with a quota that hold `place`: its config's, and the folders of it around the path. */
+  private async scopesAt(place: QuotaPlace): Promise<Scope[]> {
+    const scopes: Scope[] = [];
+    const quota = quotaOf(place.config);
+    if (quota !== null) scopes.push(configScope(place.config, quota));
+    for (const folder of (await this.deps.folders?.()) ?? []) {
+      const inside = folder.configId === place.config.id && within(folder.prefix, place.path);
+      if (inside || (place.ownerId && folder.ownerId === place.ownerId)) scopes.push(folderScope(folder));
+    }
+    return scopes;
+  }
+
+  /** The keys of every count a change at `at` touches: its config's, and the folders' around it. */
+  private async keysAt(at: Place): Promise<string[]> {
+    const keys = [at.configId];
+    for (const folder of (await this.deps.folders?.()) ?? []) {
+      if (folder.configId === at.configId && within(folder.prefix, at.path)) keys.push(folder.key);
+    }
+    return keys;
+  }
+
+  private async reserveIn(scope: Scope, id: string, bytes: number, ttlMs?: number): Promise<Reservation> {
+    const now = this.deps.clock.now();
+    const row = rowId(id, scope);
+    await this.counted(scope);
+    await this.judged(scope.key, async (db) => {
+      // Abandoned reservations no longer count; they go here, so the table stays as small as what is live.
+      await db
+        .deleteFrom('storage_reservations')
+        .where('storage_config_id', '=', scope.key)
+        .where('expires_at', '<=', now.toISOString())
+        .execute();
+      await db
+        .insertInto('storage_reservations')
+        .values({
+          id: row,
+          storage_config_id: scope.key,
+          bytes,
+          received: 0,
+          expires_at: new Date(now.getTime() + (ttlMs ?? DEFAULT_RESERVATION_MS)).toISOString(),
+          created_at: now.toISOString(),
+        })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute();
+      await this.judge(db, scope, bytes, row);
+    });
+    return this.handle(scope, id, bytes);
+  }
+
   /**
-   * The handle of reservation `id`. `held` is what it is known to hold when made here: bytes that
-   * arrive within it are counted in memory; the database is asked only when they pass it.
+   * The handle of reservation `id` in `scope`. `held` is what it is known to hold when made here:
+   * bytes that arrive within it are counted in memory; the database is asked only when they pass it.
    */
-  private handle(config: QuotaConfig, id: string, held?: number): Reservation {
-    const quota = quotaOf(config)!;
+  private handle(scope: Scope, id: string, held?: number): Reservation {
+    const { quota } = scope;
+    const row = rowId(id, scope);
     const local = held === undefined ? undefined : { held, received: 0 };
     return {
       id,
@@ -212,36 +339,37 @@ export class StorageQuota {
           local.received += bytes;
           return;
         }
-        await this.judged(config.id, async (db) => {
-          const row = await db
+        await this.judged(scope.key, async (db) => {
+          const found = await db
             .selectFrom('storage_reservations')
             .select(['bytes', 'received', 'expires_at'])
-            .where('id', '=', id)
+            .where('id', '=', row)
             .executeTakeFirst();
-          const live = row !== undefined && row.expires_at > this.deps.clock.now().toISOString();
-          const before = Number(row?.bytes ?? 0);
-          const arrived = Math.max(Number(row?.received ?? 0), local?.received ?? 0);
+          const live = found !== undefined && found.expires_at > this.deps.clock.now().toISOString();
+          const before = Number(found?.bytes ?? 0);
+          const arrived = Math.max(Number(found?.received ?? 0), local?.received ?? 0);
           const received = arrived + bytes;
-          // Everything else counted and reserved in the config, without this reservation's share.
+          // Everything else counted and reserved in the scope, without this reservation's share.
           const others =
-            (await this.total(db, config.id)) - (live ? Math.max(before, Number(row.received)) : 0);
+            (await this.total(db, scope)) - (live ? Math.max(before, Number(found.received)) : 0);
           // A stream here takes room for a step more than arrived (fewer trips here); a relay upload's
           // parts (no stream here: they come one request at a time) exactly what arrived.
           const step = local ? GROWTH_STEP : 0;
           let grown = Math.max(before, received, Math.min(before + step, quota - others));
           if (received > grown) grown = received;
           if (others + grown > quota) {
-            throw new StorageFullError(received, {
-              totalBytes: quota,
-              freeBytes: Math.max(0, quota - others - Math.max(before, arrived)),
-            });
+            throw new StorageFullError(
+              received,
+              { totalBytes: quota, freeBytes: Math.max(0, quota - others - Math.max(before, arrived)) },
+              scope.folder,
+            );
           }
           const now = this.deps.clock.now();
           await db
             .insertInto('storage_reservations')
             .values({
-              id,
-              storage_config_id: config.id,
+              id: row,
+              storage_config_id: scope.key,
               bytes: grown,
               received,
               expires_at: new Date(now.getTime() + DEFAULT_RESERVATION_MS).toISOString(),
@@ -252,49 +380,77 @@ export class StorageQuota {
           if (local) Object.assign(local, { held: grown, received });
         });
       },
-      release: () => this.release(id),
+      release: async () => {
+        await this.deps.db.deleteFrom('storage_reservations').where('id', '=', row).execute();
+      },
     };
   }
 
   /**
-   * 507 when what is counted and reserved in the config passes the quota. `id`'s reservation is
+   * 507 when what is counted and reserved in the scope passes its quota. Reservation `row` is
    * dropped on refusal unless `keep` (a growing one keeps what it already held).
    */
   private async judge(
     db: Kysely<Database>,
-    configId: string,
-    quota: number,
+    scope: Scope,
     asked: number,
-    id: string,
+    row: string,
     keep = false,
   ): Promise<void> {
-    const total = await this.total(db, configId);
-    if (total <= quota) return;
-    if (!keep) await db.deleteFrom('storage_reservations').where('id', '=', id).execute();
-    throw new StorageFullError(asked, { totalBytes: quota, freeBytes: Math.max(0, quota - (total - asked)) });
+    const total = await this.total(db, scope);
+    if (total <= scope.quota) return;
+    if (!keep) await db.deleteFrom('storage_reservations').where('id', '=', row).execute();
+    throw new StorageFullError(
+      asked,
+      { totalBytes: scope.quota, freeBytes: Math.max(0, scope.quota - (total - asked)) },
+      scope.folder,
+    );
   }
 
-  /** Bytes counted in the config and promised to writes under way. */
-  private async total(db: Kysely<Database>, configId: string): Promise<number> {
+  /** Bytes counted in the scope and promised to writes under way. */
+  private async total(db: Kysely<Database>, scope: Scope): Promise<number> {
     const used = await db
       .selectFrom('storage_usage')
       .select('used_bytes')
-      .where('storage_config_id', '=', configId)
+      .where('storage_config_id', '=', scope.key)
       .executeTakeFirst();
-    return Number(used?.used_bytes ?? 0) + (await this.reserved(db, configId));
+    return (
+      Number(used?.used_bytes ?? 0) + (await this.reserved(db, scope)) + (await this.elsewhere(db, scope))
+    );
+  }
+
+  /** A person's file shares stored outside their home folder (inside it the count already has them). */
+  private async elsewhere(db: Kysely<Database>, scope: Scope): Promise<number> {
+    if (!scope.ownerId) return 0;
+    const row = await db
+      .selectFrom('files')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('bytes'))
+      .where('owner_id', '=', scope.ownerId)
+      .where('status', '=', 'ready')
+      .where((eb) =>
+        eb.not(
+          eb.and([eb('storage_config_id', '=', scope.configId), pathBelow('storage_path', scope.prefix)]),
+        ),
+      )
+      .executeTakeFirstOrThrow();
+    return Number(row.bytes);
   }
 
   /**
    * Bytes promised to writes under way: live reservations, and the share uploads not finished yet
    * (a pending file row holds its declared size until it is ready, when its change event counts it).
    */
-  private async reserved(db: Kysely<Database>, configId: string): Promise<number> {
-    const pending = await db
+  private async reserved(db: Kysely<Database>, scope: Scope): Promise<number> {
+    let pendingQuery = db
       .selectFrom('files')
       .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('bytes'))
-      .where('storage_config_id', '=', configId)
-      .where('status', '=', 'pending')
-      .executeTakeFirstOrThrow();
+      .where('status', '=', 'pending');
+    // A person's pending share uploads count wherever they go; a config's or folder's, those into it.
+    if (scope.ownerId) pendingQuery = pendingQuery.where('owner_id', '=', scope.ownerId);
+    else pendingQuery = pendingQuery.where('storage_config_id', '=', scope.configId);
+    if (scope.folder && !scope.ownerId)
+      pendingQuery = pendingQuery.where(pathBelow('storage_path', scope.prefix));
+    const pending = await pendingQuery.executeTakeFirstOrThrow();
     const row = await db
       .selectFrom('storage_reservations')
       .select((eb) =>
@@ -305,24 +461,24 @@ export class StorageQuota {
           )
           .as('bytes'),
       )
-      .where('storage_config_id', '=', configId)
+      .where('storage_config_id', '=', scope.key)
       .where('expires_at', '>', this.deps.clock.now().toISOString())
       .executeTakeFirstOrThrow();
     return Number(pending.bytes) + Number(row.bytes);
   }
 
-  /** Runs `work` as the one judgement of `configId` at this moment, on every instance. */
-  private judged<T>(configId: string, work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+  /** Runs `work` as the one judgement of scope `key` at this moment, on every instance. */
+  private judged<T>(key: string, work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
     return this.deps.db.transaction().execute(async (trx) => {
       if (this.deps.dialect === 'postgres') {
-        await sql`select pg_advisory_xact_lock(${lockKey(configId)})`.execute(trx);
+        await sql`select pg_advisory_xact_lock(${lockKey(key)})`.execute(trx);
       }
       return work(trx);
     });
   }
 
-  /** A change of `delta` bytes at `at` (`unknown`: of a size not known, so counted again later). */
-  private async adjust(at: Place, delta: number, unknown: boolean): Promise<void> {
+  /** A change of `delta` bytes in scope `key` (`unknown`: of a size not known, so counted again later). */
+  private async adjust(key: string, delta: number, unknown: boolean): Promise<void> {
     await this.deps.db
       .updateTable('storage_usage')
       .set((eb) => ({
@@ -330,51 +486,58 @@ export class StorageQuota {
         version: eb(eb.ref('version'), '+', 1),
         ...(unknown ? { stale: 1 } : {}),
       }))
-      .where('storage_config_id', '=', at.configId)
+      .where('storage_config_id', '=', key)
       .execute();
   }
 
-  /** The config's counted bytes, counting them from the storage when there is no fresh count. */
-  private async counted(config: QuotaConfig): Promise<number> {
+  /** The scope's counted bytes, counting them from the storage when there is no fresh count. */
+  private async counted(scope: Scope): Promise<number> {
     const row = await this.deps.db
       .selectFrom('storage_usage')
       .selectAll()
-      .where('storage_config_id', '=', config.id)
+      .where('storage_config_id', '=', scope.key)
       .executeTakeFirst();
     if (row && !row.stale) return Number(row.used_bytes);
-    const running = this.counting.get(config.id);
+    const running = this.counting.get(scope.key);
     if (running) return running;
-    const count = this.recount(config).finally(() => this.counting.delete(config.id));
-    this.counting.set(config.id, count);
+    const count = this.recount(scope).finally(() => this.counting.delete(scope.key));
+    this.counting.set(scope.key, count);
     return count;
   }
 
   /**
-   * Counts the bytes of every file in the config's storage and keeps the count unless a change
-   * arrived meanwhile (then it stays stale and the next write counts again).
+   * Counts the bytes of every file in the scope (its config's storage, below its folder) and keeps
+   * the count unless a change arrived meanwhile (then it stays stale and the next write counts again).
    */
-  private async recount(config: QuotaConfig): Promise<number> {
+  private async recount(scope: Scope): Promise<number> {
     const now = () => this.deps.clock.now().toISOString();
     // A stale row first, so changes made while counting are seen (they bump its version).
     await this.deps.db
       .insertInto('storage_usage')
-      .values({ storage_config_id: config.id, used_bytes: 0, stale: 1, version: 0, counted_at: now() })
+      .values({ storage_config_id: scope.key, used_bytes: 0, stale: 1, version: 0, counted_at: now() })
       .onConflict((oc) => oc.column('storage_config_id').doNothing())
       .execute();
     const before = await this.deps.db
       .selectFrom('storage_usage')
       .select(['version', 'used_bytes'])
-      .where('storage_config_id', '=', config.id)
+      .where('storage_config_id', '=', scope.key)
       .executeTakeFirstOrThrow();
     const version = before.version;
-    const driver = await this.deps.driver(config.id);
+    const driver = await this.deps.driver(scope.configId);
     let bytes = 0;
-    const folders = ['/'];
+    const folders = [scope.prefix];
     while (folders.length > 0) {
       const folder = folders.pop()!;
       let cursor: string | undefined;
       do {
-        const page = await driver.list(folder, cursor === undefined ? {} : { cursor });
+        let page;
+        try {
+          page = await driver.list(folder, cursor === undefined ? {} : { cursor });
+        } catch (error) {
+          // A folder not made yet (a home before its first use) holds nothing.
+          if (folder === scope.prefix && scope.folder && isStorageError(error, 'NOT_FOUND')) break;
+          throw error;
+        }
         for (const entry of page.entries) {
           if (entry.isDirectory) folders.push(joinPath(folder, entry.name));
           else bytes += entry.size;
@@ -385,13 +548,13 @@ export class StorageQuota {
     // A write under way holds a reservation from before its bytes flow until after its change is
     // counted: while one does, a file the walk saw may still be counted again by its change, so the
     // walk is not kept as the truth (nor while a change came in during the walk: the version).
-    const busy = (await this.reserved(this.deps.db, config.id)) > 0;
+    const busy = (await this.reserved(this.deps.db, scope)) > 0;
     const kept = busy
       ? { numUpdatedRows: 0 }
       : await this.deps.db
           .updateTable('storage_usage')
           .set({ used_bytes: bytes, stale: 0, counted_at: now() })
-          .where('storage_config_id', '=', config.id)
+          .where('storage_config_id', '=', scope.key)
           .where('version', '=', version)
           .executeTakeFirst();
     if (Number(kept.numUpdatedRows) === 0) {
@@ -405,14 +568,24 @@ export class StorageQuota {
           used_bytes: sql<number>`${bytes} + ${eb.ref('used_bytes')} - ${Number(before.used_bytes)}`,
           counted_at: now(),
         }))
-        .where('storage_config_id', '=', config.id)
+        .where('storage_config_id', '=', scope.key)
         .execute();
     }
     return bytes;
   }
 }
 
-/** A 64-bit advisory lock key of a config id (within PostgreSQL's signed bigint). */
+const configScope = (config: QuotaConfig, quota: number): Scope => ({
+  key: config.id,
+  configId: config.id,
+  prefix: '/',
+  quota,
+  folder: false,
+});
+
+const folderScope = (folder: FolderQuota): Scope => ({ ...folder, folder: true });
+
+/** A 64-bit advisory lock key of a scope's key (within PostgreSQL's signed bigint). */
 function lockKey(configId: string): string {
   return BigInt.asIntN(
     64,

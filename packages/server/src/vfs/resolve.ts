@@ -29,6 +29,7 @@ import type { StorageDriver } from '../storage/driver.ts';
 import type { Place } from './changes.ts';
 import type { WriteTarget } from './locks.ts';
 import { storageOp } from './storage-answers.ts';
+import type { FolderQuota } from './quota.ts';
 
 /** What a caller wants to do at a path: see the way there, read what is there, or change it. */
 export type FsAccess = 'navigate' | 'read' | 'write';
@@ -79,6 +80,48 @@ export function placeOf(at: Pick<MountedPath, 'config' | 'subPath'>): Place {
 /** What a mount really is, from its config (CloudPaste clients know only "S3"). */
 export function storageType(config: Pick<VfsConfig, 'driver'>): 'S3' | 'Local' {
   return config.driver === 's3' ? 'S3' : 'Local';
+}
+
+/** The mount holding `path` (longest mount path that equals it or is an ancestor), if any. */
+export function mountHolding<M extends Pick<MountsTable, 'mount_path'>>(
+  mounts: M[],
+  path: string,
+): M | undefined {
+  let best: M | undefined;
+  for (const m of mounts) {
+    if (
+      isNormalizedPathWithin(m.mount_path, path) &&
+      (!best || m.mount_path.length > best.mount_path.length)
+    ) {
+      best = m;
+    }
+  }
+  return best;
+}
+
+/**
+ * Folders of the virtual tree with a quota (members' homes) as the quota counts them: a driver
+ * path in the config of the mount that holds each (vfs/quota.ts); a folder no mount holds has none.
+ */
+export function folderQuotas(
+  folders: readonly { key: string; path: string; quota: number; ownerId?: string }[],
+  mounts: Pick<MountsTable, 'mount_path' | 'storage_config_id'>[],
+): FolderQuota[] {
+  return folders.flatMap((folder) => {
+    const path = normalizeFsPath(folder.path);
+    const mount = path === null ? undefined : mountHolding(mounts, path);
+    if (!mount || path === null) return [];
+    const prefix = mount.mount_path === '/' ? path : path.slice(mount.mount_path.length) || '/';
+    return [
+      {
+        key: folder.key,
+        configId: mount.storage_config_id,
+        prefix,
+        quota: folder.quota,
+        ...(folder.ownerId ? { ownerId: folder.ownerId } : {}),
+      },
+    ];
+  });
 }
 
 export class Resolver {
@@ -161,16 +204,7 @@ export class Resolver {
 
   /** The mount holding `path` (longest mount path that equals it or is an ancestor), if any. */
   mountOf(mounts: MountsTable[], path: string): MountsTable | undefined {
-    let best: MountsTable | undefined;
-    for (const m of mounts) {
-      if (
-        isNormalizedPathWithin(m.mount_path, path) &&
-        (!best || m.mount_path.length > best.mount_path.length)
-      ) {
-        best = m;
-      }
-    }
-    return best;
+    return mountHolding(mounts, path);
   }
 
   /**

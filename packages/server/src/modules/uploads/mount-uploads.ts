@@ -339,7 +339,7 @@ export class MountUploads {
     if (contentLength === 0 || !body) throw badRequest('fs.part_empty');
     const max = Math.min(await this.deps.settings.maxUploadBytes(), MULTIPART_LIMITS.maxPartSize);
     if (contentLength > max) throw uploadTooLarge(max, contentLength);
-    await this.vfs.reservation(at, relayReservation(at, input.uploadId!)).consume(contentLength);
+    await (await this.vfs.reservation(at, relayReservation(at, input.uploadId!))).consume(contentLength);
     const { etag } = await this.relayOp(() =>
       this.deps.objects.uploadPart(
         at.config,

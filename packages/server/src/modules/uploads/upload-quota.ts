@@ -48,7 +48,7 @@ export class UploadQuota {
    * quota's one rule (vfs/quota.ts), which counts every door's bytes in the config.
    */
   async checkQuota(config: StorageConfigRecord, row: FilesTable): Promise<void> {
-    await this.steps.objects.checkQuota(config, row.size);
+    await this.steps.objects.checkQuota(config, row.storage_path, row.size, row.owner_id);
   }
 
   /** A write the storage refused: 507 with the numbers when it ran out of space. */

@@ -38,6 +38,16 @@ export class UsersRepository {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** Members with a quota on their home folder. */
+  withQuota(): Promise<Pick<UsersTable, 'id' | 'username' | 'home_path' | 'quota_bytes'>[]> {
+    return this.db
+      .selectFrom('users')
+      .select(['id', 'username', 'home_path', 'quota_bytes'])
+      .where('role', '=', 'member')
+      .where('quota_bytes', '>', 0)
+      .execute();
+  }
+
   findFirstAdmin(): Promise<UsersTable | undefined> {
     return this.db
       .selectFrom('users')

@@ -42,7 +42,12 @@ export interface UsersDeps {
   endSessions: (userId: string) => Promise<void>;
   shares: ShareRemover;
   makeFolder: MakeFolder;
+  /** A person's home or quota changed: what their home holds is counted again when next needed. */
+  quotaChanged: (key: string) => Promise<void>;
 }
+
+/** The key of a member's home-folder quota (vfs/quota.ts scopes). */
+export const homeQuotaKey = (userId: string) => `user:${userId}`;
 
 /** A member's home folder: the one set, else the homes root and their username. */
 export function homePathOf(user: Pick<UsersTable, 'home_path' | 'username'>): string {
@@ -92,6 +97,16 @@ export class UsersService {
 
   async principalOf(user: UsersTable): Promise<Principal> {
     return userPrincipal(user, user.role === 'admin' ? [] : await this.deps.repo.paths(user.id));
+  }
+
+  /** Members' home folders with their quotas, as virtual paths (vfs/resolve.ts folderQuotas). */
+  async homeQuotas(): Promise<{ key: string; path: string; quota: number; ownerId: string }[]> {
+    return (await this.deps.repo.withQuota()).map((user) => ({
+      key: homeQuotaKey(user.id),
+      path: homePathOf(user),
+      quota: user.quota_bytes!,
+      ownerId: user.id,
+    }));
   }
 
   /** Makes a member's home folder if it is not there yet (on first use); never fails the caller. */
@@ -178,6 +193,9 @@ export class UsersService {
     if (stopsBeingAdmin) await this.keepAnAdmin(id);
     await this.deps.repo.update(id, { ...changes, updated_at: this.deps.clock.now().toISOString() });
     if (input.paths !== undefined) await this.deps.repo.setPaths(id, input.paths);
+    if (changes.home_path !== undefined || changes.quota_bytes !== undefined || changes.role !== undefined) {
+      await this.deps.quotaChanged(homeQuotaKey(id));
+    }
     // A disabled user, or one whose password the admin set, is signed out everywhere.
     if (changes.status === 'disabled' || changes.password_hash !== undefined) {
       await this.deps.endSessions(id);
