@@ -25,6 +25,9 @@ import { testHookRoutes } from './http/test-hooks.ts';
 import { ApiKeysRepository } from './modules/api-keys/api-keys.repository.ts';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { ApiKeysService } from './modules/api-keys/api-keys.service.ts';
+import { AuditRepository } from './modules/audit/audit.repository.ts';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
+import { AuditService } from './modules/audit/audit.service.ts';
 import { AuthRepository } from './modules/auth/auth.repository.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
@@ -110,6 +113,10 @@ export function createApp(deps: AppDeps) {
   const auth = new AuthService(new AuthRepository(db.kysely), clock, limiter, config.sessionTtlMs);
   const apiKeys = new ApiKeysService(new ApiKeysRepository(db.kysely), clock, deps.secretKey);
   const settings = new SettingsService(new SettingsRepository(db.kysely), clock);
+  // Security-relevant requests leave one entry each (http/route-docs.ts, webdav/auth.ts).
+  const audit = new AuditService(new AuditRepository(db.kysely), clock, logger, () =>
+    settings.auditRetentionDays(),
+  );
   const pastes = new PastesService(new PastesRepository(db.kysely, db.writeBatch), clock, limiter);
   const mountsRepository = new MountsRepository(db.kysely);
   // Each storage config's quota, kept on every door (vfs/quota.ts); `drivers` is built
@@ -225,6 +232,10 @@ export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   app.onError(handleError);
   app.use('*', requestContext(logger, config.trustProxyHops));
+  app.use('*', (c, next) => {
+    c.set('audit', audit);
+    return next();
+  });
   // Shutting down: a read that arrives now is refused with 503 (health says `draining` itself), so
   // a load balancer retries it on another instance and stops sending here before the listener
   // closes (deploy/cubby.nginx.conf counts a 503 as a failed attempt). Anything else is served.
@@ -269,7 +280,7 @@ export function createApp(deps: AppDeps) {
     '/',
     webdavRoutes(
       { vfs, fs, tasks: fsTasks, settings, repo: davRepository, clock },
-      new DavAuthenticator({ auth, apiKeys, clock }),
+      new DavAuthenticator({ auth, apiKeys, clock, audit }),
     ),
   );
 
@@ -277,6 +288,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', systemRoutes(db, clock, cacheBus, draining));
   api.route('/', dashboardRoutes(new DashboardService(new DashboardRepository(db.kysely), clock)));
   api.route('/', authRoutes(auth));
+  api.route('/', auditRoutes(audit));
   api.route('/', apiKeysRoutes(apiKeys));
   api.route('/', pastesRoutes(pastes));
   api.route('/', filesRoutes(files, config));
@@ -323,6 +335,7 @@ export function createApp(deps: AppDeps) {
     services: {
       instanceId,
       cacheBus,
+      audit,
       auth,
       apiKeys,
       pastes,

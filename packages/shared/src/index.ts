@@ -1,5 +1,6 @@
 export * from './api-keys.ts';
 export * from './api.ts';
+export * from './audit.ts';
 export * from './dashboard.ts';
 export * from './etag.ts';
 export * from './files.ts';

@@ -22,6 +22,7 @@ import * as m0011 from './migrations/0011-mount-file-shares.ts';
 import * as m0012 from './migrations/0012-mount-creators.ts';
 import * as m0013 from './migrations/0013-file-share-sources.ts';
 import * as m0014 from './migrations/0014-storage-usage.ts';
+import * as m0016 from './migrations/0016-audit-log.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -108,6 +109,7 @@ const migrations = {
   '0012-mount-creators': m0012,
   '0013-file-share-sources': m0013,
   '0014-storage-usage': m0014,
+  '0016-audit-log': m0016,
 };
 
 export type MigrationName = keyof typeof migrations;

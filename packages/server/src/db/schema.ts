@@ -3,7 +3,7 @@
  * Times are ISO-8601 UTC strings on both SQLite and PostgreSQL (they sort and compare as text);
  * booleans are integers 0/1.
  */
-import type { FileSource } from '@cubby/shared';
+import type { AuditEntry, FileSource } from '@cubby/shared';
 
 export interface AdminsTable {
   id: string;
@@ -251,6 +251,12 @@ export interface StorageReservationsTable {
   created_at: string;
 }
 
+/**
+ * One security-relevant action (migration 0016; modules/audit/): the entry as the API answers it.
+ * Only added, never changed; `details` never holds a password, token, key or hash.
+ */
+export type AuditLogTable = AuditEntry;
+
 export interface Database {
   admins: AdminsTable;
   admin_sessions: AdminSessionsTable;
@@ -271,4 +277,5 @@ export interface Database {
   job_runs: JobRunsTable;
   storage_usage: StorageUsageTable;
   storage_reservations: StorageReservationsTable;
+  audit_log: AuditLogTable;
 }

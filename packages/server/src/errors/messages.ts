@@ -610,6 +610,15 @@ const catalogue = {
     'webdav_upload_share 必须是布尔值',
     'webdav_upload_share must be true or false',
   ],
+  'validation.audit_retention_days_invalid': [
+    'audit_retention_days 必须是 0 到 36500 之间的整数（0 表示永久保留）',
+    'audit_retention_days must be a whole number from 0 to 36500 (0 keeps entries for ever)',
+  ],
+  'validation.audit_time_invalid': ['时间格式无效（应为 ISO 时间）', 'Invalid time (use an ISO time)'],
+  'validation.audit_outcome_invalid': [
+    'outcome 必须是 success 或 failure',
+    'outcome must be success or failure',
+  ],
   'validation.url_required': ['缺少URL参数', 'The url parameter is missing'],
   'url.info_ok': ['URL验证成功', 'URL checked'],
   'url.invalid': ['无效的URL格式', 'Invalid URL'],
@@ -745,6 +754,7 @@ const catalogue = {
   'system.shutting_down': ['服务正在停止，请稍后重试', 'The server is shutting down; try again shortly'],
   'system.version': ['获取版本信息成功', 'Version information'],
   'dashboard.stats': ['获取仪表盘统计数据成功', 'Dashboard figures loaded'],
+  'audit.listed': ['获取审计日志成功', 'Audit log loaded'],
   'webdav.xml_invalid': ['请求体不是有效的 WebDAV XML', 'The request body is not valid WebDAV XML'],
   'webdav.too_many_properties': [
     '一次 PROPPATCH 最多可修改 {limit} 个属性',

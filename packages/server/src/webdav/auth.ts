@@ -5,7 +5,8 @@
  *
  * A sync client sends Basic credentials on every request, and argon2 is slow on purpose; so a
  * verified admin header is remembered for a minute, keyed by its SHA-256, and only while the admin's
- * password is unchanged (checked on each use). Wrong Basic passwords count in the login form's limits.
+ * password is unchanged (checked on each use). Wrong Basic passwords count in the login form's limits
+ * and leave a failed `auth.login` in the audit log (`{door: 'webdav'}`), one per verification.
  *
  * One header is verified once at a time: requests that arrive while it is being verified (a client
  * with 16 connections whose memo just ran out) wait for that one answer instead of each taking a
@@ -14,6 +15,8 @@
  */
 import type { Principal } from '@cubby/shared';
 import type { AdminsTable } from '../db/schema.ts';
+import { AppError } from '../errors/app-error.ts';
+import type { AuditRecorder } from '../http/context.ts';
 import type { Clock } from '../lib/clock.ts';
 import { sha256Hex } from '../lib/crypto.ts';
 import type { ApiKeysService } from '../modules/api-keys/api-keys.service.ts';
@@ -27,7 +30,9 @@ export class DavAuthenticator {
   /** Verifications in flight, by the header's SHA-256. */
   private readonly verifying = new Map<string, Promise<AdminsTable>>();
 
-  constructor(private readonly deps: { auth: AuthService; apiKeys: ApiKeysService; clock: Clock }) {}
+  constructor(
+    private readonly deps: { auth: AuthService; apiKeys: ApiKeysService; clock: Clock; audit: AuditRecorder },
+  ) {}
 
   /**
    * The principal behind the header, or null without credentials or with wrong ones (the caller
@@ -72,7 +77,21 @@ export class DavAuthenticator {
   }
 
   private async verify(id: string, username: string, password: string, clientIp: string) {
-    const admin = await this.deps.auth.verifyCredentials(username, password, clientIp);
+    let admin: AdminsTable;
+    try {
+      admin = await this.deps.auth.verifyCredentials(username, password, clientIp);
+    } catch (error) {
+      await this.deps.audit.record({
+        principal: null,
+        triedName: username,
+        ip: clientIp,
+        action: 'auth.login',
+        outcome: 'failure',
+        status: error instanceof AppError ? error.status : 500,
+        details: { door: 'webdav' },
+      });
+      throw error;
+    }
     const now = this.deps.clock.now().getTime();
     if (this.verified.size >= REMEMBER_MAX) {
       for (const [key, entry] of this.verified) if (entry.until <= now) this.verified.delete(key);

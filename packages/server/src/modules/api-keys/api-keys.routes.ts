@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../../http/context.ts';
 import { ok } from '../../http/envelope.ts';
 import { forbidden } from '../../errors/app-error.ts';
-import { route } from '../../http/route-docs.ts';
+import { idParam, noteAudit, route } from '../../http/route-docs.ts';
 import type { ApiKeysService } from './api-keys.service.ts';
 
 export function apiKeysRoutes(keys: ApiKeysService) {
@@ -44,25 +44,44 @@ export function apiKeysRoutes(keys: ApiKeysService) {
         summary: 'Creates an API key; the answer shows the key once',
         auth: 'admin',
         body: apiKeyCreateSchema,
+        audit: { action: 'apikey.create' },
       },
-      async (c, { body }) => ok(c, 'apikeys.created', await keys.create(body), 201),
+      async (c, { body }) => {
+        const created = await keys.create(body);
+        noteAudit(c, { target: created.id });
+        return ok(c, 'apikeys.created', created, 201);
+      },
     ),
   );
 
   app.put(
     '/admin/api-keys/:id',
     route(
-      { tag, summary: 'Changes an API key', auth: 'admin', body: apiKeyUpdateSchema },
+      {
+        tag,
+        summary: 'Changes an API key',
+        auth: 'admin',
+        body: apiKeyUpdateSchema,
+        audit: { action: 'apikey.update', target: idParam },
+      },
       async (c, { body }) => ok(c, 'apikeys.updated', await keys.update(c.req.param('id')!, body)),
     ),
   );
 
   app.delete(
     '/admin/api-keys/:id',
-    route({ tag, summary: 'Deletes an API key', auth: 'admin' }, async (c) => {
-      await keys.delete(c.req.param('id')!);
-      return ok(c, 'apikeys.deleted', null);
-    }),
+    route(
+      {
+        tag,
+        summary: 'Deletes an API key',
+        auth: 'admin',
+        audit: { action: 'apikey.delete', target: idParam },
+      },
+      async (c) => {
+        await keys.delete(c.req.param('id')!);
+        return ok(c, 'apikeys.deleted', null);
+      },
+    ),
   );
 
   return app;

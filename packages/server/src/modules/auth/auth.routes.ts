@@ -5,7 +5,7 @@ import type { AppEnv } from '../../http/context.ts';
 import { authorize } from '../../http/auth.ts';
 import { ok } from '../../http/envelope.ts';
 import { forbidden } from '../../errors/app-error.ts';
-import { route } from '../../http/route-docs.ts';
+import { noteAudit, route } from '../../http/route-docs.ts';
 import type { AuthService } from './auth.service.ts';
 
 const loginSchema = z.object({ username: z.unknown(), password: z.unknown() });
@@ -22,9 +22,18 @@ export function authRoutes(auth: AuthService) {
   app.post(
     '/admin/login',
     route(
-      { tag, summary: 'Logs in; answers the session token', auth: 'none', body: loginSchema },
+      {
+        tag,
+        summary: 'Logs in; answers the session token',
+        auth: 'none',
+        body: loginSchema,
+        audit: { action: 'auth.login' },
+      },
       async (c, { body }) => {
+        // A failed sign-in is recorded under the name it tried (never the password).
+        if (typeof body.username === 'string') noteAudit(c, { triedName: body.username.trim() });
         const session = await auth.login(body.username, body.password, c.get('clientIp'));
+        noteAudit(c, { principal: await auth.resolveSession(session.token) });
         return ok(c, 'auth.login_ok', session);
       },
     ),
@@ -39,6 +48,7 @@ export function authRoutes(auth: AuthService) {
         tag,
         summary: 'Revokes the session token it is called with (200 whatever the credential)',
         auth: 'none',
+        audit: { action: 'auth.logout' },
       },
       async (c) => {
         const token = /^Bearer\s+(\S+)/i.exec(c.req.header('authorization') ?? '')?.[1];
@@ -56,6 +66,7 @@ export function authRoutes(auth: AuthService) {
         summary: 'Changes the username and/or password; signs out every session',
         auth: 'admin',
         body: changePasswordSchema,
+        audit: { action: 'auth.change_password' },
       },
       async (c, { body }) => {
         await auth.changePassword(c.get('principal')!.id, body);
