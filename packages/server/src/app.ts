@@ -114,9 +114,15 @@ export function createApp(deps: AppDeps) {
   const apiKeys = new ApiKeysService(new ApiKeysRepository(db.kysely), clock, deps.secretKey);
   const settings = new SettingsService(new SettingsRepository(db.kysely), clock);
   // Security-relevant requests leave one entry each (http/route-docs.ts, webdav/auth.ts).
-  const audit = new AuditService(new AuditRepository(db.kysely), clock, logger, () =>
-    settings.auditRetentionDays(),
-  );
+  const audit = new AuditService({
+    repo: new AuditRepository(db.kysely),
+    clock,
+    logger,
+    retentionDays: () => settings.auditRetentionDays(),
+    secretKey: deps.secretKey,
+    // Export links die with the admin's password change.
+    admin: (id) => auth.adminWithStamp(id),
+  });
   const pastes = new PastesService(new PastesRepository(db.kysely, db.writeBatch), clock, limiter);
   const mountsRepository = new MountsRepository(db.kysely);
   // Each storage config's quota, kept on every door (vfs/quota.ts); `drivers` is built

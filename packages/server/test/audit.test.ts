@@ -515,6 +515,38 @@ for (const dialect of DIALECTS) {
         assert.ok(lines.some((line) => line.includes('"{""door"":""webdav""}"')));
       });
 
+      it('hands a browser a short-lived export link that needs no credentials', async () => {
+        const made = await t.json('/api/admin/audit/export-link', {
+          method: 'POST',
+          headers: admin,
+          json: { action: 'auth.login', outcome: 'failure' },
+        });
+        assert.equal(made.status, 200, JSON.stringify(made.body));
+        const url: string = made.body.data.url;
+        assert.match(url, /^\/api\/audit\/export\?token=v1\./);
+        const res = await t.request(url);
+        assert.equal(res.status, 200);
+        assert.match(res.headers.get('content-disposition') ?? '', /^attachment;/);
+        const lines = (await res.text()).trimEnd().split('\r\n');
+        assert.equal(lines.length, 1 + (await list('action=auth.login&outcome=failure')).total);
+        assert.ok(
+          lines.slice(1).every((line) => line.includes(',auth.login,') && line.includes(',failure,')),
+        );
+
+        // The filters are signed: a changed token is refused, and so is a link past its 5 minutes.
+        const token = new URL(url, 'http://x').searchParams.get('token')!;
+        const [v, body, sig] = token.split('.');
+        const widened = Buffer.from(
+          JSON.stringify({ ...JSON.parse(Buffer.from(body!, 'base64url').toString()), f: {} }),
+        ).toString('base64url');
+        assert.equal((await t.request(`/api/audit/export?token=${v}.${widened}.${sig}`)).status, 403);
+        assert.equal((await t.request('/api/audit/export')).status, 403);
+        t.clock.advance(301_000);
+        const late = await t.json(url, { headers: { 'X-Cubby-Lang': 'en' } });
+        assert.equal(late.status, 403);
+        assert.match(late.body.message, /expired/);
+      });
+
       it('streams an export longer than one page of the database', async () => {
         const repo = t.database.db.kysely;
         const at = '2025-06-01T00:00:00.000Z';
@@ -579,9 +611,14 @@ for (const dialect of DIALECTS) {
           json: { name: 'all-perms', text_permission: true, file_permission: true, mount_permission: true },
         });
         const { key } = created.body.data as { key: string };
-        for (const path of ['/api/admin/audit', '/api/admin/audit/export']) {
-          assert.equal((await t.json(path)).status, 401, path);
-          const res = await t.json(path, { headers: apiKey(key) });
+        for (const [method, path] of [
+          ['GET', '/api/admin/audit'],
+          ['GET', '/api/admin/audit/export'],
+          ['POST', '/api/admin/audit/export-link'],
+        ] as const) {
+          const json = method === 'POST' ? {} : undefined;
+          assert.equal((await t.json(path, { method, json })).status, 401, path);
+          const res = await t.json(path, { method, json, headers: apiKey(key) });
           assert.equal(res.status, 403, path);
           assert.equal(res.body.error, 'FORBIDDEN');
         }

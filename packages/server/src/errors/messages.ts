@@ -755,6 +755,11 @@ const catalogue = {
   'system.version': ['获取版本信息成功', 'Version information'],
   'dashboard.stats': ['获取仪表盘统计数据成功', 'Dashboard figures loaded'],
   'audit.listed': ['获取审计日志成功', 'Audit log loaded'],
+  'audit.link_ready': ['导出链接已生成', 'Export link ready'],
+  'audit.link_invalid': [
+    '导出链接无效或已过期，请重新导出',
+    'This export link is invalid or has expired; export again',
+  ],
   'webdav.xml_invalid': ['请求体不是有效的 WebDAV XML', 'The request body is not valid WebDAV XML'],
   'webdav.too_many_properties': [
     '一次 PROPPATCH 最多可修改 {limit} 个属性',

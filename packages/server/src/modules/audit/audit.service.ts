@@ -5,17 +5,29 @@
  * are never changed, and only the retention purge deletes them.
  */
 import { randomBytes } from 'node:crypto';
-import type { AuditEntry } from '@cubby/shared';
+import { type AuditEntry, auditFilterSchema, type Principal } from '@cubby/shared';
+import { z } from 'zod';
+import { forbidden } from '../../errors/app-error.ts';
 import type { Logger } from 'pino';
 import type { AuditEvent, AuditRecorder } from '../../http/context.ts';
 import type { AuditLogTable } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { openLink, signLink, stampDigest } from '../../lib/signed-link.ts';
 import type { AuditFilter, AuditRepository } from './audit.repository.ts';
 
 const NAME_MAX = 200;
 const TARGET_MAX = 1000;
 const DETAILS_MAX = 1000;
 const DAY_MS = 24 * 3600_000;
+/** How long an export link works; a download started in time runs to its end. */
+const EXPORT_LINK_SECONDS = 300;
+const LINK_PURPOSE = 'audit-export';
+const exportLinkPayload = z.object({
+  i: z.string(),
+  h: z.string(),
+  f: auditFilterSchema,
+  e: z.number(),
+});
 /** Rows the CSV export reads per query: the log is streamed, never held whole. */
 const EXPORT_PAGE = 500;
 const CSV_COLUMNS = [
@@ -57,23 +69,34 @@ export function csvCell(value: string | number | null): string {
 const clip = (value: string | undefined | null, max: number) =>
   value === undefined || value === null ? null : value.slice(0, max);
 
+export interface AuditDeps {
+  repo: AuditRepository;
+  clock: Clock;
+  logger: Pick<Logger, 'warn'>;
+  /** The retention setting (0: keep every entry). */
+  retentionDays: () => Promise<number>;
+  secretKey: string;
+  /** The admin with this id and a stamp that changes with their password, or null. */
+  admin: (id: string) => Promise<{ principal: Principal; stamp: string } | null>;
+}
+
 export class AuditService implements AuditRecorder {
   /** Orders the entries of one instance within a millisecond (ids sort as they were made). */
   private sequence = 0;
+  private readonly repo: AuditRepository;
+  private readonly clock: Clock;
 
-  constructor(
-    private readonly repo: AuditRepository,
-    private readonly clock: Clock,
-    private readonly logger: Pick<Logger, 'warn'>,
-    private readonly retentionDays: () => Promise<number>,
-  ) {}
+  constructor(private readonly deps: AuditDeps) {
+    this.repo = deps.repo;
+    this.clock = deps.clock;
+  }
 
   async record(event: AuditEvent): Promise<void> {
     try {
       await this.repo.insert(this.row(event));
     } catch (error) {
       // The request it describes has happened; a log that cannot be written must not undo it.
-      this.logger.warn({ err: error, action: event.action }, 'could not write an audit entry');
+      this.deps.logger.warn({ err: error, action: event.action }, 'could not write an audit entry');
     }
   }
 
@@ -130,9 +153,36 @@ export class AuditService implements AuditRecorder {
     });
   }
 
+  /**
+   * A link that downloads the export with these filters without credentials (a browser navigates
+   * to it, so the file streams to disk). It speaks for the admin who asked, and dies with their
+   * password change or after five minutes.
+   */
+  async exportLink(adminId: string, filter: AuditFilter): Promise<{ token: string; expiresAt: Date }> {
+    const admin = await this.deps.admin(adminId);
+    if (!admin) throw forbidden('audit.link_invalid');
+    const e = Math.floor(this.clock.now().getTime() / 1000) + EXPORT_LINK_SECONDS;
+    const h = stampDigest(this.deps.secretKey, LINK_PURPOSE, admin.stamp);
+    return {
+      token: signLink(this.deps.secretKey, LINK_PURPOSE, { i: adminId, h, f: filter, e }),
+      expiresAt: new Date(e * 1000),
+    };
+  }
+
+  /** The filters of a valid export link; 403 for a link that is forged, expired or revoked. */
+  async openExportLink(token: string | undefined): Promise<AuditFilter> {
+    const payload = openLink(this.deps.secretKey, LINK_PURPOSE, token, exportLinkPayload);
+    if (!payload || this.clock.now().getTime() >= payload.e * 1000) throw forbidden('audit.link_invalid');
+    const admin = await this.deps.admin(payload.i);
+    if (!admin || stampDigest(this.deps.secretKey, LINK_PURPOSE, admin.stamp) !== payload.h) {
+      throw forbidden('audit.link_invalid');
+    }
+    return payload.f;
+  }
+
   /** Deletes entries older than the retention setting (none when it is 0); answers how many went. */
   async purge(): Promise<number> {
-    const days = await this.retentionDays();
+    const days = await this.deps.retentionDays();
     if (days <= 0) return 0;
     return this.repo.purgeBefore(new Date(this.clock.now().getTime() - days * DAY_MS).toISOString());
   }
