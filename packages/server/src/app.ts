@@ -294,7 +294,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', systemRoutes(db, clock, cacheBus, draining));
   api.route('/', dashboardRoutes(new DashboardService(new DashboardRepository(db.kysely), clock)));
   api.route('/', authRoutes(auth));
-  api.route('/', auditRoutes(audit));
+  api.route('/', auditRoutes(audit, config));
   api.route('/', apiKeysRoutes(apiKeys));
   api.route('/', pastesRoutes(pastes));
   api.route('/', filesRoutes(files, config));

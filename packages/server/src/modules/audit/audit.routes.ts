@@ -5,7 +5,9 @@
 import { auditFilterSchema, auditListSchema, type AuditPage } from '@cubby/shared';
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
+import type { Config } from '../../config/config.ts';
 import type { AppEnv } from '../../http/context.ts';
+import { publicOrigin } from '../../http/public-origin.ts';
 import { ok } from '../../http/envelope.ts';
 import { route } from '../../http/route-docs.ts';
 import { contentDisposition } from '../../lib/content-disposition.ts';
@@ -33,7 +35,7 @@ function filterOf(query: AuditFilter): AuditFilter {
 
 const linkQuery = z.object({ token: z.string().max(8192).optional() });
 
-export function auditRoutes(audit: AuditService) {
+export function auditRoutes(audit: AuditService, config: Pick<Config, 'publicUrl' | 'trustProxyHops'>) {
   const app = new Hono<AppEnv>();
   const tag = 'Audit log';
   const filters =
@@ -82,7 +84,7 @@ export function auditRoutes(audit: AuditService) {
       async (c: Context<AppEnv>, { body }) => {
         const link = await audit.exportLink(c.get('principal')!.id, filterOf(body));
         return ok(c, 'audit.link_ready', {
-          url: `/api/audit/export?token=${link.token}`,
+          url: `${publicOrigin(c, config)}/api/audit/export?token=${link.token}`,
           expires_at: link.expiresAt.toISOString(),
         });
       },
