@@ -22,9 +22,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('status', 'integer', (c) => c.notNull())
     .addColumn('details', 'text')
     .execute();
-  // Newest first, and the purge of old rows; the action filter.
-  await db.schema.createIndex('audit_log_at').on('audit_log').columns(['at']).execute();
-  await db.schema.createIndex('audit_log_action_at').on('audit_log').columns(['action', 'at']).execute();
+  // Newest first (id orders entries of the same millisecond): pages and the export walk these
+  // indexes instead of sorting the log; the purge of old entries; the action filter.
+  await db.schema.createIndex('audit_log_at').on('audit_log').columns(['at', 'id']).execute();
+  await db.schema
+    .createIndex('audit_log_action_at')
+    .on('audit_log')
+    .columns(['action', 'at', 'id'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -68,11 +68,8 @@ export class AuditRepository {
     limit: number,
   ): Promise<AuditEntry[]> {
     let query = this.filtered(filter);
-    if (cursor) {
-      query = query.where((eb) =>
-        eb.or([eb('at', '<', cursor.at), eb.and([eb('at', '=', cursor.at), eb('id', '<', cursor.id)])]),
-      );
-    }
+    // One row-value comparison, so the database walks the (at, id) index from the cursor on.
+    if (cursor) query = query.where((eb) => eb(eb.refTuple('at', 'id'), '<', eb.tuple(cursor.at, cursor.id)));
     return query.selectAll().orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute();
   }
 
