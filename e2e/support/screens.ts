@@ -969,6 +969,19 @@ export const SCREENS: Screen[] = [
     action: (page) => openMountRowDialog(page, 'delete-mount', 'confirm-dialog'),
   },
   { name: 'admin-key-management', as: 'admin', path: '/admin/key-management' },
+  { name: 'admin-audit-log', as: 'admin', path: '/admin/audit-log' },
+  {
+    name: 'audit-log-filtered',
+    as: 'admin',
+    path: '/admin/audit-log',
+    action: async (page) => {
+      const filters = page.getByTestId('audit-filters');
+      await filters.locator('select[name=outcome]').selectOption('failure');
+      await filters.locator('input[name=from]').fill('2026-03-02');
+      await filters.locator('input[name=to]').fill('2026-03-01');
+      await expect(filters.locator('[aria-invalid=true]')).toHaveCount(1);
+    },
+  },
   { name: 'admin-settings', as: 'admin', path: '/admin/settings' },
   {
     name: 'settings-uploads-errors',

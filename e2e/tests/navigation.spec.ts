@@ -41,6 +41,7 @@ const ADMIN_MODULES = [
   { slug: 'storage-config', name: 'Storage configuration', zh: '存储配置' },
   { slug: 'mount-management', name: 'Mount management', zh: '挂载管理' },
   { slug: 'key-management', name: 'API keys', zh: 'API 密钥' },
+  { slug: 'audit-log', name: 'Audit log', zh: '审计日志' },
   { slug: 'settings', name: 'Settings', zh: '系统设置' },
 ];
 

@@ -25,12 +25,18 @@ import { testHookRoutes } from './http/test-hooks.ts';
 import { ApiKeysRepository } from './modules/api-keys/api-keys.repository.ts';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { ApiKeysService } from './modules/api-keys/api-keys.service.ts';
+import { AuditRepository } from './modules/audit/audit.repository.ts';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
+import { AuditService } from './modules/audit/audit.service.ts';
 import { SessionsRepository } from './modules/auth/sessions.repository.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { AppPasswordsRepository } from './modules/app-passwords/app-passwords.repository.ts';
 import { appPasswordsRoutes } from './modules/app-passwords/app-passwords.routes.ts';
 import { AppPasswordsService } from './modules/app-passwords/app-passwords.service.ts';
+import { TwoFactorRepository } from './modules/two-factor/two-factor.repository.ts';
+import { twoFactorRoutes } from './modules/two-factor/two-factor.routes.ts';
+import { TwoFactorService } from './modules/two-factor/two-factor.service.ts';
 import { InvitesService } from './modules/users/invites.service.ts';
 import { UsersRepository } from './modules/users/users.repository.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
@@ -127,9 +133,17 @@ export function createApp(deps: AppDeps) {
     makeFolder: (principal, path) => vfs.mkdir(principal, path),
     quotaChanged: (key) => quota.forget(key),
   });
+  const twoFactor = new TwoFactorService({
+    repo: new TwoFactorRepository(db.kysely),
+    clock,
+    limiter,
+    secretKey: deps.secretKey,
+    issuer: 'Cubby',
+  });
   const auth: AuthService = new AuthService(
     new SessionsRepository(db.kysely),
     users,
+    twoFactor,
     clock,
     limiter,
     config.sessionTtlMs,
@@ -145,6 +159,19 @@ export function createApp(deps: AppDeps) {
     users.principalById(id),
   );
   const settings = new SettingsService(new SettingsRepository(db.kysely), clock);
+  // Security-relevant requests leave one entry each (http/route-docs.ts, webdav/auth.ts).
+  const audit = new AuditService({
+    repo: new AuditRepository(db.kysely),
+    clock,
+    logger,
+    retentionDays: () => settings.auditRetentionDays(),
+    secretKey: deps.secretKey,
+    // Export links die with the admin's password change (or when they are an admin no more).
+    admin: async (id) => {
+      const user = await auth.userWithStamp(id);
+      return user?.principal.type === 'admin' ? user : null;
+    },
+  });
   const pastes = new PastesService(new PastesRepository(db.kysely, db.writeBatch), clock, limiter);
   const mountsRepository = new MountsRepository(db.kysely);
   // Each storage config's quota, kept on every door (vfs/quota.ts); `drivers` is built
@@ -263,6 +290,10 @@ export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   app.onError(handleError);
   app.use('*', requestContext(logger, config.trustProxyHops));
+  app.use('*', (c, next) => {
+    c.set('audit', audit);
+    return next();
+  });
   // Shutting down: a read that arrives now is refused with 503 (health says `draining` itself), so
   // a load balancer retries it on another instance and stops sending here before the listener
   // closes (deploy/cubby.nginx.conf counts a 503 as a failed attempt). Anything else is served.
@@ -310,7 +341,7 @@ export function createApp(deps: AppDeps) {
     '/',
     webdavRoutes(
       { vfs, fs, tasks: fsTasks, settings, repo: davRepository, clock },
-      new DavAuthenticator({ auth, users, apiKeys, appPasswords, clock }),
+      new DavAuthenticator({ auth, users, apiKeys, appPasswords, clock, audit }),
     ),
   );
 
@@ -320,6 +351,8 @@ export function createApp(deps: AppDeps) {
   api.route('/', authRoutes(auth, users));
   api.route('/', usersRoutes(users, invites, { config }));
   api.route('/', appPasswordsRoutes(appPasswords));
+  api.route('/', twoFactorRoutes(twoFactor, users));
+  api.route('/', auditRoutes(audit, config));
   api.route('/', apiKeysRoutes(apiKeys));
   api.route('/', pastesRoutes(pastes));
   api.route('/', filesRoutes(files, config));
@@ -366,6 +399,7 @@ export function createApp(deps: AppDeps) {
     services: {
       instanceId,
       cacheBus,
+      audit,
       auth,
       users,
       invites,

@@ -104,6 +104,11 @@ const jobs = startJobs(
           run: () => services.fsTasks.failOrphans(),
         },
         {
+          name: 'purge audit entries past their retention',
+          everyMs: 3600_000,
+          run: () => services.audit.purge(),
+        },
+        {
           name: 'remove form uploads spooled by crashed requests',
           everyMs: 3600_000,
           run: () => services.fs.uploads.removeLeftoverSpools(),

@@ -13,6 +13,8 @@ export const LANG_HEADER = 'X-Cubby-Lang';
 export const ERROR_CODES = [
   'VALIDATION_FAILED',
   'UNAUTHENTICATED',
+  /** The password was right, and the account asks for its second factor too (401; docs/accounts.md). */
+  'TWO_FACTOR_REQUIRED',
   'FORBIDDEN',
   'NOT_FOUND',
   'CONFLICT',

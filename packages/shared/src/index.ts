@@ -1,6 +1,7 @@
 export * from './accounts.ts';
 export * from './api-keys.ts';
 export * from './api.ts';
+export * from './audit.ts';
 export * from './dashboard.ts';
 export * from './etag.ts';
 export * from './files.ts';

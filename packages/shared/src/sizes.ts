@@ -3,6 +3,7 @@
  * and as the app shows them.
  */
 import { z } from 'zod';
+import { MAX_AUDIT_RETENTION_DAYS } from './audit.ts';
 import { URL_ALLOWLIST_MAX_LENGTH } from './url-allowlist.ts';
 
 export const SIZE_UNITS = ['KB', 'MB', 'GB'] as const;
@@ -60,6 +61,13 @@ export const systemSettingsUpdateSchema = z
     fs_upload_share: z.boolean({ error: 'fs_upload_share_invalid' }).optional(),
     /** Whether a file uploaded into a mount over WebDAV is also a file share. */
     webdav_upload_share: z.boolean({ error: 'webdav_upload_share_invalid' }).optional(),
+    /** Days the audit log keeps an entry; 0 keeps entries for ever (modules/audit/). */
+    audit_retention_days: z
+      .number({ error: 'audit_retention_days_invalid' })
+      .int({ message: 'audit_retention_days_invalid' })
+      .min(0, { message: 'audit_retention_days_invalid' })
+      .max(MAX_AUDIT_RETENTION_DAYS, { message: 'audit_retention_days_invalid' })
+      .optional(),
   })
   .refine(
     (s) =>

@@ -23,6 +23,8 @@ import * as m0012 from './migrations/0012-mount-creators.ts';
 import * as m0013 from './migrations/0013-file-share-sources.ts';
 import * as m0014 from './migrations/0014-storage-usage.ts';
 import * as m0015 from './migrations/0015-accounts.ts';
+import * as m0016 from './migrations/0016-audit-log.ts';
+import * as m0018 from './migrations/0018-two-factor.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -110,6 +112,8 @@ const migrations = {
   '0013-file-share-sources': m0013,
   '0014-storage-usage': m0014,
   '0015-accounts': m0015,
+  '0016-audit-log': m0016,
+  '0018-two-factor': m0018,
 };
 
 export type MigrationName = keyof typeof migrations;

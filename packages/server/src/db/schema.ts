@@ -3,7 +3,7 @@
  * Times are ISO-8601 UTC strings on both SQLite and PostgreSQL (they sort and compare as text);
  * booleans are integers 0/1.
  */
-import type { FileSource } from '@cubby/shared';
+import type { AuditEntry, FileSource } from '@cubby/shared';
 
 /** A person who signs in (docs/accounts.md): today's admins and the members they invite. */
 export interface UsersTable {
@@ -19,6 +19,13 @@ export interface UsersTable {
   home_path: string | null;
   /** The most a member's home folder may hold; null: no limit. */
   quota_bytes: number | null;
+  /** Their TOTP secret, sealed (lib/secret-box.ts), once two-factor sign-in is on. */
+  totp_secret: string | null;
+  /** A TOTP secret being set up, sealed, until a first code turns it on. */
+  totp_pending: string | null;
+  totp_enabled_at: string | null;
+  /** The last time step a code was used for: no code is taken twice. */
+  totp_last_step: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -55,6 +62,13 @@ export interface InvitesTable {
   expires_at: string;
   used_at: string | null;
   used_by: string | null;
+}
+
+export interface RecoveryCodesTable {
+  id: string;
+  user_id: string;
+  code_hash: string;
+  used_at: string | null;
 }
 
 export interface AppPasswordsTable {
@@ -305,12 +319,19 @@ export interface StorageReservationsTable {
   created_at: string;
 }
 
+/**
+ * One security-relevant action (migration 0016; modules/audit/): the entry as the API answers it.
+ * Only added, never changed; `details` never holds a password, token, key or hash.
+ */
+export type AuditLogTable = AuditEntry;
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   user_paths: UserPathsTable;
   invites: InvitesTable;
   app_passwords: AppPasswordsTable;
+  recovery_codes: RecoveryCodesTable;
   api_keys: ApiKeysTable;
   settings: SettingsTable;
   pastes: PastesTable;
@@ -328,4 +349,5 @@ export interface Database {
   job_runs: JobRunsTable;
   storage_usage: StorageUsageTable;
   storage_reservations: StorageReservationsTable;
+  audit_log: AuditLogTable;
 }

@@ -41,6 +41,8 @@ export const invalidFields = (key: MessageKey, details: Record<string, MessageKe
   new AppError(400, 'VALIDATION_FAILED', key, params, details);
 export const unauthenticated = (key: MessageKey = 'auth.required') =>
   new AppError(401, 'UNAUTHENTICATED', key);
+/** 401 after a right password: the second factor is missing or wrong (docs/accounts.md). */
+export const twoFactorRequired = failure(401, 'TWO_FACTOR_REQUIRED');
 export const forbidden = failure(403, 'FORBIDDEN');
 export const notFound = failure(404, 'NOT_FOUND');
 /** 405: the method does not apply to what the path names (WebDAV PUT on a folder, MKCOL on a file). */

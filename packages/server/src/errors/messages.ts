@@ -60,6 +60,36 @@ const catalogue = {
   'auth.sessions_ended': ['其他会话已结束', 'The other sessions have ended'],
   'auth.session_ended': ['会话已结束', 'The session has ended'],
   'auth.session_not_found': ['会话不存在或已结束', 'No such session, or it has already ended'],
+  'auth.two_factor_required': [
+    '请输入身份验证器中的验证码（或一个恢复码）',
+    'Enter the code from your authenticator app (or a recovery code)',
+  ],
+  'auth.two_factor_wrong': ['验证码或恢复码不正确', 'That code or recovery code is not right'],
+  'auth.app_password_needed': [
+    '此账户已开启两步验证：WebDAV 请使用应用密码登录',
+    'This account uses two-factor sign-in: sign in to WebDAV with an app password',
+  ],
+  'two_factor.status': ['获取成功', 'Loaded'],
+  'two_factor.setup_ready': [
+    '请用身份验证器扫描二维码，然后输入其中的验证码',
+    'Scan the code with your authenticator app, then enter the code it shows',
+  ],
+  'two_factor.enabled': [
+    '两步验证已开启。请妥善保存恢复码',
+    'Two-factor sign-in is on. Keep the recovery codes safe',
+  ],
+  'two_factor.disabled': ['两步验证已关闭', 'Two-factor sign-in is off'],
+  'two_factor.codes_renewed': [
+    '已生成新的恢复码，旧的已失效',
+    'New recovery codes made; the old ones no longer work',
+  ],
+  'two_factor.already_on': ['两步验证已经开启', 'Two-factor sign-in is already on'],
+  'two_factor.already_off': ['两步验证尚未开启', 'Two-factor sign-in is not on'],
+  'two_factor.setup_first': ['请先开始设置身份验证器', 'Start setting up the authenticator app first'],
+  'two_factor.code_wrong': [
+    '验证码不正确。请检查设备时间后输入当前显示的验证码',
+    "That code is not right. Check the device's clock and enter the code shown now",
+  ],
   'users.listed': ['获取成功', 'Loaded'],
   'users.loaded': ['获取成功', 'Loaded'],
   'users.created': ['用户已创建', 'User created'],
@@ -671,6 +701,15 @@ const catalogue = {
     'webdav_upload_share 必须是布尔值',
     'webdav_upload_share must be true or false',
   ],
+  'validation.audit_retention_days_invalid': [
+    'audit_retention_days 必须是 0 到 36500 之间的整数（0 表示永久保留）',
+    'audit_retention_days must be a whole number from 0 to 36500 (0 keeps entries for ever)',
+  ],
+  'validation.audit_time_invalid': ['时间格式无效（应为 ISO 时间）', 'Invalid time (use an ISO time)'],
+  'validation.audit_outcome_invalid': [
+    'outcome 必须是 success 或 failure',
+    'outcome must be success or failure',
+  ],
   'validation.url_required': ['缺少URL参数', 'The url parameter is missing'],
   'url.info_ok': ['URL验证成功', 'URL checked'],
   'url.invalid': ['无效的URL格式', 'Invalid URL'],
@@ -810,6 +849,12 @@ const catalogue = {
   'system.shutting_down': ['服务正在停止，请稍后重试', 'The server is shutting down; try again shortly'],
   'system.version': ['获取版本信息成功', 'Version information'],
   'dashboard.stats': ['获取仪表盘统计数据成功', 'Dashboard figures loaded'],
+  'audit.listed': ['获取审计日志成功', 'Audit log loaded'],
+  'audit.link_ready': ['导出链接已生成', 'Export link ready'],
+  'audit.link_invalid': [
+    '导出链接无效或已过期，请重新导出',
+    'This export link is invalid or has expired; export again',
+  ],
   'webdav.xml_invalid': ['请求体不是有效的 WebDAV XML', 'The request body is not valid WebDAV XML'],
   'webdav.too_many_properties': [
     '一次 PROPPATCH 最多可修改 {limit} 个属性',

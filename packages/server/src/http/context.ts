@@ -3,6 +3,31 @@ import type { Principal } from '@cubby/shared';
 import type { Logger } from 'pino';
 import type { Lang } from '../errors/messages.ts';
 
+/** One security-relevant action as a door reports it (modules/audit/ stores it). */
+export interface AuditEvent {
+  principal: Principal | null;
+  /** With no principal: the name a sign-in tried (never its password). */
+  triedName?: string;
+  ip: string;
+  /** Dotted, e.g. `auth.login`, `apikey.create`. */
+  action: string;
+  /** The id, slug or path acted on. */
+  target?: string;
+  outcome: 'success' | 'failure';
+  status: number;
+  /** A few plain values; never a password, token, key or hash. */
+  details?: Record<string, string | number | boolean | null>;
+}
+
+/** Where the doors report audit events; set by app.ts, so http/ never imports a module. */
+export interface AuditRecorder {
+  /** Never throws: a failure to record is logged, and the request it describes goes on. */
+  record(event: AuditEvent): Promise<void>;
+}
+
+/** What a handler adds to its route's audit entry once it knows it (http/route-docs.ts). */
+export type AuditNote = Partial<Pick<AuditEvent, 'principal' | 'triedName' | 'target' | 'details'>>;
+
 export interface AppEnv {
   Variables: {
     requestId: string;
@@ -15,5 +40,8 @@ export interface AppEnv {
     principal: Principal | null;
     /** True when an Authorization header was sent but named no valid, unexpired credential. */
     credentialsRejected: boolean;
+    audit: AuditRecorder;
+    /** Set by a handler through `noteAudit` (http/route-docs.ts). */
+    auditNote: AuditNote | undefined;
   };
 }

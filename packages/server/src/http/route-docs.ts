@@ -5,11 +5,17 @@
  * the schema that validates a route and the schema its reference shows are one object.
  * (Built apart from its path, a handler's `c.req.param(name)` is typed `string | undefined`; the
  * router only calls it when the path matched, so `!` is sound there.)
+ *
+ * A route whose doc names an `audit` action writes one audit entry per request, after its handler:
+ * `success` when it answered below 400, `failure` with the status when it answered 400 or more or
+ * threw (401/403 from the auth check included). This is the one place routes are audited
+ * (docs/security.md "Audit log").
  */
 import type { Context, Handler } from 'hono';
 import type { z } from 'zod';
 import { authorize, type RouteAuth } from './auth.ts';
-import type { AppEnv } from './context.ts';
+import { AppError } from '../errors/app-error.ts';
+import type { AppEnv, AuditNote } from './context.ts';
 import { readJson, validate } from './validate.ts';
 
 export type { RouteAuth };
@@ -32,6 +38,26 @@ export interface RouteDoc<
   precheck?: (c: Context<AppEnv>) => Promise<void>;
   /** What a success answers, when it is not the JSON envelope. */
   produces?: 'bytes' | 'text' | 'redirect';
+  /** Writes an audit entry for every call (see above). */
+  audit?: RouteAudit<B, Q>;
+}
+
+export interface RouteAudit<B extends z.ZodType | undefined, Q extends z.ZodType | undefined> {
+  /** Dotted, e.g. `apikey.create`. */
+  action: string;
+  /**
+   * The id, slug or path acted on, when the request names it; the input is missing when it did not
+   * parse. What only the handler learns (a new share's slug) it notes with `noteAudit`.
+   */
+  target?: (c: Context<AppEnv>, input: { body?: Parsed<B>; query?: Parsed<Q> }) => string | undefined;
+}
+
+/** The audit target of routes on `…/:id`. */
+export const idParam = (c: Context<AppEnv>): string | undefined => c.req.param('id');
+
+/** Adds to the audit entry of the route being served what only its handler knows. */
+export function noteAudit(c: Context<AppEnv>, note: AuditNote): void {
+  c.set('auditNote', { ...c.get('auditNote'), ...note });
 }
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -46,14 +72,60 @@ export function route<
   doc: RouteDoc<B, Q>,
   handler: (c: Context<AppEnv>, input: { body: Parsed<B>; query: Parsed<Q> }) => Response | Promise<Response>,
 ): Handler<AppEnv> {
-  const documentedHandler: Handler<AppEnv> = async (c) => {
+  type Input = { body?: Parsed<B>; query?: Parsed<Q> };
+  /** Fills `parsed` as it goes, so an audit entry names a target even when the handler fails. */
+  const serve = async (c: Context<AppEnv>, parsed: Input): Promise<Response> => {
     authorize(c, doc.auth);
     await doc.precheck?.(c);
     const query = (doc.query ? validate(doc.query, c.req.query()) : undefined) as Parsed<Q>;
+    parsed.query = query;
     const body = (doc.body ? await readJson(c, doc.body) : undefined) as Parsed<B>;
+    parsed.body = body;
     return handler(c, { body, query });
   };
+  const audit = doc.audit;
+  const documentedHandler: Handler<AppEnv> = audit
+    ? async (c) => {
+        const parsed: Input = {};
+        let status = 500;
+        try {
+          const response = await serve(c, parsed);
+          status = response.status;
+          return response;
+        } catch (error) {
+          if (error instanceof AppError) status = error.status;
+          throw error;
+        } finally {
+          await recordAudit(c, audit, parsed, status);
+        }
+      }
+    : (c) => serve(c, {});
   return Object.assign(documentedHandler, { [DOC]: doc });
+}
+
+async function recordAudit<B extends z.ZodType | undefined, Q extends z.ZodType | undefined>(
+  c: Context<AppEnv>,
+  audit: RouteAudit<B, Q>,
+  input: { body?: Parsed<B>; query?: Parsed<Q> },
+  status: number,
+): Promise<void> {
+  const note = c.get('auditNote');
+  let target = note?.target;
+  try {
+    target ??= audit.target?.(c, input);
+  } catch {
+    // A target read from input that did not parse: the entry goes without it.
+  }
+  await c.get('audit').record({
+    principal: note?.principal ?? c.get('principal'),
+    ...(note?.triedName !== undefined ? { triedName: note.triedName } : {}),
+    ip: c.get('clientIp'),
+    action: audit.action,
+    ...(target !== undefined ? { target } : {}),
+    outcome: status < 400 ? 'success' : 'failure',
+    status,
+    ...(note?.details ? { details: note.details } : {}),
+  });
 }
 
 /**

@@ -7,7 +7,8 @@
  * A sync client sends Basic credentials on every request, and argon2 is slow on purpose; so a
  * verified account-password header is remembered for a minute, keyed by its SHA-256, and only while
  * the person is active and their password unchanged (checked on each use). App passwords are keyed
- * hashes, looked up at once. Wrong Basic passwords count in the login form's limits.
+ * hashes, looked up at once. Wrong Basic passwords count in the login form's limits and leave a
+ * failed `auth.login` in the audit log (`{door: 'webdav'}`), one per verification.
  *
  * One header is verified once at a time: requests that arrive while it is being verified (a client
  * with 16 connections whose memo just ran out) wait for that one answer instead of each taking a
@@ -16,12 +17,15 @@
  */
 import type { Principal } from '@cubby/shared';
 import type { UsersTable } from '../db/schema.ts';
+import { AppError, unauthenticated } from '../errors/app-error.ts';
+import type { AuditRecorder } from '../http/context.ts';
 import type { Clock } from '../lib/clock.ts';
 import { sha256Hex } from '../lib/crypto.ts';
 import type { ApiKeysService } from '../modules/api-keys/api-keys.service.ts';
 import type { AppPasswordsService } from '../modules/app-passwords/app-passwords.service.ts';
 import type { AuthService } from '../modules/auth/auth.service.ts';
 import type { UsersService } from '../modules/users/users.service.ts';
+import { TwoFactorService } from '../modules/two-factor/two-factor.service.ts';
 
 const REMEMBER_MS = 60_000;
 const REMEMBER_MAX = 1000;
@@ -38,6 +42,7 @@ export class DavAuthenticator {
       apiKeys: ApiKeysService;
       appPasswords: AppPasswordsService;
       clock: Clock;
+      audit: AuditRecorder;
     },
   ) {}
 
@@ -87,7 +92,23 @@ export class DavAuthenticator {
   }
 
   private async verify(id: string, username: string, password: string, clientIp: string) {
-    const user = await this.deps.auth.verifyCredentials(username, password, clientIp);
+    let user: UsersTable;
+    try {
+      user = await this.deps.auth.verifyCredentials(username, password, clientIp);
+      // A password alone is one factor: a person with two-factor sign-in uses an app password here.
+      if (TwoFactorService.isOn(user)) throw unauthenticated('auth.app_password_needed');
+    } catch (error) {
+      await this.deps.audit.record({
+        principal: null,
+        triedName: username,
+        ip: clientIp,
+        action: 'auth.login',
+        outcome: 'failure',
+        status: error instanceof AppError ? error.status : 500,
+        details: { door: 'webdav' },
+      });
+      throw error;
+    }
     const now = this.deps.clock.now().getTime();
     if (this.verified.size >= REMEMBER_MAX) {
       for (const [key, entry] of this.verified) if (entry.until <= now) this.verified.delete(key);

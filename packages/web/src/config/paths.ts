@@ -10,6 +10,7 @@ export const ADMIN_MODULES = [
   'storage-config',
   'mount-management',
   'key-management',
+  'audit-log',
   'settings',
 ] as const;
 export type AdminModuleId = (typeof ADMIN_MODULES)[number];

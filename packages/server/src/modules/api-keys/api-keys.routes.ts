@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../../http/context.ts';
 import { ok } from '../../http/envelope.ts';
 import { forbidden } from '../../errors/app-error.ts';
-import { route } from '../../http/route-docs.ts';
+import { idParam, noteAudit, route } from '../../http/route-docs.ts';
 import type { ApiKeysService } from './api-keys.service.ts';
 
 export function apiKeysRoutes(keys: ApiKeysService) {
@@ -49,15 +49,26 @@ export function apiKeysRoutes(keys: ApiKeysService) {
         summary: 'Creates an API key; the answer shows the key once',
         auth: 'user',
         body: apiKeyCreateSchema,
+        audit: { action: 'apikey.create' },
       },
-      async (c, { body }) => ok(c, 'apikeys.created', await keys.create(c.get('principal')!, body), 201),
+      async (c, { body }) => {
+        const created = await keys.create(c.get('principal')!, body);
+        noteAudit(c, { target: created.id });
+        return ok(c, 'apikeys.created', created, 201);
+      },
     ),
   );
 
   app.put(
     '/admin/api-keys/:id',
     route(
-      { tag, summary: 'Changes an API key', auth: 'user', body: apiKeyUpdateSchema },
+      {
+        tag,
+        summary: 'Changes an API key',
+        auth: 'user',
+        body: apiKeyUpdateSchema,
+        audit: { action: 'apikey.update', target: idParam },
+      },
       async (c, { body }) =>
         ok(c, 'apikeys.updated', await keys.update(c.get('principal')!, c.req.param('id')!, body)),
     ),
@@ -65,10 +76,18 @@ export function apiKeysRoutes(keys: ApiKeysService) {
 
   app.delete(
     '/admin/api-keys/:id',
-    route({ tag, summary: 'Deletes an API key', auth: 'user' }, async (c) => {
-      await keys.delete(c.get('principal')!, c.req.param('id')!);
-      return ok(c, 'apikeys.deleted', null);
-    }),
+    route(
+      {
+        tag,
+        summary: 'Deletes an API key',
+        auth: 'user',
+        audit: { action: 'apikey.delete', target: idParam },
+      },
+      async (c) => {
+        await keys.delete(c.get('principal')!, c.req.param('id')!);
+        return ok(c, 'apikeys.deleted', null);
+      },
+    ),
   );
 
   return app;

@@ -3,7 +3,7 @@ import { appPasswordCreateSchema } from '@cubby/shared';
 import { Hono } from 'hono';
 import type { AppEnv } from '../../http/context.ts';
 import { ok } from '../../http/envelope.ts';
-import { route } from '../../http/route-docs.ts';
+import { idParam, noteAudit, route } from '../../http/route-docs.ts';
 import type { AppPasswordsService } from './app-passwords.service.ts';
 
 export function appPasswordsRoutes(appPasswords: AppPasswordsService) {
@@ -25,18 +25,30 @@ export function appPasswordsRoutes(appPasswords: AppPasswordsService) {
         summary: 'Makes an app password for WebDAV (read or write, optionally one folder); shown once',
         auth: 'user',
         body: appPasswordCreateSchema,
+        audit: { action: 'app_password.create' },
       },
-      async (c, { body }) =>
-        ok(c, 'app_passwords.created', await appPasswords.create(c.get('principal')!.id, body), 201),
+      async (c, { body }) => {
+        const made = await appPasswords.create(c.get('principal')!.id, body);
+        noteAudit(c, { target: made.id, details: { name: made.name, access: made.access, path: made.path } });
+        return ok(c, 'app_passwords.created', made, 201);
+      },
     ),
   );
 
   app.delete(
     '/auth/app-passwords/:id',
-    route({ tag, summary: 'Revokes an app password at once', auth: 'user' }, async (c) => {
-      await appPasswords.revoke(c.get('principal')!.id, c.req.param('id')!);
-      return ok(c, 'app_passwords.revoked', null);
-    }),
+    route(
+      {
+        tag,
+        summary: 'Revokes an app password at once',
+        auth: 'user',
+        audit: { action: 'app_password.revoke', target: idParam },
+      },
+      async (c) => {
+        await appPasswords.revoke(c.get('principal')!.id, c.req.param('id')!);
+        return ok(c, 'app_passwords.revoked', null);
+      },
+    ),
   );
 
   return app;

@@ -9,11 +9,17 @@ import type { AppEnv } from '../../http/context.ts';
 import { authorize } from '../../http/auth.ts';
 import { ok } from '../../http/envelope.ts';
 import { forbidden } from '../../errors/app-error.ts';
-import { route } from '../../http/route-docs.ts';
+import { idParam, noteAudit, route } from '../../http/route-docs.ts';
 import type { AuthService, ClientInfo } from './auth.service.ts';
 import type { UsersService } from '../users/users.service.ts';
 
-const loginSchema = z.object({ username: z.unknown(), password: z.unknown() });
+/** CloudPaste's login, and the second factor for people who have one (docs/accounts.md). */
+const loginSchema = z.object({
+  username: z.unknown(),
+  password: z.unknown(),
+  otp: z.unknown().optional(),
+  recovery_code: z.unknown().optional(),
+});
 const changePasswordSchema = z.object({
   currentPassword: z.string().max(1024).optional(),
   newPassword: z.string().max(1024).optional(),
@@ -33,9 +39,18 @@ export function authRoutes(auth: AuthService, users: UsersService) {
   app.post(
     '/admin/login',
     route(
-      { tag, summary: 'Logs in; answers the session token', auth: 'none', body: loginSchema },
+      {
+        tag,
+        summary: 'Logs in; answers the session token',
+        auth: 'none',
+        body: loginSchema,
+        audit: { action: 'auth.login' },
+      },
       async (c, { body }) => {
-        const session = await auth.login(body.username, body.password, clientOf(c));
+        // A failed sign-in is recorded under the name it tried (never the password).
+        if (typeof body.username === 'string') noteAudit(c, { triedName: body.username.trim() });
+        const session = await auth.login(body.username, body.password, clientOf(c), body);
+        noteAudit(c, { principal: await auth.resolveSession(session.token) });
         return ok(c, 'auth.login_ok', session);
       },
     ),
@@ -50,6 +65,7 @@ export function authRoutes(auth: AuthService, users: UsersService) {
         tag,
         summary: 'Revokes the session token it is called with (200 whatever the credential)',
         auth: 'none',
+        audit: { action: 'auth.logout' },
       },
       async (c) => {
         const token = bearerToken(c);
@@ -67,6 +83,7 @@ export function authRoutes(auth: AuthService, users: UsersService) {
         summary: 'Changes the username and/or password; signs out every session',
         auth: 'user',
         body: changePasswordSchema,
+        audit: { action: 'auth.change_password' },
       },
       async (c, { body }) => {
         await auth.changePassword(c.get('principal')!.id, body);
@@ -122,18 +139,35 @@ export function authRoutes(auth: AuthService, users: UsersService) {
 
   app.delete(
     '/auth/sessions',
-    route({ tag: own, summary: "Ends every one of one's sessions but this one", auth: 'user' }, async (c) => {
-      const ended = await auth.endOtherSessions(c.get('principal')!.id, bearerToken(c));
-      return ok(c, 'auth.sessions_ended', { ended });
-    }),
+    route(
+      {
+        tag: own,
+        summary: "Ends every one of one's sessions but this one",
+        auth: 'user',
+        audit: { action: 'auth.sessions_end_others' },
+      },
+      async (c) => {
+        const ended = await auth.endOtherSessions(c.get('principal')!.id, bearerToken(c));
+        noteAudit(c, { details: { ended } });
+        return ok(c, 'auth.sessions_ended', { ended });
+      },
+    ),
   );
 
   app.delete(
     '/auth/sessions/:id',
-    route({ tag: own, summary: "Ends one of one's sessions", auth: 'user' }, async (c) => {
-      await auth.endSession(c.get('principal')!.id, c.req.param('id')!);
-      return ok(c, 'auth.session_ended', null);
-    }),
+    route(
+      {
+        tag: own,
+        summary: "Ends one of one's sessions",
+        auth: 'user',
+        audit: { action: 'auth.session_end', target: idParam },
+      },
+      async (c) => {
+        await auth.endSession(c.get('principal')!.id, c.req.param('id')!);
+        return ok(c, 'auth.session_ended', null);
+      },
+    ),
   );
 
   return app;

@@ -22,7 +22,8 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import type { UsersTable } from '../../db/schema.ts';
 import type { SessionsRepository } from './sessions.repository.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
-import { homePathOf, type UsersService } from '../users/users.service.ts';
+import type { SecondFactor, TwoFactorService } from '../two-factor/two-factor.service.ts';
+import { homePathOf, newUserRow, type UsersService } from '../users/users.service.ts';
 
 const FIFTEEN_MINUTES = 15 * 60_000;
 /**
@@ -82,6 +83,7 @@ export class AuthService {
   constructor(
     private readonly repo: SessionsRepository,
     private readonly users: UsersService,
+    private readonly twoFactor: Pick<TwoFactorService, 'verify'>,
     private readonly clock: Clock,
     private readonly limiter: AttemptLimiter,
     private readonly sessionTtlMs: number,
@@ -99,18 +101,9 @@ export class AuthService {
     const name = username ?? 'admin';
     const generated = password ? undefined : randomString(20);
     const now = this.clock.now().toISOString();
-    await this.users.repo.insert({
-      id: randomUUID(),
-      username: name,
-      password_hash: await hashPassword(password ?? generated!),
-      role: 'admin',
-      email: null,
-      status: 'active',
-      home_path: null,
-      quota_bytes: null,
-      created_at: now,
-      updated_at: now,
-    });
+    await this.users.repo.insert(
+      await newUserRow({ username: name, role: 'admin', password: password ?? generated! }, now),
+    );
     return generated ? { username: name, generatedPassword: generated } : { username: name };
   }
 
@@ -157,8 +150,14 @@ export class AuthService {
     return { principal: await this.users.principalOf(user), stamp: user.password_hash };
   }
 
-  async login(username: unknown, password: unknown, client: ClientInfo) {
-    return this.openSession(await this.verifyCredentials(username, password, client.ip), client);
+  /**
+   * A password sign-in; a person with two-factor sign-in also brings a current code or a recovery
+   * code (`factor`), or gets 401 TWO_FACTOR_REQUIRED — only after their password was right.
+   */
+  async login(username: unknown, password: unknown, client: ClientInfo, factor: SecondFactor = {}) {
+    const user = await this.verifyCredentials(username, password, client.ip);
+    await this.twoFactor.verify(user, factor);
+    return this.openSession(user, client);
   }
 
   /**

@@ -18,7 +18,7 @@ import type { Config } from '../../config/config.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { ok, okWith } from '../../http/envelope.ts';
 import { publicOrigin } from '../../http/public-origin.ts';
-import { route } from '../../http/route-docs.ts';
+import { idParam, noteAudit, route } from '../../http/route-docs.ts';
 import { MAX_EXPIRES_HOURS } from '../uploads/uploads.schemas.ts';
 import { deliverFile } from './files.delivery.ts';
 import type { FilesService } from './files.service.ts';
@@ -158,9 +158,16 @@ export function filesRoutes(files: FilesService, config: Pick<Config, 'publicUrl
     app.post(
       `${base}/batch-delete`,
       route(
-        { tag, summary: `Deletes several of ${whose}, with their files`, auth, body: idsBody },
+        {
+          tag,
+          summary: `Deletes several of ${whose}, with their files`,
+          auth,
+          body: idsBody,
+          audit: { action: 'share.bulk_delete', target: (_c, { body }) => body?.ids.join(',') },
+        },
         async (c, { body }) => {
           const { count, objectFailures } = await files.batchDelete(c.get('principal')!, body.ids);
+          noteAudit(c, { details: { count, object_failures: objectFailures.length } });
           return okWith(
             c,
             objectFailures.length ? 'files.batch_deleted_object_failed' : 'files.batch_deleted',
@@ -187,7 +194,13 @@ export function filesRoutes(files: FilesService, config: Pick<Config, 'publicUrl
     app.put(
       `${base}/:id`,
       route(
-        { tag, summary: `Changes one of ${whose}`, auth, body: fileUpdateSchema },
+        {
+          tag,
+          summary: `Changes one of ${whose}`,
+          auth,
+          body: fileUpdateSchema,
+          audit: { action: 'share.update', target: idParam },
+        },
         async (c, { body }) => {
           const detail = await files.update(
             c.get('principal')!,
@@ -202,14 +215,22 @@ export function filesRoutes(files: FilesService, config: Pick<Config, 'publicUrl
 
     app.delete(
       `${base}/:id`,
-      route({ tag, summary: `Deletes one of ${whose}, with its file`, auth }, async (c) => {
-        const id = c.req.param('id')!;
-        const { objectDeleted } = await files.delete(c.get('principal')!, id);
-        return ok(c, objectDeleted ? 'files.deleted' : 'files.deleted_object_failed', {
-          id,
-          object_deleted: objectDeleted,
-        });
-      }),
+      route(
+        {
+          tag,
+          summary: `Deletes one of ${whose}, with its file`,
+          auth,
+          audit: { action: 'share.delete', target: idParam },
+        },
+        async (c) => {
+          const id = c.req.param('id')!;
+          const { objectDeleted } = await files.delete(c.get('principal')!, id);
+          return ok(c, objectDeleted ? 'files.deleted' : 'files.deleted_object_failed', {
+            id,
+            object_deleted: objectDeleted,
+          });
+        },
+      ),
     );
   }
 

@@ -12,7 +12,7 @@ import type { FilesTable } from '../../db/schema.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { ok, okWith, okWithJsonField } from '../../http/envelope.ts';
 import { publicOrigin, rebaseUrl } from '../../http/public-origin.ts';
-import { route } from '../../http/route-docs.ts';
+import { noteAudit, route } from '../../http/route-docs.ts';
 import { cachedItemsJson, type Vfs } from '../../vfs/vfs.ts';
 import { servingHeaders } from '../files/files.serving.ts';
 import { FS_TREES } from './fs-trees.ts';
@@ -401,9 +401,11 @@ export function fsRoutes(
             'Removes several paths (a key: every path must be inside its base path, or nothing happens)',
           ),
           body: batchRemoveBody,
+          audit: { action: 'fs.bulk_delete', target: (_c, { body }) => body?.paths?.join(',') },
         },
         async (c, { body }) => {
           const result = await fs.batchRemove(principal(c), body.paths);
+          noteAudit(c, { details: { removed: result.success, failed: result.failed.length } });
           return okWith(c, 'fs.batch_removed', result, {}, 200, {
             success: result.success,
             failed: result.failed.length,
@@ -455,6 +457,7 @@ export function fsRoutes(
               'is used up or is deleted. Answers the share as `GET …/files/:id` does.',
           ),
           body: shareBody,
+          audit: { action: 'share.create', target: (_c, { body }) => body?.path },
         },
         async (c, { body }) => {
           const { path, ...settings } = body;
@@ -465,6 +468,7 @@ export function fsRoutes(
             settings,
             publicOrigin(c, options.config),
           );
+          noteAudit(c, { target: share.slug, details: { source: 'mount' } });
           return ok(c, 'fs.shared', share, 201);
         },
       ),

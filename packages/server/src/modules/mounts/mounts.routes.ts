@@ -6,7 +6,7 @@ import { mountCreateSchema, mountUpdateSchema } from '@cubby/shared';
 import { Hono } from 'hono';
 import type { AppEnv } from '../../http/context.ts';
 import { ok } from '../../http/envelope.ts';
-import { route } from '../../http/route-docs.ts';
+import { idParam, noteAudit, route } from '../../http/route-docs.ts';
 import type { MountsService } from './mounts.service.ts';
 
 export function mountsRoutes(mounts: MountsService) {
@@ -32,9 +32,12 @@ export function mountsRoutes(mounts: MountsService) {
           'Answers 201; 409 when another mount has the path; 400 when the config does not exist.',
         auth: 'admin',
         body: mountCreateSchema,
+        audit: { action: 'mount.create' },
       },
       async (c, { body }) => {
-        return ok(c, 'mounts.created', await mounts.create(body, c.get('principal')!), 201);
+        const created = await mounts.create(body, c.get('principal')!);
+        noteAudit(c, { target: created.id });
+        return ok(c, 'mounts.created', created, 201);
       },
     ),
   );
@@ -54,6 +57,7 @@ export function mountsRoutes(mounts: MountsService) {
         summary: 'Changes a mount (any of its fields); forgets its cached listings',
         auth: 'admin',
         body: mountUpdateSchema,
+        audit: { action: 'mount.update', target: idParam },
       },
       async (c, { body }) => ok(c, 'mounts.updated', await mounts.update(c.req.param('id')!, body)),
     ),
@@ -62,7 +66,12 @@ export function mountsRoutes(mounts: MountsService) {
   app.delete(
     '/admin/mounts/:id',
     route(
-      { tag, summary: 'Deletes a mount; the files in its storage are left alone', auth: 'admin' },
+      {
+        tag,
+        summary: 'Deletes a mount; the files in its storage are left alone',
+        auth: 'admin',
+        audit: { action: 'mount.delete', target: idParam },
+      },
       async (c) => {
         await mounts.delete(c.req.param('id')!);
         return ok(c, 'mounts.deleted', null);

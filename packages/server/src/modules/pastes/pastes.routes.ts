@@ -11,7 +11,7 @@ import { answer } from '../../http/answer.ts';
 import { ok, okWith } from '../../http/envelope.ts';
 import { AppError, unauthenticated } from '../../errors/app-error.ts';
 import { translate } from '../../errors/messages.ts';
-import { route } from '../../http/route-docs.ts';
+import { idParam, noteAudit, route } from '../../http/route-docs.ts';
 import type { PastesService } from './pastes.service.ts';
 
 const TEXT_TYPE = 'text/plain; charset=utf-8';
@@ -33,9 +33,16 @@ export function pastesRoutes(pastes: PastesService) {
   app.post(
     '/paste',
     route(
-      { tag, summary: 'Creates a text share', auth: 'text', body: pasteCreateSchema },
+      {
+        tag,
+        summary: 'Creates a text share',
+        auth: 'text',
+        body: pasteCreateSchema,
+        audit: { action: 'paste.create' },
+      },
       async (c, { body }) => {
         const created = await pastes.create(c.get('principal')!, body);
+        noteAudit(c, { target: created.slug });
         // The fields also stand at the top level: CloudPaste clients read them there.
         return okWith(c, 'pastes.created', created, created, 201);
       },
@@ -138,19 +145,38 @@ export function pastesRoutes(pastes: PastesService) {
 
     app.post(
       `${base}/batch-delete`,
-      route({ tag, summary: `Deletes several of ${whose}`, auth, body: idsBody }, async (c, { body }) => {
-        const count = await pastes.batchDelete(c.get('principal')!, body.ids);
-        return okWith(c, 'pastes.batch_deleted', { count }, {}, 200, { count });
-      }),
+      route(
+        {
+          tag,
+          summary: `Deletes several of ${whose}`,
+          auth,
+          body: idsBody,
+          audit: { action: 'paste.bulk_delete', target: (_c, { body }) => body?.ids.join(',') },
+        },
+        async (c, { body }) => {
+          const count = await pastes.batchDelete(c.get('principal')!, body.ids);
+          noteAudit(c, { details: { count } });
+          return okWith(c, 'pastes.batch_deleted', { count }, {}, 200, { count });
+        },
+      ),
     );
 
     if (scope === 'admin') {
       app.post(
         `${base}/clear-expired`,
-        route({ tag, summary: 'Deletes expired and used-up text shares now', auth }, async (c) => {
-          const count = await pastes.purge();
-          return okWith(c, 'pastes.cleared', { count }, {}, 200, { count });
-        }),
+        route(
+          {
+            tag,
+            summary: 'Deletes expired and used-up text shares now',
+            auth,
+            audit: { action: 'paste.clear_expired' },
+          },
+          async (c) => {
+            const count = await pastes.purge();
+            noteAudit(c, { details: { count } });
+            return okWith(c, 'pastes.cleared', { count }, {}, 200, { count });
+          },
+        ),
       );
     }
 
@@ -163,17 +189,28 @@ export function pastesRoutes(pastes: PastesService) {
 
     app.put(
       `${base}/:id`,
-      route({ tag, summary: `Changes one of ${whose}`, auth, body: pasteUpdateSchema }, async (c, { body }) =>
-        ok(c, 'pastes.updated', await pastes.update(c.get('principal')!, c.req.param('id')!, body)),
+      route(
+        {
+          tag,
+          summary: `Changes one of ${whose}`,
+          auth,
+          body: pasteUpdateSchema,
+          audit: { action: 'paste.update', target: idParam },
+        },
+        async (c, { body }) =>
+          ok(c, 'pastes.updated', await pastes.update(c.get('principal')!, c.req.param('id')!, body)),
       ),
     );
 
     app.delete(
       `${base}/:id`,
-      route({ tag, summary: `Deletes one of ${whose}`, auth }, async (c) => {
-        await pastes.delete(c.get('principal')!, c.req.param('id')!);
-        return ok(c, 'pastes.deleted', null);
-      }),
+      route(
+        { tag, summary: `Deletes one of ${whose}`, auth, audit: { action: 'paste.delete', target: idParam } },
+        async (c) => {
+          await pastes.delete(c.get('principal')!, c.req.param('id')!);
+          return ok(c, 'pastes.deleted', null);
+        },
+      ),
     );
   }
 

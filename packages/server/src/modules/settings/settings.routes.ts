@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../../http/context.ts';
 import { ok } from '../../http/envelope.ts';
 import { badRequest } from '../../errors/app-error.ts';
-import { route } from '../../http/route-docs.ts';
+import { noteAudit, route } from '../../http/route-docs.ts';
 import { type SettingsService, toMegabytes } from './settings.service.ts';
 
 export function settingsRoutes(settings: SettingsService) {
@@ -41,10 +41,18 @@ export function settingsRoutes(settings: SettingsService) {
   app.put(
     '/admin/system-settings',
     route(
-      { tag, summary: 'Changes system settings', auth: 'admin', body: systemSettingsUpdateSchema },
+      {
+        tag,
+        summary: 'Changes system settings',
+        auth: 'admin',
+        body: systemSettingsUpdateSchema,
+        audit: { action: 'settings.update' },
+      },
       async (c, { body: input }) => {
         // A unit alone changes nothing.
         const changes = Object.entries(input).filter(([key]) => key !== 'max_upload_size_unit');
+        // Which settings changed, not their values.
+        noteAudit(c, { details: { keys: changes.map(([key]) => key).join(',') } });
         if (changes.every(([, value]) => value === undefined)) {
           throw badRequest('settings.nothing_to_update');
         }

@@ -3,10 +3,12 @@
  * mode, the URL-upload allowlist, whether Office preview is on (off until an admin turns it on:
  * it sends files to Microsoft's viewer), and whether uploads into mounts are also published as file
  * shares — through the explorer and the fs API (on by default: CloudPaste does so, and its clients
- * read the share's fields) and over WebDAV (off by default, as in CloudPaste). Answers in
+ * read the share's fields) and over WebDAV (off by default, as in CloudPaste), and how many days the
+ * audit log keeps its entries (90 by default; 0 for ever). Answers in
  * CloudPaste's shape too: `max_upload_size` in MB.
  */
 import {
+  DEFAULT_AUDIT_RETENTION_DAYS,
   DEFAULT_MAX_UPLOAD_BYTES,
   WEBDAV_UPLOAD_MODES,
   parseUrlAllowlist,
@@ -25,6 +27,7 @@ const URL_ALLOWLIST_KEY = 'url_allowlist';
 const OFFICE_PREVIEW_KEY = 'office_preview_enabled';
 const FS_UPLOAD_SHARE_KEY = 'fs_upload_share';
 const WEBDAV_UPLOAD_SHARE_KEY = 'webdav_upload_share';
+const AUDIT_RETENTION_KEY = 'audit_retention_days';
 const MB = 1024 ** 2;
 
 /** Bytes as CloudPaste's `max_upload_size`: megabytes, to three decimals. */
@@ -69,6 +72,15 @@ export class SettingsService {
       this.repo.get(WEBDAV_UPLOAD_SHARE_KEY),
     ]);
     return { fs: fs !== 'false', webdav: webdav === 'true' };
+  }
+
+  /** Days the audit log keeps an entry; 0 keeps every entry (modules/audit/). */
+  async auditRetentionDays(): Promise<number> {
+    const stored = await this.repo.get(AUDIT_RETENTION_KEY);
+    const days = Number(stored);
+    return stored !== undefined && Number.isSafeInteger(days) && days >= 0
+      ? days
+      : DEFAULT_AUDIT_RETENTION_DAYS;
   }
 
   /** The settings as a list of rows (CloudPaste's shape), computed values included. */
@@ -120,6 +132,12 @@ export class SettingsService {
         description: 'Publish files uploaded into mounts over WebDAV as file shares',
         updated_at: updated(WEBDAV_UPLOAD_SHARE_KEY),
       },
+      {
+        key: AUDIT_RETENTION_KEY,
+        value: String(await this.auditRetentionDays()),
+        description: 'Days the audit log keeps an entry (0 keeps every entry)',
+        updated_at: updated(AUDIT_RETENTION_KEY),
+      },
     ];
   }
 
@@ -151,6 +169,9 @@ export class SettingsService {
     }
     if (input.webdav_upload_share !== undefined) {
       await this.repo.set(WEBDAV_UPLOAD_SHARE_KEY, String(input.webdav_upload_share), now);
+    }
+    if (input.audit_retention_days !== undefined) {
+      await this.repo.set(AUDIT_RETENTION_KEY, String(input.audit_retention_days), now);
     }
   }
 }

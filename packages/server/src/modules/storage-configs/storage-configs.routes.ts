@@ -10,7 +10,7 @@ import type { AppEnv } from '../../http/context.ts';
 import { ok, okWith } from '../../http/envelope.ts';
 import { notFound } from '../../errors/app-error.ts';
 import { publicOrigin } from '../../http/public-origin.ts';
-import { route } from '../../http/route-docs.ts';
+import { idParam, noteAudit, route } from '../../http/route-docs.ts';
 import { probeStorage } from '../../vfs/probe.ts';
 import type { StorageConfigsService } from './storage-configs.service.ts';
 
@@ -82,10 +82,12 @@ export function storageConfigsRoutes(service: StorageConfigsService, options: St
         summary: 'Adds a storage config (local folder or S3 bucket)',
         auth: 'admin',
         body: storageConfigCreateSchema,
+        audit: { action: 'storage.create' },
       },
       async (c, { body }) => {
         const principal = c.get('principal')!;
         const created = await service.create(body, principal.id);
+        noteAudit(c, { target: created.id });
         return ok(c, 'storage.created', service.view(created, principal), 201);
       },
     ),
@@ -93,10 +95,18 @@ export function storageConfigsRoutes(service: StorageConfigsService, options: St
 
   app.put(
     '/s3-configs/:id/set-default',
-    route({ tag, summary: 'Makes a storage config the default', auth: 'admin' }, async (c) => {
-      const updated = await service.setDefault(c.req.param('id')!);
-      return ok(c, 'storage.default_set', service.view(updated, c.get('principal')!));
-    }),
+    route(
+      {
+        tag,
+        summary: 'Makes a storage config the default',
+        auth: 'admin',
+        audit: { action: 'storage.set_default', target: idParam },
+      },
+      async (c) => {
+        const updated = await service.setDefault(c.req.param('id')!);
+        return ok(c, 'storage.default_set', service.view(updated, c.get('principal')!));
+      },
+    ),
   );
 
   app.put(
@@ -107,6 +117,7 @@ export function storageConfigsRoutes(service: StorageConfigsService, options: St
         summary: 'Changes a storage config (any subset of its fields)',
         auth: 'admin',
         body: storageConfigUpdateSchema,
+        audit: { action: 'storage.update', target: idParam },
         // 404 before the body is judged: an unknown id is the first thing to fix.
         precheck: async (c) => {
           if (!(await service.find(c.req.param('id')!))) throw notFound('storage.not_found');
@@ -121,10 +132,18 @@ export function storageConfigsRoutes(service: StorageConfigsService, options: St
 
   app.delete(
     '/s3-configs/:id',
-    route({ tag, summary: 'Deletes a storage config (never its files)', auth: 'admin' }, async (c) => {
-      await service.delete(c.req.param('id')!);
-      return ok(c, 'storage.deleted', null);
-    }),
+    route(
+      {
+        tag,
+        summary: 'Deletes a storage config (never its files)',
+        auth: 'admin',
+        audit: { action: 'storage.delete', target: idParam },
+      },
+      async (c) => {
+        await service.delete(c.req.param('id')!);
+        return ok(c, 'storage.deleted', null);
+      },
+    ),
   );
 
   app.post(

@@ -24,7 +24,7 @@ import type { AppEnv } from '../../http/context.ts';
 import { ok } from '../../http/envelope.ts';
 import { badRequest } from '../../errors/app-error.ts';
 import { publicOrigin, rebaseUrl } from '../../http/public-origin.ts';
-import { route } from '../../http/route-docs.ts';
+import { noteAudit, route } from '../../http/route-docs.ts';
 import type { FilesTable } from '../../db/schema.ts';
 import { toFileShare } from '../files/files.serializer.ts';
 import {
@@ -66,7 +66,11 @@ export function uploadsRoutes(uploads: UploadsService, options: UploadsRouteOpti
   const principal = (c: Context<AppEnv>): Principal => c.get('principal')!;
   const origin = (c: Context<AppEnv>) => publicOrigin(c, options.config);
   const clientUrl = (c: Context<AppEnv>, url: URL) => rebaseUrl(url, options.internalBaseUrl, origin(c));
-  const share = (c: Context<AppEnv>, row: FilesTable) => toFileShare(row, { origin: origin(c) });
+  /** The share a finished upload made, named in the route's audit entry. */
+  const share = (c: Context<AppEnv>, row: FilesTable) => {
+    noteAudit(c, { target: row.slug });
+    return toFileShare(row, { origin: origin(c) });
+  };
 
   /** The presign answer (CloudPaste's fields, plus the headers the PUT must carry). */
   const presigned = (
@@ -114,6 +118,7 @@ export function uploadsRoutes(uploads: UploadsService, options: UploadsRouteOpti
           'Form fields: s3_config_id and path (before the file), slug, remark, password, expires_in (hours), max_views, use_proxy.',
         auth,
         upload: 'multipart',
+        audit: { action: 'share.create' },
       },
       async (c) => {
         const length = c.req.header('content-length');
@@ -159,6 +164,7 @@ export function uploadsRoutes(uploads: UploadsService, options: UploadsRouteOpti
         auth,
         query: directUploadSchema,
         upload: 'binary',
+        audit: { action: 'share.create' },
       },
       async (c, { query }) => {
         const length = c.req.header('content-length');
@@ -188,7 +194,13 @@ export function uploadsRoutes(uploads: UploadsService, options: UploadsRouteOpti
   );
 
   const commit = route(
-    { tag, summary: 'Finishes a presigned upload; answers the share', auth, body: commitSchema },
+    {
+      tag,
+      summary: 'Finishes a presigned upload; answers the share',
+      auth,
+      body: commitSchema,
+      audit: { action: 'share.create' },
+    },
     async (c, { body }) => ok(c, 'uploads.committed', share(c, await uploads.commit(principal(c), body))),
   );
   app.post('/s3/commit', commit);
@@ -251,7 +263,13 @@ export function uploadsRoutes(uploads: UploadsService, options: UploadsRouteOpti
   );
 
   const complete = route(
-    { tag, summary: 'Completes a multipart upload; answers the share', auth, body: completeSchema },
+    {
+      tag,
+      summary: 'Completes a multipart upload; answers the share',
+      auth,
+      body: completeSchema,
+      audit: { action: 'share.create' },
+    },
     async (c, { body }) => {
       const row = await uploads.complete(principal(c), body);
       return ok(c, 'uploads.multipart_completed', {

@@ -10,8 +10,8 @@ import type { z } from 'zod';
 import type { InvitesTable, UsersTable } from '../../db/schema.ts';
 import { gone, notFound } from '../../errors/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { hashPassword, randomToken, sha256Hex } from '../../lib/crypto.ts';
-import type { UsersService } from './users.service.ts';
+import { randomToken, sha256Hex } from '../../lib/crypto.ts';
+import { newUserRow, type UsersService } from './users.service.ts';
 
 const DAY_MS = 24 * 3600_000;
 
@@ -76,18 +76,7 @@ export class InvitesService {
   async accept(token: string, input: z.output<typeof inviteAcceptSchema>): Promise<UsersTable> {
     const invite = await this.live(token);
     const now = this.clock.now().toISOString();
-    const user: UsersTable = {
-      id: randomUUID(),
-      username: input.username,
-      password_hash: await hashPassword(input.password),
-      role: invite.role,
-      email: invite.email,
-      status: 'active',
-      home_path: invite.home_path,
-      quota_bytes: invite.quota_bytes,
-      created_at: now,
-      updated_at: now,
-    };
+    const user = await newUserRow({ ...input, ...invite }, now);
     await this.users.repo.transaction(async (repo) => {
       if (!(await repo.takeInvite(invite.id, user.id, now))) throw gone('invites.used_or_expired');
       await this.users.insert(user, repo);

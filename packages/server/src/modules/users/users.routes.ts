@@ -14,7 +14,7 @@ import type { Config } from '../../config/config.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { ok } from '../../http/envelope.ts';
 import { publicOrigin } from '../../http/public-origin.ts';
-import { route } from '../../http/route-docs.ts';
+import { idParam, noteAudit, route } from '../../http/route-docs.ts';
 import type { InvitesService } from './invites.service.ts';
 import type { UsersService } from './users.service.ts';
 
@@ -41,8 +41,18 @@ export function usersRoutes(
   app.post(
     '/admin/users',
     route(
-      { tag, summary: 'Creates a person (member by default)', auth: 'admin', body: userCreateSchema },
-      async (c, { body }) => ok(c, 'users.created', await users.create(body), 201),
+      {
+        tag,
+        summary: 'Creates a person (member by default)',
+        auth: 'admin',
+        body: userCreateSchema,
+        audit: { action: 'user.create' },
+      },
+      async (c, { body }) => {
+        const user = await users.create(body);
+        noteAudit(c, { target: user.id, details: { username: user.username, role: user.role } });
+        return ok(c, 'users.created', user, 201);
+      },
     ),
   );
 
@@ -61,8 +71,13 @@ export function usersRoutes(
         summary: 'Changes a person: role, status (disable ends their sessions), home, quota, paths, password',
         auth: 'admin',
         body: userUpdateSchema,
+        audit: { action: 'user.update', target: idParam },
       },
-      async (c, { body }) => ok(c, 'users.updated', await users.update(c.req.param('id')!, body)),
+      async (c, { body }) => {
+        // Which fields changed, never to what a password changed.
+        noteAudit(c, { details: { changed: Object.keys(body).sort().join(',') } });
+        return ok(c, 'users.updated', await users.update(c.req.param('id')!, body));
+      },
     ),
   );
 
@@ -74,8 +89,10 @@ export function usersRoutes(
         summary: 'Deletes a person; `shares`: keep, transfer (to `transfer_to`, an admin) or delete',
         auth: 'admin',
         body: userDeleteSchema,
+        audit: { action: 'user.delete', target: idParam },
       },
       async (c, { body }) => {
+        noteAudit(c, { details: { shares: body.shares } });
         await users.delete(actor(c), c.req.param('id')!, body);
         return ok(c, 'users.deleted', null);
       },
@@ -97,9 +114,11 @@ export function usersRoutes(
         summary: 'Makes a one-time invite link; the answer shows it once',
         auth: 'admin',
         body: inviteCreateSchema,
+        audit: { action: 'invite.create' },
       },
       async (c, { body }) => {
         const invite = await invites.create(actor(c).id, body);
+        noteAudit(c, { target: invite.id, details: { role: invite.role } });
         const url = publicOrigin(c, options.config) + invitePath(invite.token);
         return ok(c, 'invites.created', { ...invite, url }, 201);
       },
@@ -108,10 +127,18 @@ export function usersRoutes(
 
   app.delete(
     '/admin/invites/:id',
-    route({ tag, summary: 'Revokes an invite', auth: 'admin' }, async (c) => {
-      await invites.revoke(c.req.param('id')!);
-      return ok(c, 'invites.revoked', null);
-    }),
+    route(
+      {
+        tag,
+        summary: 'Revokes an invite',
+        auth: 'admin',
+        audit: { action: 'invite.revoke', target: idParam },
+      },
+      async (c) => {
+        await invites.revoke(c.req.param('id')!);
+        return ok(c, 'invites.revoked', null);
+      },
+    ),
   );
 
   app.get(
@@ -125,9 +152,17 @@ export function usersRoutes(
   app.post(
     '/public/invites/:token/accept',
     route(
-      { tag, summary: 'Makes the account an invite offers', auth: 'none', body: inviteAcceptSchema },
+      {
+        tag,
+        summary: 'Makes the account an invite offers',
+        auth: 'none',
+        body: inviteAcceptSchema,
+        audit: { action: 'invite.accept' },
+      },
       async (c, { body }) => {
+        noteAudit(c, { triedName: body.username });
         const user = await invites.accept(c.req.param('token')!, body);
+        noteAudit(c, { target: user.id, details: { role: user.role } });
         return ok(c, 'invites.accepted', { id: user.id, username: user.username, role: user.role }, 201);
       },
     ),

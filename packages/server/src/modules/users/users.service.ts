@@ -49,6 +49,31 @@ export interface UsersDeps {
 /** The key of a member's home-folder quota (vfs/quota.ts scopes). */
 export const homeQuotaKey = (userId: string) => `user:${userId}`;
 
+/** A new person's row: active, no second factor yet; `fields` says who they are. */
+export async function newUserRow(
+  fields: Pick<UsersTable, 'username' | 'role'> &
+    Partial<Pick<UsersTable, 'email' | 'home_path' | 'quota_bytes'>> & { password: string },
+  now: string,
+): Promise<UsersTable> {
+  return {
+    id: randomUUID(),
+    username: fields.username,
+    password_hash: await hashPassword(fields.password),
+    role: fields.role,
+    email: fields.email || null,
+    status: 'active',
+    // Only members have a home folder of their own.
+    home_path: fields.role === 'member' ? fields.home_path || null : null,
+    quota_bytes: fields.quota_bytes ?? null,
+    totp_secret: null,
+    totp_pending: null,
+    totp_enabled_at: null,
+    totp_last_step: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
 /** A member's home folder: the one set, else the homes root and their username. */
 export function homePathOf(user: Pick<UsersTable, 'home_path' | 'username'>): string {
   return user.home_path ?? `${HOMES_ROOT}/${user.username}`;
@@ -141,18 +166,7 @@ export class UsersService {
 
   async create(input: z.output<typeof userCreateSchema>): Promise<UserView> {
     const now = this.deps.clock.now().toISOString();
-    const user: UsersTable = {
-      id: randomUUID(),
-      username: input.username,
-      password_hash: await hashPassword(input.password),
-      role: input.role,
-      email: input.email || null,
-      status: 'active',
-      home_path: input.role === 'member' ? input.home_path || null : null,
-      quota_bytes: input.quota_bytes ?? null,
-      created_at: now,
-      updated_at: now,
-    };
+    const user = await newUserRow(input, now);
     await this.insert(user);
     if (input.paths) await this.deps.repo.setPaths(user.id, input.paths);
     return this.get(user.id);

@@ -23,6 +23,7 @@ const stored: SystemSettings = {
   officePreviewEnabled: false,
   fsUploadShare: true,
   webdavUploadShare: false,
+  auditRetentionDays: 90,
 };
 
 test('the largest upload must be a number greater than 0', () => {

@@ -1,11 +1,12 @@
 /**
  * GET and PUT /admin/system-settings: the largest upload (bytes; sent back as a number and a unit),
  * the WebDAV upload mode, the URL-upload allowlist, whether Office preview is on and whether uploads
- * into mounts publish file shares. The server answers a list of `{key, value}` rows (CloudPaste's
+ * into mounts publish file shares, and how many days the audit log keeps entries. The server answers a list of `{key, value}` rows (CloudPaste's
  * shape); this turns it into one typed object.
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  DEFAULT_AUDIT_RETENTION_DAYS,
   DEFAULT_MAX_UPLOAD_BYTES,
   WEBDAV_UPLOAD_MODES,
   type systemSettingsUpdateSchema,
@@ -29,6 +30,8 @@ export interface SystemSettings {
   fsUploadShare: boolean;
   /** Uploads into mounts over WebDAV publish a file share (off unless turned on). */
   webdavUploadShare: boolean;
+  /** Days the audit log keeps an entry; 0 keeps every entry. */
+  auditRetentionDays: number;
 }
 
 interface SettingRow {
@@ -56,7 +59,13 @@ export function toSystemSettings(rows: unknown): SystemSettings {
     officePreviewEnabled: value('office_preview_enabled') === 'true',
     fsUploadShare: value('fs_upload_share') !== 'false',
     webdavUploadShare: value('webdav_upload_share') === 'true',
+    auditRetentionDays: retention(value('audit_retention_days')),
   };
+}
+
+function retention(value: string | undefined): number {
+  const days = Number(value);
+  return value !== undefined && Number.isSafeInteger(days) && days >= 0 ? days : DEFAULT_AUDIT_RETENTION_DAYS;
 }
 
 export async function getSystemSettings(signal?: AbortSignal): Promise<SystemSettings> {

@@ -1,9 +1,11 @@
 /**
  * Admin module "settings" (docs/product.md §2, §3): the admin account (username, password) and the system's
- * upload settings (largest upload, URL-upload allowlist, WebDAV upload mode).
+ * upload settings (largest upload, URL-upload allowlist, WebDAV upload mode) and how long the audit
+ * log keeps its entries.
  */
 import { useTranslation } from 'react-i18next';
 import { AccountSection } from './account-section.tsx';
+import { AuditSection } from './audit-section.tsx';
 import { UploadsSection } from './uploads-section.tsx';
 
 export default function SettingsModule() {
@@ -13,6 +15,7 @@ export default function SettingsModule() {
       <h1 className="text-2xl font-semibold tracking-tight text-fg">{t('admin.modules.settings')}</h1>
       <AccountSection />
       <UploadsSection />
+      <AuditSection />
     </div>
   );
 }
