@@ -139,6 +139,7 @@ export function createApp(deps: AppDeps) {
     limiter,
     secretKey: deps.secretKey,
     issuer: 'Cubby',
+    policy: () => settings.requireTwoFactor(),
   });
   const auth: AuthService = new AuthService(
     new SessionsRepository(db.kysely),

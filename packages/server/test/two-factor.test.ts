@@ -67,7 +67,7 @@ for (const dialect of DIALECTS) {
       assert.equal(recovery.length, 10);
       assert.equal(new Set(recovery).size, 10);
       const status = await t.json('/api/auth/two-factor', { headers: session });
-      assert.deepEqual(status.body.data, { totp: true, recovery_codes_left: 10 });
+      assert.deepEqual(status.body.data, { totp: true, recovery_codes_left: 10, required: false });
       // Stored sealed and hashed: neither the secret nor a recovery code is in the database.
       const stored = JSON.stringify([
         await t.database.db.kysely.selectFrom('users').selectAll().execute(),
@@ -171,6 +171,73 @@ for (const dialect of DIALECTS) {
       assert.equal(off.status, 200);
       assert.equal((await login({})).status, 200);
       assert.equal((await t.database.db.kysely.selectFrom('recovery_codes').selectAll().execute()).length, 0);
+    });
+
+    it('when the admin requires two factors, a person without them can only set them up; then everything', async () => {
+      const set = (require_two_factor: string) =>
+        t.json('/api/admin/system-settings', { method: 'PUT', headers: admin, json: { require_two_factor } });
+      const made = await t.json('/api/admin/users', {
+        method: 'POST',
+        headers: admin,
+        json: { username: 'uma', password: 'uma password' },
+      });
+      assert.equal(made.status, 201, JSON.stringify(made.body));
+      assert.equal((await set('sometimes')).status, 400);
+      assert.equal((await set('everyone')).status, 200);
+      try {
+        const signIn = await t.json('/api/admin/login', {
+          method: 'POST',
+          json: { username: 'uma', password: 'uma password' },
+        });
+        assert.equal(signIn.status, 200);
+        assert.equal(signIn.body.data.two_factor_setup_required, true);
+        const uma = bearer(signIn.body.data.token);
+        const me = await t.json('/api/auth/me', { headers: uma });
+        assert.equal(me.body.data.must_enrol, true);
+        const blocked = await t.json('/api/user/pastes', { headers: uma });
+        assert.equal(blocked.status, 403);
+        assert.match(blocked.body.message, /两步验证/);
+        assert.equal(
+          (await t.json('/api/auth/app-passwords', { method: 'POST', headers: uma, json: { name: 'x' } }))
+            .status,
+          403,
+        );
+        // WebDAV with the password is refused too: setting up happens in the browser first.
+        const dav = await t.request('/dav/', {
+          method: 'PROPFIND',
+          headers: { ...basic('uma', 'uma password'), Depth: '0' },
+        });
+        assert.equal(dav.status, 403);
+        await dav.body?.cancel();
+        // Setting up is allowed, and lifts the restriction at once.
+        const setup = await t.json('/api/auth/two-factor/totp/setup', { method: 'POST', headers: uma });
+        assert.equal(setup.status, 200);
+        const umaCode = new TOTP({
+          secret: Secret.fromBase32(setup.body.data.secret),
+          digits: 6,
+          period: 30,
+        }).generate({
+          timestamp: t.clock.now().getTime(),
+        });
+        const on = await t.json('/api/auth/two-factor/totp/enable', {
+          method: 'POST',
+          headers: uma,
+          json: { code: umaCode },
+        });
+        assert.equal(on.status, 200);
+        assert.equal((await t.json('/api/user/pastes', { headers: uma })).status, 200);
+        // The admin, without two factors, is held the same way under `everyone`; not under `off`.
+        const adminMe = await t.json('/api/admin/users', { headers: admin });
+        assert.equal(adminMe.status, 403);
+      } finally {
+        // The admin must set up two factors too before changing settings: the test turns it off directly.
+        await t.database.db.kysely
+          .updateTable('settings')
+          .set({ value: 'off' })
+          .where('key', '=', 'require_two_factor')
+          .execute();
+      }
+      assert.equal((await t.json('/api/admin/users', { headers: admin })).status, 200);
     });
   });
 }

@@ -17,6 +17,9 @@ export const HOMES_ROOT = '/home';
 export const MAX_USER_PATHS = 50;
 export const APP_PASSWORD_NAME_MAX = 64;
 export const INVITE_MAX_DAYS = 90;
+/** Who must sign in with two factors (the admin's setting `require_two_factor`). */
+export const TWO_FACTOR_POLICIES = ['off', 'admins', 'everyone'] as const;
+export type TwoFactorPolicy = (typeof TWO_FACTOR_POLICIES)[number];
 
 export const usernameSchema = z
   .string({ error: 'username_required' })

@@ -22,12 +22,14 @@ export type UserRole = 'admin' | 'member';
  * - `admin`: a person with the admin role. Everything is theirs; `grants`, when present, narrow
  *   where in the storage they reach (an app password confined to a folder or read only).
  * - `member`: a person with the member role: their home folder and extra paths (`grants`).
+ * - `mustEnrol` (a session of either): the admin requires two-factor sign-in and this person has
+ *   not set it up; until they do, only the routes that set it up answer (docs/accounts.md).
  * - `apikey`: an API key, belonging to `ownerId` (null for a key older than accounts); `grants` is
  *   where it reaches — its base path within what its owner reaches.
  */
 export type Principal =
-  | { type: 'admin'; id: string; username: string; grants?: PathGrant[] }
-  | { type: 'member'; id: string; username: string; grants: PathGrant[] }
+  | { type: 'admin'; id: string; username: string; grants?: PathGrant[]; mustEnrol?: true }
+  | { type: 'member'; id: string; username: string; grants: PathGrant[]; mustEnrol?: true }
   | {
       type: 'apikey';
       id: string;

@@ -3,6 +3,7 @@
  * and as the app shows them.
  */
 import { z } from 'zod';
+import { TWO_FACTOR_POLICIES } from './accounts.ts';
 import { MAX_AUDIT_RETENTION_DAYS } from './audit.ts';
 import { URL_ALLOWLIST_MAX_LENGTH } from './url-allowlist.ts';
 
@@ -61,6 +62,8 @@ export const systemSettingsUpdateSchema = z
     fs_upload_share: z.boolean({ error: 'fs_upload_share_invalid' }).optional(),
     /** Whether a file uploaded into a mount over WebDAV is also a file share. */
     webdav_upload_share: z.boolean({ error: 'webdav_upload_share_invalid' }).optional(),
+    /** Who must sign in with two factors: nobody, the admins, or everyone (docs/accounts.md). */
+    require_two_factor: z.enum(TWO_FACTOR_POLICIES, { error: 'require_two_factor_invalid' }).optional(),
     /** Days the audit log keeps an entry; 0 keeps entries for ever (modules/audit/). */
     audit_retention_days: z
       .number({ error: 'audit_retention_days_invalid' })

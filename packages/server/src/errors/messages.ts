@@ -701,6 +701,14 @@ const catalogue = {
     'webdav_upload_share 必须是布尔值',
     'webdav_upload_share must be true or false',
   ],
+  'validation.require_two_factor_invalid': [
+    'require_two_factor 必须是 off、admins 或 everyone',
+    'require_two_factor must be off, admins or everyone',
+  ],
+  'auth.two_factor_setup_required': [
+    '管理员要求开启两步验证：请先在“我的账户”中设置身份验证器',
+    'The admin requires two-factor sign-in: set up an authenticator app in My account first',
+  ],
   'validation.audit_retention_days_invalid': [
     'audit_retention_days 必须是 0 到 36500 之间的整数（0 表示永久保留）',
     'audit_retention_days must be a whole number from 0 to 36500 (0 keeps entries for ever)',

@@ -55,9 +55,17 @@ function principalOrThrow(c: {
 export type RouteAuth = 'none' | 'admin' | 'user' | keyof Permissions | 'principal';
 
 /** Throws unless the request may call a route guarded by `auth`: 401 without valid credentials, 403 with the wrong ones. */
-export function authorize(c: Context<AppEnv>, auth: RouteAuth): void {
+export function authorize(
+  c: Context<AppEnv>,
+  auth: RouteAuth,
+  options: { duringEnrolment?: boolean } = {},
+): void {
   if (auth === 'none') return;
   const principal = principalOrThrow(c);
+  // Someone who must set up two-factor sign-in first reaches only the routes that do that.
+  if (principal.type !== 'apikey' && principal.mustEnrol && !options.duringEnrolment) {
+    throw forbidden('auth.two_factor_setup_required');
+  }
   if (auth === 'principal') return;
   if (auth === 'admin') {
     if (principal.type !== 'admin') throw forbidden('auth.admin_required');

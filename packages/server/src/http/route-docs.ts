@@ -36,6 +36,8 @@ export interface RouteDoc<
   upload?: 'multipart' | 'binary';
   /** Runs after the auth check and before the input is parsed (e.g. a 404 that should come first). */
   precheck?: (c: Context<AppEnv>) => Promise<void>;
+  /** Open to a person who must set up two-factor sign-in before anything else (docs/accounts.md). */
+  duringEnrolment?: true;
   /** What a success answers, when it is not the JSON envelope. */
   produces?: 'bytes' | 'text' | 'redirect';
   /** Writes an audit entry for every call (see above). */
@@ -75,7 +77,7 @@ export function route<
   type Input = { body?: Parsed<B>; query?: Parsed<Q> };
   /** Fills `parsed` as it goes, so an audit entry names a target even when the handler fails. */
   const serve = async (c: Context<AppEnv>, parsed: Input): Promise<Response> => {
-    authorize(c, doc.auth);
+    authorize(c, doc.auth, { duringEnrolment: doc.duringEnrolment === true });
     await doc.precheck?.(c);
     const query = (doc.query ? validate(doc.query, c.req.query()) : undefined) as Parsed<Q>;
     parsed.query = query;

@@ -17,7 +17,7 @@
  */
 import type { Principal } from '@cubby/shared';
 import type { UsersTable } from '../db/schema.ts';
-import { AppError, unauthenticated } from '../errors/app-error.ts';
+import { AppError, forbidden, unauthenticated } from '../errors/app-error.ts';
 import type { AuditRecorder } from '../http/context.ts';
 import type { Clock } from '../lib/clock.ts';
 import { sha256Hex } from '../lib/crypto.ts';
@@ -97,6 +97,8 @@ export class DavAuthenticator {
       user = await this.deps.auth.verifyCredentials(username, password, clientIp);
       // A password alone is one factor: a person with two-factor sign-in uses an app password here.
       if (TwoFactorService.isOn(user)) throw unauthenticated('auth.app_password_needed');
+      // Required and not set up yet: nothing but setting it up (in the browser).
+      if (await this.deps.auth.mustEnrol(user)) throw forbidden('auth.two_factor_setup_required');
     } catch (error) {
       await this.deps.audit.record({
         principal: null,

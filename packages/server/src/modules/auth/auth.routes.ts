@@ -82,6 +82,7 @@ export function authRoutes(auth: AuthService, users: UsersService) {
         tag,
         summary: 'Changes the username and/or password; signs out every session',
         auth: 'user',
+        duringEnrolment: true,
         body: changePasswordSchema,
         audit: { action: 'auth.change_password' },
       },
@@ -102,7 +103,7 @@ export function authRoutes(auth: AuthService, users: UsersService) {
         // An API key is a valid credential but not an admin token: 403, not 401, so its holder stays logged in.
         precheck: async (c) => {
           if (c.get('principal')?.type === 'apikey') throw forbidden('auth.admin_token_required');
-          authorize(c, 'admin');
+          authorize(c, 'admin', { duringEnrolment: true });
         },
       },
       // The name lets a reloaded page show who is signed in (CloudPaste's answer has no data; its
@@ -120,8 +121,18 @@ export function authRoutes(auth: AuthService, users: UsersService) {
   app.get(
     '/auth/me',
     route(
-      { tag: own, summary: 'Who is signed in: name, role, home folder, paths, quota', auth: 'user' },
-      async (c) => ok(c, 'auth.me', await users.get(c.get('principal')!.id)),
+      {
+        tag: own,
+        summary:
+          'Who is signed in: name, role, home folder, paths, quota; `must_enrol` when two factors are required first',
+        auth: 'user',
+        duringEnrolment: true,
+      },
+      async (c) => {
+        const principal = c.get('principal')!;
+        const must = principal.type !== 'apikey' && principal.mustEnrol === true;
+        return ok(c, 'auth.me', { ...(await users.get(principal.id)), must_enrol: must });
+      },
     ),
   );
 

@@ -83,7 +83,7 @@ export class AuthService {
   constructor(
     private readonly repo: SessionsRepository,
     private readonly users: UsersService,
-    private readonly twoFactor: Pick<TwoFactorService, 'verify'>,
+    private readonly twoFactor: Pick<TwoFactorService, 'verify' | 'mustEnrol'>,
     private readonly clock: Clock,
     private readonly limiter: AttemptLimiter,
     private readonly sessionTtlMs: number,
@@ -180,7 +180,15 @@ export class AuthService {
       last_used_at: now.toISOString(),
     });
     await this.users.ensureHome(user);
-    return { username: user.username, role: user.role, token, expiresAt };
+    const mustEnrol = await this.twoFactor.mustEnrol(user);
+    return {
+      username: user.username,
+      role: user.role,
+      token,
+      expiresAt,
+      // The admin requires a second factor this person has not set up: the session can only do that.
+      ...(mustEnrol ? { two_factor_setup_required: true } : {}),
+    };
   }
 
   async logout(token: string): Promise<void> {
@@ -201,7 +209,18 @@ export class AuthService {
         userAgent: client.userAgent?.slice(0, USER_AGENT_MAX) ?? null,
       });
     }
-    return this.users.principalOf(found.user);
+    return this.withEnrolment(found.user, await this.users.principalOf(found.user));
+  }
+
+  /** Whether the admin requires a second factor this person has not set up. */
+  mustEnrol(user: UsersTable): Promise<boolean> {
+    return this.twoFactor.mustEnrol(user);
+  }
+
+  /** A person's principal, marked when they must set up two-factor sign-in before anything else. */
+  async withEnrolment(user: UsersTable, principal: Principal): Promise<Principal> {
+    if (principal.type === 'apikey' || !(await this.twoFactor.mustEnrol(user))) return principal;
+    return { ...principal, mustEnrol: true };
   }
 
   /** A person's live sessions; `currentToken` marks the one the request came with. */

@@ -15,6 +15,8 @@ import {
   splitUrlAllowlist,
   toBytes,
   type systemSettingsUpdateSchema,
+  TWO_FACTOR_POLICIES,
+  type TwoFactorPolicy,
 } from '@cubby/shared';
 import type { z } from 'zod';
 import { badRequest } from '../../errors/app-error.ts';
@@ -28,6 +30,7 @@ const OFFICE_PREVIEW_KEY = 'office_preview_enabled';
 const FS_UPLOAD_SHARE_KEY = 'fs_upload_share';
 const WEBDAV_UPLOAD_SHARE_KEY = 'webdav_upload_share';
 const AUDIT_RETENTION_KEY = 'audit_retention_days';
+const REQUIRE_TWO_FACTOR_KEY = 'require_two_factor';
 const MB = 1024 ** 2;
 
 /** Bytes as CloudPaste's `max_upload_size`: megabytes, to three decimals. */
@@ -75,6 +78,14 @@ export class SettingsService {
   }
 
   /** Days the audit log keeps an entry; 0 keeps every entry (modules/audit/). */
+  /** Who must sign in with two factors (docs/accounts.md); `off` unless an admin chose. */
+  async requireTwoFactor(): Promise<TwoFactorPolicy> {
+    const stored = await this.repo.get(REQUIRE_TWO_FACTOR_KEY);
+    return (TWO_FACTOR_POLICIES as readonly string[]).includes(stored ?? '')
+      ? (stored as TwoFactorPolicy)
+      : 'off';
+  }
+
   async auditRetentionDays(): Promise<number> {
     const stored = await this.repo.get(AUDIT_RETENTION_KEY);
     const days = Number(stored);
@@ -138,6 +149,12 @@ export class SettingsService {
         description: 'Days the audit log keeps an entry (0 keeps every entry)',
         updated_at: updated(AUDIT_RETENTION_KEY),
       },
+      {
+        key: REQUIRE_TWO_FACTOR_KEY,
+        value: await this.requireTwoFactor(),
+        description: 'Who must sign in with two factors: off, admins or everyone',
+        updated_at: updated(REQUIRE_TWO_FACTOR_KEY),
+      },
     ];
   }
 
@@ -169,6 +186,9 @@ export class SettingsService {
     }
     if (input.webdav_upload_share !== undefined) {
       await this.repo.set(WEBDAV_UPLOAD_SHARE_KEY, String(input.webdav_upload_share), now);
+    }
+    if (input.require_two_factor !== undefined) {
+      await this.repo.set(REQUIRE_TWO_FACTOR_KEY, input.require_two_factor, now);
     }
     if (input.audit_retention_days !== undefined) {
       await this.repo.set(AUDIT_RETENTION_KEY, String(input.audit_retention_days), now);

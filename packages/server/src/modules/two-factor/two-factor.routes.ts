@@ -29,8 +29,9 @@ export function twoFactorRoutes(twoFactor: TwoFactorService, users: UsersService
     route(
       {
         tag,
-        summary: 'Whether two-factor sign-in is on, and how many recovery codes are left',
+        summary: 'Whether two-factor sign-in is on and required, and how many recovery codes are left',
         auth: 'user',
+        duringEnrolment: true,
       },
       async (c) => ok(c, 'two_factor.status', await twoFactor.status(await me(c.get('principal')!.id))),
     ),
@@ -43,6 +44,7 @@ export function twoFactorRoutes(twoFactor: TwoFactorService, users: UsersService
         tag,
         summary: 'A new authenticator secret (an otpauth:// link for a QR code), kept aside until enabled',
         auth: 'user',
+        duringEnrolment: true,
       },
       async (c) => ok(c, 'two_factor.setup_ready', await twoFactor.setup(await me(c.get('principal')!.id))),
     ),
@@ -55,6 +57,7 @@ export function twoFactorRoutes(twoFactor: TwoFactorService, users: UsersService
         tag,
         summary: 'Turns TOTP on with a first code; answers ten recovery codes, shown once',
         auth: 'user',
+        duringEnrolment: true,
         body: codeBody,
         audit: { action: 'two_factor.enable' },
       },

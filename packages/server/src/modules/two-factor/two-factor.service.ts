@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
+import type { TwoFactorPolicy } from '@cubby/shared';
 import type { UsersTable } from '../../db/schema.ts';
 import { badRequest, conflict, twoFactorRequired } from '../../errors/app-error.ts';
 import type { AttemptLimiter, LimitRule } from '../../http/rate-limiter.ts';
@@ -37,6 +38,8 @@ export class TwoFactorService {
       limiter: AttemptLimiter;
       secretKey: string;
       issuer: string;
+      /** Who must sign in with two factors (the admin's setting). */
+      policy: () => Promise<TwoFactorPolicy>;
     },
   ) {
     this.box = new SecretBox(deps.secretKey, 'cubby totp secrets v1');
@@ -47,12 +50,24 @@ export class TwoFactorService {
     return user.totp_enabled_at !== null;
   }
 
-  async status(user: UsersTable): Promise<{ totp: boolean; recovery_codes_left: number }> {
+  /** Whether the admin requires a second factor of this person (the setting `require_two_factor`). */
+  async required(user: Pick<UsersTable, 'role'>): Promise<boolean> {
+    const policy = await this.deps.policy();
+    return policy === 'everyone' || (policy === 'admins' && user.role === 'admin');
+  }
+
+  /** Whether the admin requires a second factor of this person and they have none yet. */
+  async mustEnrol(user: Pick<UsersTable, 'role' | 'totp_enabled_at'>): Promise<boolean> {
+    return !TwoFactorService.isOn(user) && (await this.required(user));
+  }
+
+  async status(user: UsersTable): Promise<{ totp: boolean; recovery_codes_left: number; required: boolean }> {
     return {
       totp: TwoFactorService.isOn(user),
       recovery_codes_left: TwoFactorService.isOn(user)
         ? await this.deps.repo.countRecoveryCodesLeft(user.id)
         : 0,
+      required: await this.required(user),
     };
   }
 
