@@ -65,7 +65,10 @@ const fileHead = (filename: string) =>
 /** Rows that refer to a row that is not there, by reference (empty when the database is consistent). */
 async function danglingReferences(db: Kysely<Database>): Promise<string[]> {
   const refs: Array<[string, string, string, string]> = [
-    ['admin_sessions', 'admin_id', 'admins', 'id'],
+    ['sessions', 'user_id', 'users', 'id'],
+    ['user_paths', 'user_id', 'users', 'id'],
+    ['app_passwords', 'user_id', 'users', 'id'],
+    ['recovery_codes', 'user_id', 'users', 'id'],
     ['files', 'storage_config_id', 'storage_configs', 'id'],
     ['upload_sessions', 'file_id', 'files', 'id'],
     ['upload_sessions', 'storage_config_id', 'storage_configs', 'id'],
