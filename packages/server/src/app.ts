@@ -31,6 +31,9 @@ import { AuthService } from './modules/auth/auth.service.ts';
 import { AppPasswordsRepository } from './modules/app-passwords/app-passwords.repository.ts';
 import { appPasswordsRoutes } from './modules/app-passwords/app-passwords.routes.ts';
 import { AppPasswordsService } from './modules/app-passwords/app-passwords.service.ts';
+import { OidcRepository } from './modules/oidc/oidc.repository.ts';
+import { oidcRoutes } from './modules/oidc/oidc.routes.ts';
+import { OidcService } from './modules/oidc/oidc.service.ts';
 import { InvitesService } from './modules/users/invites.service.ts';
 import { UsersRepository } from './modules/users/users.repository.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
@@ -133,6 +136,14 @@ export function createApp(deps: AppDeps) {
     config.sessionTtlMs,
   );
   const invites = new InvitesService(users, clock);
+  const oidc = new OidcService({
+    repo: new OidcRepository(db.kysely),
+    users,
+    auth,
+    clock,
+    logger,
+    secretKey: deps.secretKey,
+  });
   const appPasswords = new AppPasswordsService(
     new AppPasswordsRepository(db.kysely),
     users,
@@ -314,6 +325,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', dashboardRoutes(new DashboardService(new DashboardRepository(db.kysely), clock)));
   api.route('/', authRoutes(auth, users));
   api.route('/', usersRoutes(users, invites, { config }));
+  api.route('/', oidcRoutes(oidc, { config }));
   api.route('/', appPasswordsRoutes(appPasswords));
   api.route('/', apiKeysRoutes(apiKeys));
   api.route('/', pastesRoutes(pastes));
@@ -364,6 +376,7 @@ export function createApp(deps: AppDeps) {
       auth,
       users,
       invites,
+      oidc,
       appPasswords,
       apiKeys,
       pastes,

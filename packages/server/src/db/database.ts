@@ -23,6 +23,7 @@ import * as m0012 from './migrations/0012-mount-creators.ts';
 import * as m0013 from './migrations/0013-file-share-sources.ts';
 import * as m0014 from './migrations/0014-storage-usage.ts';
 import * as m0015 from './migrations/0015-accounts.ts';
+import * as m0017 from './migrations/0017-oidc.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -110,6 +111,7 @@ const migrations = {
   '0013-file-share-sources': m0013,
   '0014-storage-usage': m0014,
   '0015-accounts': m0015,
+  '0017-oidc': m0017,
 };
 
 export type MigrationName = keyof typeof migrations;
