@@ -114,7 +114,8 @@ export function oidcRoutes(
       async (c) => {
         try {
           const session = await oidc.finish(c.req.param('id')!, new URL(c.req.url), origin(c), clientOf(c));
-          const fragment = new URLSearchParams({ token: session.token, expiresAt: session.expiresAt });
+          const { token, expiresAt, username } = session;
+          const fragment = new URLSearchParams({ token, expiresAt, username });
           return c.redirect(`${WEB_LANDING}#${fragment.toString()}`, 302);
         } catch (error) {
           return failed(c, error);

@@ -18,6 +18,7 @@ export interface AdminModule {
     | 'admin.modules.storageConfig'
     | 'admin.modules.mountManagement'
     | 'admin.modules.keyManagement'
+    | 'admin.modules.sso'
     | 'admin.modules.settings';
   requires: ModuleRequirement;
   Component: LazyExoticComponent<ComponentType>;
@@ -59,6 +60,12 @@ export const ADMIN_MODULE_LIST: readonly AdminModule[] = [
     titleKey: 'admin.modules.keyManagement',
     requires: 'admin',
     Component: lazy(() => import('./key-management/components/key-management-module.tsx')),
+  },
+  {
+    id: 'sso',
+    titleKey: 'admin.modules.sso',
+    requires: 'admin',
+    Component: lazy(() => import('./sso/sso-module.tsx')),
   },
   {
     id: 'settings',
