@@ -152,6 +152,9 @@ for (const dialect of DIALECTS) {
       assert.equal(alice.username, 'alice');
       assert.equal(alice.role, 'member');
       assert.equal(alice.email, 'alice@example.test');
+      // A member does not manage providers.
+      const listed = await t.json('/api/admin/oidc-providers', { headers: bearer(landed['token']!) });
+      assert.equal(listed.status, 403);
 
       // The second sign-in finds the link: the same person, not a new `alice-2`.
       const again = await signIn('sub-alice');
@@ -166,6 +169,20 @@ for (const dialect of DIALECTS) {
       idp.accounts.set('sub-other-alice', { preferred_username: 'alice', email_verified: false });
       const landed = await signIn('sub-other-alice');
       assert.equal((await me(landed['token']!)).username, 'alice-2');
+    });
+
+    it('forgets the link of a deleted person: the next sign-in makes a new member', async () => {
+      const before = await userNamed('alice-2');
+      const deleted = await t.json(`/api/admin/users/${before.id}`, {
+        method: 'DELETE',
+        headers: admin,
+        json: { shares: 'keep' },
+      });
+      assert.equal(deleted.status, 200, JSON.stringify(deleted.body));
+      const landed = await signIn('sub-other-alice');
+      const after = await me(landed['token']!);
+      assert.equal(after.username, 'alice-2');
+      assert.notEqual(after.id, before.id);
     });
 
     it('refuses an unknown person when sign-up is not allowed', async () => {

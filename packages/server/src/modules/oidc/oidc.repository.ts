@@ -21,11 +21,8 @@ export class OidcRepository {
     await this.db.updateTable('oidc_providers').set(changes).where('id', '=', id).execute();
   }
 
-  /** True when there was such a provider; its identities and sign-ins under way go with it. */
+  /** True when there was such a provider; its identities and sign-ins under way go with it (cascade). */
   async deleteProvider(id: string): Promise<boolean> {
-    // Deleted explicitly: SQLite enforces foreign keys only when asked to.
-    await this.db.deleteFrom('oidc_logins').where('provider_id', '=', id).execute();
-    await this.db.deleteFrom('oidc_identities').where('provider_id', '=', id).execute();
     const result = await this.db.deleteFrom('oidc_providers').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
