@@ -157,6 +157,28 @@ async function seedMounts(api: Api) {
   }
 }
 
+/** A single sign-on provider for the SSO screens (and the login page's button), made once. */
+async function seedSsoProvider(api: Api) {
+  const headers = { Authorization: `Bearer ${await api.adminToken()}` };
+  const listed = await api.request.get('/api/admin/oidc-providers', { headers });
+  const providers = ((await listed.json()) as { data: { name: string }[] }).data;
+  if (providers.some((provider) => provider.name === 'Keycloak')) return;
+  const made = await api.request.post('/api/admin/oidc-providers', {
+    headers,
+    data: {
+      name: 'Keycloak',
+      issuer: 'https://id.example.com/realms/main',
+      client_id: 'cubby',
+      client_secret: 'screens-secret',
+      allow_signup: true,
+      link_by_email: true,
+      role_claim: 'groups',
+      admin_values: ['cubby-admins'],
+    },
+  });
+  expect(made.status()).toBe(201);
+}
+
 async function openMountRowDialog(page: Page, testId: string, dialogTestId: string) {
   await page.getByTestId('mount-search').fill('/screens/photos');
   await expect(page.getByTestId('mount-row')).toHaveCount(1);
@@ -983,6 +1005,20 @@ export const SCREENS: Screen[] = [
     },
   },
   { name: 'admin-settings', as: 'admin', path: '/admin/settings' },
+  { name: 'admin-sso', as: 'admin', path: '/admin/sso', prepare: seedSsoProvider },
+  {
+    name: 'sso-create-errors',
+    as: 'admin',
+    path: '/admin/sso',
+    action: async (page) => {
+      await page.getByTestId('create-sso-provider').click();
+      const dialog = page.getByTestId('sso-dialog');
+      await dialog.getByTestId('save-sso-provider').click();
+      await expect(dialog.locator('[aria-invalid=true]')).toHaveCount(3);
+    },
+  },
+  { name: 'login-sso', as: 'visitor', path: '/admin', prepare: seedSsoProvider },
+  { name: 'sso-landing-error', as: 'visitor', path: '/login/oidc#error=signup_not_allowed' },
   {
     name: 'settings-uploads-errors',
     as: 'admin',

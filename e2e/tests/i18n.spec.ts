@@ -75,7 +75,9 @@ async function renderedText(page: Page): Promise<Rendered> {
 }
 
 function withKeysMode(path: string): string {
-  return path.includes('?') ? `${path}&i18n-test` : `${path}?i18n-test`;
+  // The query goes before a fragment (`/login/oidc#error=…`), which the page reads itself.
+  const [base = '', fragment] = path.split(/(?=#)/);
+  return `${base.includes('?') ? `${base}&i18n-test` : `${base}?i18n-test`}${fragment ?? ''}`;
 }
 
 test.describe.configure({ mode: 'parallel' });

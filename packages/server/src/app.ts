@@ -37,6 +37,9 @@ import { AppPasswordsService } from './modules/app-passwords/app-passwords.servi
 import { TwoFactorRepository } from './modules/two-factor/two-factor.repository.ts';
 import { twoFactorRoutes } from './modules/two-factor/two-factor.routes.ts';
 import { TwoFactorService } from './modules/two-factor/two-factor.service.ts';
+import { OidcRepository } from './modules/oidc/oidc.repository.ts';
+import { oidcRoutes } from './modules/oidc/oidc.routes.ts';
+import { OidcService } from './modules/oidc/oidc.service.ts';
 import { InvitesService } from './modules/users/invites.service.ts';
 import { UsersRepository } from './modules/users/users.repository.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
@@ -150,6 +153,14 @@ export function createApp(deps: AppDeps) {
     config.sessionTtlMs,
   );
   const invites = new InvitesService(users, clock);
+  const oidc = new OidcService({
+    repo: new OidcRepository(db.kysely),
+    users,
+    auth,
+    clock,
+    logger,
+    secretKey: deps.secretKey,
+  });
   const appPasswords = new AppPasswordsService(
     new AppPasswordsRepository(db.kysely),
     users,
@@ -351,6 +362,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', dashboardRoutes(new DashboardService(new DashboardRepository(db.kysely), clock)));
   api.route('/', authRoutes(auth, users));
   api.route('/', usersRoutes(users, invites, { config }));
+  api.route('/', oidcRoutes(oidc, { config }));
   api.route('/', appPasswordsRoutes(appPasswords));
   api.route('/', twoFactorRoutes(twoFactor, users));
   api.route('/', auditRoutes(audit, config));
@@ -404,6 +416,7 @@ export function createApp(deps: AppDeps) {
       auth,
       users,
       invites,
+      oidc,
       appPasswords,
       apiKeys,
       pastes,

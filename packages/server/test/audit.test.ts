@@ -571,6 +571,31 @@ for (const dialect of DIALECTS) {
         status: 200,
       });
 
+      // Single sign-on providers (no provider is reached: only the record changes).
+      let ssoId = '';
+      entry = await onlyEntry(async () => {
+        const res = await call('POST', '/api/admin/oidc-providers', {
+          name: 'Team IdP',
+          issuer: 'https://idp.example.com',
+          client_id: 'cubby',
+          client_secret: S3_SECRET,
+        });
+        assert.equal(res.status, 201, JSON.stringify(res.body));
+        ssoId = res.body.data.id;
+      });
+      check(entry, {
+        action: 'sso.create',
+        ...admin,
+        target: ssoId,
+        outcome: 'success',
+        status: 201,
+        details: { name: 'Team IdP' },
+      });
+      entry = await onlyEntry(() => call('PUT', `/api/admin/oidc-providers/${ssoId}`, { enabled: false }));
+      check(entry, { action: 'sso.update', ...admin, target: ssoId, outcome: 'success', status: 200 });
+      entry = await onlyEntry(() => call('DELETE', `/api/admin/oidc-providers/${ssoId}`));
+      check(entry, { action: 'sso.delete', ...admin, target: ssoId, outcome: 'success', status: 200 });
+
       // The password: a wrong current one fails; a right one changes it (and ends every session).
       entry = await onlyEntry(() =>
         call('POST', '/api/admin/change-password', {

@@ -24,6 +24,7 @@ import * as m0013 from './migrations/0013-file-share-sources.ts';
 import * as m0014 from './migrations/0014-storage-usage.ts';
 import * as m0015 from './migrations/0015-accounts.ts';
 import * as m0016 from './migrations/0016-audit-log.ts';
+import * as m0017 from './migrations/0017-oidc.ts';
 import * as m0018 from './migrations/0018-two-factor.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -113,6 +114,7 @@ const migrations = {
   '0014-storage-usage': m0014,
   '0015-accounts': m0015,
   '0016-audit-log': m0016,
+  '0017-oidc': m0017,
   '0018-two-factor': m0018,
 };
 

@@ -324,9 +324,47 @@ export interface StorageReservationsTable {
  * Only added, never changed; `details` never holds a password, token, key or hash.
  */
 export type AuditLogTable = AuditEntry;
+/** A single sign-on provider (docs/accounts.md, "Single sign-on"); booleans are 0 or 1. */
+export interface OidcProvidersTable {
+  id: string;
+  name: string;
+  issuer: string;
+  client_id: string;
+  client_secret: string | null;
+  scopes: string;
+  allow_signup: number;
+  link_by_email: number;
+  role_claim: string | null;
+  admin_values: string;
+  enabled: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Which person a provider's subject (`sub`) is. */
+export interface OidcIdentitiesTable {
+  provider_id: string;
+  subject: string;
+  user_id: string;
+  created_at: string;
+  last_login_at: string | null;
+}
+
+/** A sign-in under way: what the callback must see again, used once. */
+export interface OidcLoginsTable {
+  state_hash: string;
+  provider_id: string;
+  nonce: string;
+  code_verifier: string;
+  created_at: string;
+  expires_at: string;
+}
 
 export interface Database {
   users: UsersTable;
+  oidc_providers: OidcProvidersTable;
+  oidc_identities: OidcIdentitiesTable;
+  oidc_logins: OidcLoginsTable;
   sessions: SessionsTable;
   user_paths: UserPathsTable;
   invites: InvitesTable;

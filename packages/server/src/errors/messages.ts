@@ -90,6 +90,44 @@ const catalogue = {
     '验证码不正确。请检查设备时间后输入当前显示的验证码',
     "That code is not right. Check the device's clock and enter the code shown now",
   ],
+  'oidc.providers_listed': ['获取成功', 'Loaded'],
+  'oidc.provider_created': ['单点登录提供方已添加', 'Single sign-on provider added'],
+  'oidc.provider_updated': ['单点登录提供方已更新', 'Single sign-on provider updated'],
+  'oidc.provider_deleted': ['单点登录提供方已删除', 'Single sign-on provider removed'],
+  'oidc.provider_not_found': ['单点登录提供方不存在', 'No such single sign-on provider'],
+  'oidc.provider_unknown': [
+    '该单点登录方式不存在或已停用',
+    'This single sign-on provider does not exist or is turned off',
+  ],
+  'oidc.provider_unreachable': [
+    '无法连接单点登录提供方，请稍后再试',
+    'The single sign-on provider could not be reached; try again later',
+  ],
+  'oidc.state_invalid': [
+    '登录请求无效或已过期，请重新登录',
+    'The sign-in request is unknown, used or expired; start again',
+  ],
+  'oidc.denied': ['单点登录提供方拒绝了登录', 'The single sign-on provider refused the sign-in'],
+  'oidc.code_rejected': [
+    '授权码无效、已使用或已过期，请重新登录',
+    'The authorization code is invalid, used or expired; start again',
+  ],
+  'oidc.token_audience': [
+    '身份令牌不是签发给本应用的',
+    'The identity token was not issued to this application',
+  ],
+  'oidc.token_expired': ['身份令牌已过期，请重新登录', 'The identity token has expired; start again'],
+  'oidc.token_invalid': ['身份令牌无效', 'The identity token is invalid'],
+  'oidc.email_unverified': [
+    '该邮箱未经提供方验证，无法关联已有账户',
+    'The provider has not verified this email, so it cannot be linked to an account',
+  ],
+  'oidc.signup_not_allowed': [
+    '此账户尚未关联，且不允许通过单点登录注册',
+    'No account is linked to this sign-in, and sign-up through this provider is not allowed',
+  ],
+  'oidc.account_disabled': ['此账户已被停用', 'This account is disabled'],
+  'oidc.failed': ['单点登录失败', 'Single sign-on failed'],
   'users.listed': ['获取成功', 'Loaded'],
   'users.loaded': ['获取成功', 'Loaded'],
   'users.created': ['用户已创建', 'User created'],
@@ -139,6 +177,16 @@ const catalogue = {
   ],
   'validation.role_invalid': ['角色必须是 admin 或 member', 'The role must be admin or member'],
   'validation.email_invalid': ['邮箱地址无效', 'Invalid email address'],
+  'validation.issuer_invalid': [
+    '发行者必须是 https 地址（仅本机可用 http），且不含查询参数',
+    'The issuer must be an https URL (http only on this machine) without a query',
+  ],
+  'validation.client_id_required': ['客户端 ID 不能为空', 'The client ID is required'],
+  'validation.scopes_invalid': ['权限范围必须包含 openid', 'The scopes must include openid'],
+  'validation.admin_values_invalid': [
+    '管理员取值最多 50 个，每个最多 256 个字符',
+    'At most 50 admin values, each of at most 256 characters',
+  ],
   'validation.access_invalid': ['权限必须是 read 或 write', 'The access must be read or write'],
   'validation.status_invalid': ['状态必须是 active 或 disabled', 'The status must be active or disabled'],
   'validation.shares_choice_invalid': [

@@ -20,6 +20,9 @@ const UploadPage = lazy(() =>
   withSections(import('../features/upload/upload-page.tsx'), ['upload', 'home', 'pastes']),
 );
 const AdminScreen = lazy(() => withSections(import('./guards/admin-screen.tsx'), ['admin', 'pastes']));
+const SsoLandingPage = lazy(() =>
+  withSections(import('../features/auth/components/sso-landing.tsx'), ['admin']),
+);
 const PasteViewPage = lazy(() => withSections(import('../features/paste-view/paste-view-page.tsx'), []));
 const FileViewPage = lazy(() =>
   withSections(import('../features/file-view/file-view-page.tsx'), ['fileView']),
@@ -39,6 +42,7 @@ function AppRoutes() {
             <Route path={paths.admin.path} element={<AdminScreen />} />
             <Route path={paths.adminModule.path} element={<AdminScreen />} />
           </Route>
+          <Route path={paths.loginOidc.path} element={<SsoLandingPage />} />
           <Route path={paths.paste.path} element={<PasteViewPage />} />
           <Route path={paths.file.path} element={<FileViewPage />} />
           <Route path={paths.mountExplorer.path} element={<ExplorerScreen />} />

@@ -11,6 +11,7 @@ export const ADMIN_MODULES = [
   'mount-management',
   'key-management',
   'audit-log',
+  'sso',
   'settings',
 ] as const;
 export type AdminModuleId = (typeof ADMIN_MODULES)[number];
@@ -40,6 +41,8 @@ export const paths = {
     getHref: (module?: AdminModuleId) => (module ? `/admin/${module}` : '/admin'),
   },
   adminModule: { path: '/admin/:module' },
+  /** Where a single sign-on lands, the session or the error in the fragment (docs/accounts.md). */
+  loginOidc: { path: '/login/oidc' },
   paste: { path: '/paste/:slug', getHref: (slug: string) => `/paste/${encodeURIComponent(slug)}` },
   file: { path: '/file/:slug', getHref: (slug: string) => `/file/${encodeURIComponent(slug)}` },
   mountExplorer: {

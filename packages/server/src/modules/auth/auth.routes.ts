@@ -27,7 +27,7 @@ const changePasswordSchema = z.object({
 });
 
 const bearerToken = (c: Context<AppEnv>) => /^Bearer\s+(\S+)/i.exec(c.req.header('authorization') ?? '')?.[1];
-const clientOf = (c: Context<AppEnv>): ClientInfo => ({
+export const clientOf = (c: Context<AppEnv>): ClientInfo => ({
   ip: c.get('clientIp'),
   userAgent: c.req.header('user-agent') ?? null,
 });

@@ -19,6 +19,7 @@ export interface AdminModule {
     | 'admin.modules.mountManagement'
     | 'admin.modules.keyManagement'
     | 'admin.modules.auditLog'
+    | 'admin.modules.sso'
     | 'admin.modules.settings';
   requires: ModuleRequirement;
   Component: LazyExoticComponent<ComponentType>;
@@ -66,6 +67,12 @@ export const ADMIN_MODULE_LIST: readonly AdminModule[] = [
     titleKey: 'admin.modules.auditLog',
     requires: 'admin',
     Component: lazy(() => import('./audit-log/audit-log-module.tsx')),
+  },
+  {
+    id: 'sso',
+    titleKey: 'admin.modules.sso',
+    requires: 'admin',
+    Component: lazy(() => import('./sso/sso-module.tsx')),
   },
   {
     id: 'settings',

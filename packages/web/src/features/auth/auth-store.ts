@@ -67,6 +67,8 @@ interface AuthData {
 
 interface AuthActions {
   adminLogin(username: string, password: string): Promise<void>;
+  /** Keeps a session the server opened another way (single sign-on) as a password login does. */
+  sessionLogin(token: string, username: string): void;
   apiKeyLogin(key: string): Promise<void>;
   logout(reason?: LogoutReason): Promise<void>;
   /** Checks the stored credential with the server; false when the user ended up signed out. */
@@ -158,7 +160,10 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
     if (typeof token !== 'string' || token === '') {
       throw new ApiError(tr('auth.tokenMissing'), { status: 200, code: 'BAD_RESPONSE' });
     }
-    const name = result?.username ?? username;
+    get().sessionLogin(token, result?.username ?? username);
+  },
+
+  sessionLogin(token, name) {
     storeAdminToken(token, name);
     set({
       ...SIGNED_OUT,
