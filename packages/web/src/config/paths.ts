@@ -11,6 +11,8 @@ export const ADMIN_MODULES = [
   'mount-management',
   'key-management',
   'settings',
+  'people',
+  'account',
 ] as const;
 export type AdminModuleId = (typeof ADMIN_MODULES)[number];
 export const DEFAULT_ADMIN_MODULE: AdminModuleId = 'dashboard';
@@ -39,6 +41,7 @@ export const paths = {
     getHref: (module?: AdminModuleId) => (module ? `/admin/${module}` : '/admin'),
   },
   adminModule: { path: '/admin/:module' },
+  invite: { path: '/invite/:token', getHref: (token: string) => `/invite/${encodeURIComponent(token)}` },
   paste: { path: '/paste/:slug', getHref: (slug: string) => `/paste/${encodeURIComponent(slug)}` },
   file: { path: '/file/:slug', getHref: (slug: string) => `/file/${encodeURIComponent(slug)}` },
   mountExplorer: {
