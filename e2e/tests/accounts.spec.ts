@@ -5,31 +5,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
-import { expect, loginAsAdminWithForm, test, uniqueName } from '../support/fixtures.ts';
+import { MEMBER_PASSWORD, expect, loginAsAdminWithForm, test, uniqueName } from '../support/fixtures.ts';
 import { BASE_URL } from '../support/env.ts';
 import { localMount, type TestMount } from '../support/explorer.ts';
 
-const PASSWORD = 'member-password-1';
+const PASSWORD = MEMBER_PASSWORD;
 /** A second device, told apart from the first by its browser in the sessions list. */
 const FIREFOX_ON_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
 
 /** Modules a member may open, and those only an admin may. */
 const MEMBER_MODULES = ['Text management', 'File management', 'API keys', 'My account'];
 const ADMIN_ONLY = ['Dashboard', 'Storage configuration', 'Mount management', 'Settings', 'People'];
-
-async function createMember(
-  request: APIRequestContext,
-  token: string,
-  extra: Record<string, unknown> = {},
-): Promise<{ id: string; username: string }> {
-  const username = uniqueName('ann');
-  const response = await request.post(`${BASE_URL}/api/admin/users`, {
-    headers: { Authorization: `Bearer ${token}` },
-    data: { username, password: PASSWORD, role: 'member', ...extra },
-  });
-  expect(response.status(), await response.text()).toBe(201);
-  return { id: ((await response.json()) as { data: { id: string } }).data.id, username };
-}
 
 /** A fresh browser context signed in as `username` through the login form, on /admin. */
 async function memberPage(browser: Browser, username: string, options: { userAgent?: string } = {}) {
@@ -181,7 +167,7 @@ test('a member ends a session on another device, which is signed out on its next
   browser,
   api,
 }) => {
-  const { username } = await createMember(api.request, await api.adminToken());
+  const { username } = await api.createMember();
   const laptop = await memberPage(browser, username);
   const other = await memberPage(browser, username, { userAgent: FIREFOX_ON_WINDOWS });
 
@@ -206,7 +192,7 @@ test('an app password is shown once, opens WebDAV, and stops at once when revoke
   api,
   request,
 }) => {
-  const { username } = await createMember(api.request, await api.adminToken());
+  const { username } = await api.createMember();
   const page = await memberPage(browser, username);
   await page.goto('/admin/account');
   const name = `laptop ${randomUUID().slice(0, 4)}`;
@@ -242,7 +228,7 @@ test('a member disabled by an admin is signed out at their next action', async (
   api,
   seedAdmin,
 }) => {
-  const { username } = await createMember(api.request, await api.adminToken());
+  const { username } = await api.createMember();
   const member = await memberPage(browser, username);
   for (const name of MEMBER_MODULES) await expect(nav(member).getByRole('link', { name })).toBeVisible();
   for (const name of ADMIN_ONLY)

@@ -15,6 +15,7 @@ import { TextField } from '../../components/form-field.tsx';
 import { PageLoading, Spinner } from '../../components/spinner.tsx';
 import { paths } from '../../config/paths.ts';
 import { api, isApiError } from '../../lib/api/index.ts';
+import { useErrorFocus } from '../../lib/forms/use-error-focus.ts';
 import { formatDateTime } from '../../lib/i18n/format-date.ts';
 import { usePageTitle } from '../../lib/i18n/use-page-title.ts';
 import { validateAcceptInvite } from '../admin/index.ts';
@@ -44,6 +45,7 @@ export default function InvitePage() {
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
+  const { errorScope, focusFirstError } = useErrorFocus();
   const accept = useMutation({
     mutationFn: async (input: { username: string; password: string }) => {
       await api.post<unknown>(`${invitePath(token)}/accept`, input, { credential: null });
@@ -53,6 +55,7 @@ export default function InvitePage() {
     onError: (failure) => {
       const details = isApiError(failure) ? (failure.details ?? {}) : {};
       setErrors({ username: details.username, password: details.password });
+      focusFirstError();
     },
   });
 
@@ -80,6 +83,7 @@ export default function InvitePage() {
       confirm: found.confirm && t(found.confirm),
     });
     if (result.ok) accept.mutate(result.input);
+    else focusFirstError();
   };
 
   const { role, email, expires_at: expiresAt } = offer.data;
@@ -97,7 +101,7 @@ export default function InvitePage() {
       <p className="mb-4 text-sm text-fg-muted">
         {t('accounts.invitePage.expires', { date: formatDateTime(expiresAt) })}
       </p>
-      <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <form ref={errorScope} onSubmit={onSubmit} noValidate className="space-y-4">
         {accept.isError && (
           <Alert tone="error">
             {isApiError(accept.error) ? accept.error.message : t('errors.unexpected')}

@@ -18,6 +18,7 @@ import { TrashIcon } from '../../../../components/icons.tsx';
 import { EmptyState, LoadError } from '../../../../components/list-states.tsx';
 import { PageLoading, Spinner } from '../../../../components/spinner.tsx';
 import { getServerBaseUrl, isApiError } from '../../../../lib/api/index.ts';
+import { useErrorFocus } from '../../../../lib/forms/use-error-focus.ts';
 import { formatDateTime } from '../../../../lib/i18n/format-date.ts';
 import { useAuthStore } from '../../../auth/index.ts';
 import { RevokeConfirm } from '../../components/revoke-confirm.tsx';
@@ -115,12 +116,14 @@ function NewAppPassword() {
   >({});
   const [created, setCreated] = useState<{ password: string; path: string | null } | null>(null);
   const create = useCreateAppPassword();
+  const { errorScope, focusFirstError } = useErrorFocus();
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     const result = validateAppPassword(values);
     if (!result.ok) {
       setErrors(result.errors);
+      focusFirstError();
       return;
     }
     setErrors({});
@@ -129,12 +132,14 @@ function NewAppPassword() {
         setCreated({ password: answer.password, path: answer.path });
         setValues(EMPTY_APP_PASSWORD_FORM);
       },
-      onError: (error) =>
+      onError: (error) => {
         setErrors({
           form: isApiError(error) ? error.message : t('errors.unexpected'),
           serverName: isApiError(error) ? error.details?.name : undefined,
           serverPath: isApiError(error) ? error.details?.path : undefined,
-        }),
+        });
+        focusFirstError();
+      },
     });
   };
 
@@ -173,6 +178,7 @@ function NewAppPassword() {
         </Alert>
       )}
       <form
+        ref={errorScope}
         onSubmit={onSubmit}
         noValidate
         className="grid gap-3 sm:grid-cols-[1fr_auto_1fr_auto] sm:items-start"

@@ -19,6 +19,7 @@ import { PlusIcon, TrashIcon } from '../../../../components/icons.tsx';
 import { EmptyState, LoadError } from '../../../../components/list-states.tsx';
 import { PageLoading } from '../../../../components/spinner.tsx';
 import { isApiError } from '../../../../lib/api/index.ts';
+import { useErrorFocus } from '../../../../lib/forms/use-error-focus.ts';
 import { formatDateTime } from '../../../../lib/i18n/format-date.ts';
 import { RevokeConfirm } from '../../components/revoke-confirm.tsx';
 import { HomeQuotaFields } from './home-quota-fields.tsx';
@@ -56,7 +57,7 @@ export function InvitesSection() {
       title={t('accounts.invites.title')}
       description={t('accounts.invites.description')}
       actions={
-        <Button size="sm" onClick={() => setCreating(true)}>
+        <Button size="sm" onClick={() => setCreating(true)} data-testid="create-invite">
           <PlusIcon className="size-4" />
           {t('accounts.invites.create')}
         </Button>
@@ -158,6 +159,7 @@ export function InvitesSection() {
 function CreateInviteDialog({ onClose, onCreated }: { onClose(): void; onCreated(url: string): void }) {
   const { t } = useTranslation();
   const create = useCreateInvite();
+  const { errorScope, focusFirstError } = useErrorFocus();
   const [values, setValues] = useState<InviteFormValues>(EMPTY_INVITE_FORM);
   const [errors, setErrors] = useState<PersonErrors>({});
   const [server, setServer] = useState<{ message: string; details: Record<string, string> } | null>(null);
@@ -173,14 +175,19 @@ function CreateInviteDialog({ onClose, onCreated }: { onClose(): void; onCreated
     setServer(null);
     const result = validateInvite(values);
     setErrors(result.ok ? {} : result.errors);
-    if (!result.ok) return;
+    if (!result.ok) {
+      focusFirstError();
+      return;
+    }
     create.mutate(result.input, {
       onSuccess: (invite) => onCreated(invite.url),
-      onError: (failure) =>
+      onError: (failure) => {
         setServer({
           message: isApiError(failure) ? failure.message : t('errors.unexpected'),
           details: isApiError(failure) ? (failure.details ?? {}) : {},
-        }),
+        });
+        focusFirstError();
+      },
     });
   };
 
@@ -192,7 +199,7 @@ function CreateInviteDialog({ onClose, onCreated }: { onClose(): void; onCreated
       description={t('accounts.invites.createDescription')}
       testId="invite-dialog"
     >
-      <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <form ref={errorScope} onSubmit={onSubmit} noValidate className="space-y-4">
         {server && <Alert tone="error">{server.message}</Alert>}
         <SelectField
           label={t('accounts.fields.role')}

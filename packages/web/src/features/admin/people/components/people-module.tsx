@@ -35,7 +35,7 @@ export default function PeopleModule() {
         title={t('accounts.people.title')}
         description={t('accounts.people.description')}
         actions={
-          <Button size="sm" onClick={() => setEditing('new')}>
+          <Button size="sm" onClick={() => setEditing('new')} data-testid="add-person">
             <PlusIcon className="size-4" />
             {t('accounts.people.create')}
           </Button>
@@ -70,6 +70,7 @@ export default function PeopleModule() {
                       size="sm"
                       aria-label={t('accounts.people.editNamed', { name: user.username })}
                       onClick={() => setEditing(user)}
+                      data-testid="edit-person"
                     >
                       <PencilIcon className="size-4" />
                       {t('common.edit')}
@@ -80,6 +81,7 @@ export default function PeopleModule() {
                         size="sm"
                         aria-label={t('accounts.people.deleteNamed', { name: user.username })}
                         onClick={() => setDeleting(user)}
+                        data-testid="delete-person"
                       >
                         <TrashIcon className="size-4" />
                         {t('common.delete')}

@@ -13,6 +13,7 @@ import { SelectField, TextField } from '../../../../components/form-field.tsx';
 import { PlusIcon, TrashIcon } from '../../../../components/icons.tsx';
 import { showToast } from '../../../../components/toast/toast-store.ts';
 import { isApiError } from '../../../../lib/api/index.ts';
+import { useErrorFocus } from '../../../../lib/forms/use-error-focus.ts';
 import { HomeQuotaFields } from './home-quota-fields.tsx';
 import { useCreateUser, useUpdateUser } from '../api/people-api.ts';
 import {
@@ -34,6 +35,7 @@ export function PersonDialog({ user, onClose }: { user: UserView | null; onClose
   const [errors, setErrors] = useState<PersonErrors>({});
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
+  const { errorScope, focusFirstError } = useErrorFocus();
   const create = useCreateUser();
   const update = useUpdateUser();
 
@@ -52,6 +54,7 @@ export function PersonDialog({ user, onClose }: { user: UserView | null; onClose
   const onError = (failure: unknown) => {
     setFormError(isApiError(failure) ? failure.message : t('errors.unexpected'));
     setServerErrors(isApiError(failure) ? (failure.details ?? {}) : {});
+    focusFirstError();
   };
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -64,6 +67,7 @@ export function PersonDialog({ user, onClose }: { user: UserView | null; onClose
     if (user) {
       const result = validateUpdatePerson(values);
       setErrors(result.ok ? {} : result.errors);
+      if (!result.ok) focusFirstError();
       if (result.ok)
         update.mutate(
           { id: user.id, input: result.input },
@@ -72,6 +76,7 @@ export function PersonDialog({ user, onClose }: { user: UserView | null; onClose
     } else {
       const result = validateCreatePerson(values);
       setErrors(result.ok ? {} : result.errors);
+      if (!result.ok) focusFirstError();
       if (result.ok) create.mutate(result.input, { onSuccess: (made) => done(made.username), onError });
     }
   };
@@ -87,7 +92,7 @@ export function PersonDialog({ user, onClose }: { user: UserView | null; onClose
       description={t('accounts.people.formDescription')}
       testId="person-dialog"
     >
-      <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <form ref={errorScope} onSubmit={onSubmit} noValidate className="space-y-4">
         {formError && <Alert tone="error">{formError}</Alert>}
         <div className="grid gap-4 sm:grid-cols-2">
           {!editing && (
@@ -152,17 +157,20 @@ export function PersonDialog({ user, onClose }: { user: UserView | null; onClose
           {values.paths.map((row, index) => (
             <div
               key={index}
-              className="grid grid-cols-[minmax(0,1fr)_8rem_auto] items-start gap-2"
+              className="grid grid-cols-[minmax(0,1fr)_auto] items-start gap-2 sm:grid-cols-[minmax(0,1fr)_10rem_auto]"
               data-testid="path-row"
             >
-              <TextField
-                label={t('accounts.fields.pathNumber', { number: index + 1 })}
-                name={`paths.${index}.path`}
-                value={row.path}
-                placeholder="/team"
-                error={error(`paths.${index}.path`)}
-                onChange={(event) => setPath(index, { path: event.target.value })}
-              />
+              {/* A phone gives the path the whole row, the access and the remove button the next. */}
+              <div className="col-span-2 sm:col-span-1">
+                <TextField
+                  label={t('accounts.fields.pathNumber', { number: index + 1 })}
+                  name={`paths.${index}.path`}
+                  value={row.path}
+                  placeholder="/team"
+                  error={error(`paths.${index}.path`)}
+                  onChange={(event) => setPath(index, { path: event.target.value })}
+                />
+              </div>
               <SelectField
                 label={t('accounts.fields.access')}
                 name={`paths.${index}.access`}
@@ -190,6 +198,7 @@ export function PersonDialog({ user, onClose }: { user: UserView | null; onClose
           ))}
           <Button
             variant="secondary"
+            data-testid="add-path"
             size="sm"
             onClick={() => set('paths', [...values.paths, { path: '', access: 'read' }])}
           >
