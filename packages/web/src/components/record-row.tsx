@@ -27,8 +27,11 @@ export function RecordRow({
   return (
     <li className="rounded-lg border border-border p-3 sm:p-4" data-testid={testId}>
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <p className="flex min-w-0 flex-wrap items-center gap-2 font-medium text-fg" title={hint}>
-          <span className="truncate">{title}</span>
+        <p className="flex min-w-0 flex-wrap items-center gap-2 font-medium text-fg">
+          {/* A name someone chose, or data (an address, a device): not wording of the app. */}
+          <span className="truncate" title={hint} data-user-content="">
+            {title}
+          </span>
           {badges}
         </p>
         {actions && <div className="flex gap-2">{actions}</div>}

@@ -45,7 +45,11 @@ export function AdminNav({
         <div className="flex items-center justify-between gap-3 px-1 pb-3 lg:flex-col lg:items-stretch">
           <div className="min-w-0 text-sm">
             <p className="text-fg-muted">{t('admin.signedInAs')}</p>
-            <p className="truncate font-medium text-fg" data-testid="signed-in-user">
+            <p
+              className="truncate font-medium text-fg"
+              data-testid="signed-in-user"
+              data-user-content={userName ? '' : undefined}
+            >
               {authType === 'admin' ? userName || t('auth.administrator') : userName}
             </p>
             <p className="text-xs text-fg-muted">

@@ -76,15 +76,25 @@ export function AppPasswordsSection() {
                 }
               >
                 <Fact label={t('accounts.appPasswords.prefix')}>
-                  <span className="font-mono">{item.prefix}…</span>
+                  <span className="font-mono" data-user-content="">
+                    {item.prefix}…
+                  </span>
                 </Fact>
                 <Fact label={t('accounts.appPasswords.folder')}>
                   <span className="font-mono break-all">
-                    {item.path ?? t('accounts.appPasswords.everywhere')}
+                    {item.path === null ? (
+                      t('accounts.appPasswords.everywhere')
+                    ) : (
+                      <span data-user-content="">{item.path}</span>
+                    )}
                   </span>
                 </Fact>
                 <Fact label={t('accounts.appPasswords.lastUsed')}>
-                  {item.last_used ? formatDateTime(item.last_used) : t('accounts.never')}
+                  {item.last_used ? (
+                    <time dateTime={item.last_used}>{formatDateTime(item.last_used)}</time>
+                  ) : (
+                    t('accounts.never')
+                  )}
                 </Fact>
               </RecordRow>
             ))}
@@ -154,6 +164,7 @@ function NewAppPassword() {
               <code
                 className="rounded bg-surface-sunken px-2 py-1 font-mono text-sm break-all text-fg"
                 data-testid="app-password-value"
+                data-user-content=""
               >
                 {created.password}
               </code>

@@ -73,10 +73,18 @@ export function SessionsSection() {
                   )
                 }
               >
-                <Fact label={t('accounts.sessions.address')}>{session.ip ?? '—'}</Fact>
-                <Fact label={t('accounts.sessions.began')}>{formatDateTime(session.created_at)}</Fact>
+                <Fact label={t('accounts.sessions.address')}>
+                  <span data-user-content="">{session.ip ?? '—'}</span>
+                </Fact>
+                <Fact label={t('accounts.sessions.began')}>
+                  <time dateTime={session.created_at}>{formatDateTime(session.created_at)}</time>
+                </Fact>
                 <Fact label={t('accounts.sessions.lastUsed')}>
-                  {session.last_used_at ? formatDateTime(session.last_used_at) : t('accounts.never')}
+                  {session.last_used_at ? (
+                    <time dateTime={session.last_used_at}>{formatDateTime(session.last_used_at)}</time>
+                  ) : (
+                    t('accounts.never')
+                  )}
                 </Fact>
               </RecordRow>
             );

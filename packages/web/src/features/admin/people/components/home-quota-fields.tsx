@@ -26,7 +26,7 @@ export function HomeQuotaFields({
         label={t('accounts.fields.homePath')}
         name="homePath"
         value={values.homePath}
-        placeholder={`/home/${username || '…'}`}
+        placeholder={t('accounts.placeholders.home', { username: username || '…' })}
         hint={t('accounts.hints.homePath')}
         error={error('home_path')}
         onChange={(event) => set('homePath', event.target.value)}

@@ -72,6 +72,7 @@ export function InvitesSection() {
                 <code
                   className="min-w-0 rounded bg-surface-sunken px-2 py-1 font-mono text-sm break-all text-fg"
                   data-testid="invite-url"
+                  data-user-content=""
                 >
                   {link}
                 </code>
@@ -121,10 +122,14 @@ export function InvitesSection() {
                   }
                 >
                   <Fact label={t('accounts.fields.role')}>{t(`accounts.roles.${invite.role}`)}</Fact>
-                  <Fact label={t('accounts.invites.created')}>{formatDateTime(invite.created_at)}</Fact>
-                  <Fact label={t('accounts.invites.expires')}>{formatDateTime(invite.expires_at)}</Fact>
+                  <Fact label={t('accounts.invites.created')}>
+                    <time dateTime={invite.created_at}>{formatDateTime(invite.created_at)}</time>
+                  </Fact>
+                  <Fact label={t('accounts.invites.expires')}>
+                    <time dateTime={invite.expires_at}>{formatDateTime(invite.expires_at)}</time>
+                  </Fact>
                   <Fact label={t('accounts.invites.usedBy')}>
-                    {invite.used_by ? nameOf(invite.used_by) : '—'}
+                    {invite.used_by ? <span data-user-content="">{nameOf(invite.used_by)}</span> : '—'}
                   </Fact>
                 </RecordRow>
               );

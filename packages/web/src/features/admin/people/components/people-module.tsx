@@ -91,21 +91,30 @@ export default function PeopleModule() {
                 }
               >
                 <Fact label={t('accounts.fields.homePath')}>
-                  <span className="font-mono break-all">{user.home_path ?? '—'}</span>
+                  <span className="font-mono break-all" data-user-content="">
+                    {user.home_path ?? '—'}
+                  </span>
                 </Fact>
                 <Fact label={t('accounts.fields.quota')}>
-                  {user.quota_bytes === null ? t('accounts.noQuota') : formatBytes(user.quota_bytes)}
+                  {user.quota_bytes === null ? (
+                    t('accounts.noQuota')
+                  ) : (
+                    <span data-user-content="">{formatBytes(user.quota_bytes)}</span>
+                  )}
                 </Fact>
                 <Fact label={t('accounts.fields.paths')}>
                   {user.paths.length === 0
                     ? '—'
                     : user.paths.map((grant) => (
                         <span key={grant.path} className="block font-mono break-all">
-                          {grant.path} ({t(`accounts.access.${grant.access}`)})
+                          <span data-user-content="">{grant.path}</span> (
+                          {t(`accounts.access.${grant.access}`)})
                         </span>
                       ))}
                 </Fact>
-                <Fact label={t('accounts.fields.created')}>{formatDateTime(user.created_at)}</Fact>
+                <Fact label={t('accounts.fields.created')}>
+                  <time dateTime={user.created_at}>{formatDateTime(user.created_at)}</time>
+                </Fact>
               </RecordRow>
             ))}
           </ul>

@@ -166,7 +166,7 @@ export function PersonDialog({ user, onClose }: { user: UserView | null; onClose
                   label={t('accounts.fields.pathNumber', { number: index + 1 })}
                   name={`paths.${index}.path`}
                   value={row.path}
-                  placeholder="/team"
+                  placeholder={t('accounts.placeholders.path')}
                   error={error(`paths.${index}.path`)}
                   onChange={(event) => setPath(index, { path: event.target.value })}
                 />
