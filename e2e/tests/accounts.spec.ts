@@ -246,3 +246,22 @@ test('a member disabled by an admin is signed out at their next action', async (
   await expect(member.getByRole('heading', { name: 'Sign in' })).toBeVisible();
   await member.context().close();
 });
+
+test('a member made an admin gets the admin modules at the next check of their session', async ({
+  browser,
+  api,
+}) => {
+  const { id, username } = await api.createMember();
+  const page = await memberPage(browser, username);
+  await expect(nav(page).getByRole('link', { name: 'Dashboard' })).toHaveCount(0);
+  const response = await api.request.put(`${BASE_URL}/api/admin/users/${id}`, {
+    headers: { Authorization: `Bearer ${await api.adminToken()}` },
+    data: { role: 'admin' },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+
+  await page.reload();
+  await expect(nav(page).getByRole('link', { name: 'Dashboard' })).toBeVisible();
+  await expect(page.getByText('Administrator account')).toBeVisible();
+  await page.context().close();
+});

@@ -5,8 +5,9 @@
  * - Three ways in: an admin account (session token), a member account (a session token too, from
  *   the same login form; the answer's `role` tells them apart, docs/accounts.md) or an API key
  *   (permissions text/file/mount and a base path). A member uses text, files and the explorer as
- *   a key with every permission would: their own, on the `/user/...` routes. The state is mirrored in localStorage; at start a stored admin token wins over a
- *   stored key, and stored credentials are revalidated with the server.
+ *   a key with every permission would: their own, on the `/user/...` routes. The state is
+ *   mirrored in localStorage; at start a stored admin token wins over a stored key, and stored
+ *   credentials are revalidated with the server.
  * - Revalidation is due when the last check is older than five minutes. An admin's token is checked
  *   as CloudPaste's is (/test/admin-token); a member's with /auth/me, which also says their reach.
  * - Logout, or a failed revalidation, clears state and storage and emits `auth-state-changed`
@@ -290,8 +291,15 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
         if (credential.type === 'admin' && get().authType === 'member') {
           const me = await getMe(credential.token);
           if (sameCredential(credentialOf(get()), credential)) {
-            storeAdminUsername(me.username);
-            set({ ...memberState(me), lastValidated: Date.now() });
+            // Made an admin meanwhile: from now on they are one (a demoted admin's check fails and
+            // signs them out, to sign in again as a member).
+            storeAdminToken(credential.token, me.username, me.role);
+            set(
+              me.role === 'admin'
+                ? { authType: 'admin', userInfo: { ...ADMIN_USER, name: me.username }, memberReach: null }
+                : memberState(me),
+            );
+            set({ lastValidated: Date.now() });
           }
         } else if (credential.type === 'admin') {
           const { username } = await verifyAdminToken(credential.token);
