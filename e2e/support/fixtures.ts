@@ -6,6 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, BASE_URL } from './env.ts';
 
+/** The password of every member the tests make. */
+export const MEMBER_PASSWORD = 'member-password-1';
+
 export interface KeyOptions {
   name?: string;
   text?: boolean;
@@ -56,6 +59,34 @@ export class Api {
     expect(response.status(), await response.text()).toBeLessThan(300);
     const body = (await response.json()) as { data: { id: string; key: string; name: string } };
     return { id: body.data.id, name: body.data.name, key: body.data.key };
+  }
+
+  /** Makes a person through the API (docs/accounts.md), a member unless `extra` says otherwise. */
+  async createMember(extra: Record<string, unknown> = {}): Promise<{ id: string; username: string }> {
+    const username = typeof extra.username === 'string' ? extra.username : uniqueName('ann');
+    const response = await this.request.post(`${BASE_URL}/api/admin/users`, {
+      headers: { Authorization: `Bearer ${await this.adminToken()}` },
+      data: { username, password: MEMBER_PASSWORD, role: 'member', ...extra },
+    });
+    expect(response.status(), await response.text()).toBe(201);
+    return { id: ((await response.json()) as { data: { id: string } }).data.id, username };
+  }
+
+  async listUsers(): Promise<{ id: string; username: string }[]> {
+    const response = await this.request.get(`${BASE_URL}/api/admin/users`, {
+      headers: { Authorization: `Bearer ${await this.adminToken()}` },
+    });
+    return ((await response.json()) as { data: { id: string; username: string }[] }).data;
+  }
+
+  /** Makes an invite through the API; answers its link's path, `/invite/<token>`. */
+  async createInvite(data: Record<string, unknown> = {}): Promise<string> {
+    const response = await this.request.post(`${BASE_URL}/api/admin/invites`, {
+      headers: { Authorization: `Bearer ${await this.adminToken()}` },
+      data,
+    });
+    expect(response.status(), await response.text()).toBe(201);
+    return new URL(((await response.json()) as { data: { url: string } }).data.url).pathname;
   }
 
   async deleteKey(id: string): Promise<void> {

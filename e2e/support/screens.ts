@@ -6,11 +6,11 @@
 import { expect, type Browser, type BrowserContext, type Page, type Route } from '@playwright/test';
 import { createOnce, ensureShare, pdfOf, pngOf, usedUpShare } from './files.ts';
 import { makeFolder, putFile, putText } from './explorer.ts';
-import { uniqueName, type Api } from './fixtures.ts';
+import { MEMBER_PASSWORD, uniqueName, type Api } from './fixtures.ts';
 
 export const SOURCE_URL = 'https://github.com/cubby-app/cubby';
 
-export type Principal = 'visitor' | 'admin' | 'textKey' | 'mountKey';
+export type Principal = 'visitor' | 'admin' | 'member' | 'textKey' | 'mountKey';
 
 export interface Screen {
   name: string;
@@ -177,6 +177,24 @@ async function seedSsoProvider(api: Api) {
     },
   });
   expect(made.status()).toBe(201);
+}
+
+/** A member with a quota and extra paths, and an open invite, for the People screens (made once). */
+async function seedPeople(api: Api) {
+  await createOnce(
+    async () => (await api.listUsers()).some((user) => user.username === 'screens-ann'),
+    () =>
+      api.createMember({
+        username: 'screens-ann',
+        email: 'ann@example.com',
+        quota_bytes: 5 * 1024 ** 3,
+        paths: [
+          { path: '/screens/team/docs', access: 'read' },
+          { path: '/screens/photos', access: 'write' },
+        ],
+      }),
+  );
+  await api.createInvite({ email: 'bo@example.com', expires_in_days: 14 });
 }
 
 async function openMountRowDialog(page: Page, testId: string, dialogTestId: string) {
@@ -1004,6 +1022,91 @@ export const SCREENS: Screen[] = [
       await expect(filters.locator('[aria-invalid=true]')).toHaveCount(1);
     },
   },
+  { name: 'admin-people', as: 'admin', path: '/admin/people', prepare: seedPeople },
+  {
+    name: 'person-create-errors',
+    as: 'admin',
+    path: '/admin/people',
+    action: async (page) => {
+      await page.getByTestId('add-person').click();
+      const dialog = page.getByTestId('person-dialog');
+      await dialog.locator('input[name=username]').fill('not/valid');
+      await dialog.locator('input[name=email]').fill('nope');
+      await dialog.getByTestId('add-path').click();
+      await dialog.getByTestId('person-submit').click();
+      await expect(dialog.locator('[aria-invalid=true]')).toHaveCount(4);
+    },
+  },
+  {
+    name: 'person-edit-dialog',
+    as: 'admin',
+    path: '/admin/people',
+    prepare: seedPeople,
+    action: async (page) => {
+      await page
+        .getByTestId('person-row')
+        .filter({ hasText: 'screens-ann' })
+        .getByTestId('edit-person')
+        .click();
+      await expect(page.getByTestId('person-dialog').getByTestId('path-row')).toHaveCount(2);
+    },
+  },
+  {
+    name: 'person-delete-dialog',
+    as: 'admin',
+    path: '/admin/people',
+    prepare: seedPeople,
+    action: async (page) => {
+      await page
+        .getByTestId('person-row')
+        .filter({ hasText: 'screens-ann' })
+        .getByTestId('delete-person')
+        .click();
+      const dialog = page.getByTestId('delete-person-dialog');
+      await dialog.locator('select[name=shares]').selectOption('transfer');
+      await expect(dialog.locator('select[name=transferTo]')).toBeVisible();
+    },
+  },
+  {
+    name: 'invite-created',
+    as: 'admin',
+    path: '/admin/people',
+    action: async (page) => {
+      await page.getByTestId('create-invite').click();
+      await page.getByTestId('invite-submit').click();
+      await expect(page.getByTestId('invite-url')).toBeVisible();
+    },
+  },
+  {
+    name: 'invite-page',
+    as: 'visitor',
+    path: '/invite/x',
+    prepare: (api) => api.createInvite({ email: 'ann@example.com' }),
+  },
+  {
+    name: 'invite-page-errors',
+    as: 'visitor',
+    path: '/invite/x',
+    prepare: (api) => api.createInvite(),
+    action: async (page) => {
+      await page.locator('input[name=password]').fill('short');
+      await page.locator('form button[type=submit]').click();
+      await expect(page.locator('[aria-invalid=true]')).toHaveCount(3);
+    },
+  },
+  { name: 'invite-page-invalid', as: 'visitor', path: '/invite/no-such-invite' },
+  { name: 'member-admin', as: 'member', path: '/admin' },
+  { name: 'member-explorer', as: 'member', path: '/mount-explorer' },
+  {
+    name: 'member-account',
+    as: 'member',
+    path: '/admin/account',
+    action: async (page) => {
+      await page.locator('input[name=appPasswordName]').fill('Laptop rclone');
+      await page.locator('input[name=appPasswordName]').press('Enter');
+      await expect(page.getByTestId('app-password-value')).toBeVisible();
+    },
+  },
   { name: 'admin-settings', as: 'admin', path: '/admin/settings' },
   { name: 'admin-sso', as: 'admin', path: '/admin/sso', prepare: seedSsoProvider },
   {
@@ -1157,6 +1260,11 @@ export function screenSession(
   const credentials = async (principal: Principal): Promise<Record<string, string>> => {
     if (principal === 'visitor') return {};
     if (principal === 'admin') return { admin_token: await api.login() };
+    if (principal === 'member') {
+      const { username } = await api.createMember();
+      const token = await api.login(username, MEMBER_PASSWORD);
+      return { admin_token: token, admin_role: 'member', admin_username: username };
+    }
     const permissions = { text: principal === 'textKey', file: false, mount: principal === 'mountKey' };
     const basicPath = principal === 'mountKey' ? '/team' : '/';
     const key = await api.createKey({ name: uniqueName(principal), ...permissions, basicPath });

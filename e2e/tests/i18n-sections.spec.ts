@@ -37,7 +37,8 @@ function recordLocaleParts(page: Page): string[] {
 }
 
 test('every screen shows texts, never a translation key', async ({ browser, api }) => {
-  test.setTimeout(240_000);
+  // One pass over every screen of the walk (e2e/support/screens.ts), which grows with the app.
+  test.setTimeout(360_000);
   const keys = knownKeys();
   const session = screenSession(browser, api, { width: 1280, storage: { language: 'en-US' } });
   const problems: string[] = [];

@@ -15,6 +15,8 @@ export interface ConfirmDialogProps {
   pending?: boolean;
   error?: string | null;
   testId?: string;
+  /** Choices to make before confirming (what becomes of a deleted person's shares). */
+  children?: ReactNode;
 }
 
 export function ConfirmDialog({
@@ -26,6 +28,7 @@ export function ConfirmDialog({
   pending = false,
   error,
   testId,
+  children,
 }: ConfirmDialogProps) {
   const { t } = useTranslation();
   return (
@@ -37,6 +40,7 @@ export function ConfirmDialog({
       description={description}
       testId={testId}
     >
+      {children}
       {error && <Alert tone="error">{error}</Alert>}
       <DialogActions>
         <Button variant="secondary" onClick={onClose} autoFocus>

@@ -13,6 +13,8 @@ export const ADMIN_MODULES = [
   'audit-log',
   'sso',
   'settings',
+  'people',
+  'account',
 ] as const;
 export type AdminModuleId = (typeof ADMIN_MODULES)[number];
 export const DEFAULT_ADMIN_MODULE: AdminModuleId = 'dashboard';
@@ -43,6 +45,7 @@ export const paths = {
   adminModule: { path: '/admin/:module' },
   /** Where a single sign-on lands, the session or the error in the fragment (docs/accounts.md). */
   loginOidc: { path: '/login/oidc' },
+  invite: { path: '/invite/:token', getHref: (token: string) => `/invite/${encodeURIComponent(token)}` },
   paste: { path: '/paste/:slug', getHref: (slug: string) => `/paste/${encodeURIComponent(slug)}` },
   file: { path: '/file/:slug', getHref: (slug: string) => `/file/${encodeURIComponent(slug)}` },
   mountExplorer: {

@@ -1,13 +1,16 @@
 /**
- * The modules of the admin area (docs/product.md §2, §6) and who may use each: an admin uses all of them; an
- * API key only text management (needs `text`) and file management (needs `file`). Each module's
- * screen is a lazy chunk, loaded when first opened.
+ * The modules of the admin area (docs/product.md §2, §6) and who may use each: an admin uses all of them; a
+ * member (docs/accounts.md) those any person may (`person`: their own texts, files, keys and
+ * account); an API key only text management (needs `text`) and file management (needs `file`).
+ * Each module's screen is a lazy chunk, loaded when first opened.
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { Permissions } from '@cubby/shared';
 import type { AdminModuleId } from '../../config/paths.ts';
+import type { AuthType } from '../auth/index.ts';
 
-export type ModuleRequirement = 'admin' | keyof Pick<Permissions, 'text' | 'file'>;
+/** `admin`: admins only; `person`: any signed-in person, admin or member; `text`/`file`: also a key with it. */
+export type ModuleRequirement = 'admin' | 'person' | keyof Pick<Permissions, 'text' | 'file'>;
 
 export interface AdminModule {
   id: AdminModuleId;
@@ -20,7 +23,9 @@ export interface AdminModule {
     | 'admin.modules.keyManagement'
     | 'admin.modules.auditLog'
     | 'admin.modules.sso'
-    | 'admin.modules.settings';
+    | 'admin.modules.settings'
+    | 'admin.modules.people'
+    | 'admin.modules.account';
   requires: ModuleRequirement;
   Component: LazyExoticComponent<ComponentType>;
 }
@@ -59,7 +64,7 @@ export const ADMIN_MODULE_LIST: readonly AdminModule[] = [
   {
     id: 'key-management',
     titleKey: 'admin.modules.keyManagement',
-    requires: 'admin',
+    requires: 'person',
     Component: lazy(() => import('./key-management/components/key-management-module.tsx')),
   },
   {
@@ -80,6 +85,18 @@ export const ADMIN_MODULE_LIST: readonly AdminModule[] = [
     requires: 'admin',
     Component: lazy(() => import('./settings/components/settings-module.tsx')),
   },
+  {
+    id: 'people',
+    titleKey: 'admin.modules.people',
+    requires: 'admin',
+    Component: lazy(() => import('./people/components/people-module.tsx')),
+  },
+  {
+    id: 'account',
+    titleKey: 'admin.modules.account',
+    requires: 'person',
+    Component: lazy(() => import('./account/components/account-module.tsx')),
+  },
 ];
 
 export function findModule(id: string | undefined): AdminModule | undefined {
@@ -89,9 +106,11 @@ export function findModule(id: string | undefined): AdminModule | undefined {
 /** Whether a principal may open a module. */
 export function canUseModule(
   module: AdminModule,
-  principal: { authType: 'none' | 'admin' | 'apikey'; permissions: Permissions },
+  principal: { authType: AuthType; permissions: Permissions },
 ): boolean {
   if (principal.authType === 'admin') return true;
-  if (principal.authType !== 'apikey' || module.requires === 'admin') return false;
+  if (principal.authType === 'member') return module.requires !== 'admin';
+  if (principal.authType !== 'apikey' || module.requires === 'admin' || module.requires === 'person')
+    return false;
   return principal.permissions[module.requires];
 }

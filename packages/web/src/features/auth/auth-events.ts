@@ -11,14 +11,20 @@ export const API_KEY_INVALID = 'api-key-invalid';
 export type AuthChangeDetail =
   | { type: 'admin-login'; isAuthenticated: true }
   | { type: 'apikey-login'; isAuthenticated: true }
-  | { type: 'logout'; isAuthenticated: false; previousType: 'admin' | 'apikey' | 'none'; reason: string };
+  | {
+      type: 'logout';
+      isAuthenticated: false;
+      previousType: 'admin' | 'member' | 'apikey' | 'none';
+      reason: string;
+    };
 
 export function emitAuthChange(detail: AuthChangeDetail): void {
   window.dispatchEvent(new CustomEvent<AuthChangeDetail>(AUTH_STATE_CHANGED, { detail }));
 }
 
-export function emitSessionEnded(previousType: 'admin' | 'apikey' | 'none', reason: string): void {
-  if (previousType === 'admin')
+export function emitSessionEnded(previousType: 'admin' | 'member' | 'apikey' | 'none', reason: string): void {
+  // A member's session is a session token as an admin's is.
+  if (previousType === 'admin' || previousType === 'member')
     window.dispatchEvent(new CustomEvent(ADMIN_TOKEN_EXPIRED, { detail: { reason } }));
   if (previousType === 'apikey')
     window.dispatchEvent(new CustomEvent(API_KEY_INVALID, { detail: { reason } }));

@@ -1,7 +1,8 @@
 /**
  * The stored credentials (docs/product.md §3 "Browser storage keys"): `admin_token`, `api_key`,
  * `api_key_permissions` (JSON) and `api_key_info` (JSON), plus `admin_username` (the signed-in
- * account's name, so a reload shows it at once). Reading is defensive: a malformed value counts as
+ * account's name, so a reload shows it at once) and `admin_role` (`member` for a member's session
+ * token, so a reload does not take a member for an admin). Reading is defensive: a malformed value counts as
  * absent.
  */
 import type { Permissions } from '@cubby/shared';
@@ -9,6 +10,7 @@ import type { Permissions } from '@cubby/shared';
 export const STORAGE_KEYS = {
   adminToken: 'admin_token',
   adminUsername: 'admin_username',
+  adminRole: 'admin_role',
   apiKey: 'api_key',
   apiKeyPermissions: 'api_key_permissions',
   apiKeyInfo: 'api_key_info',
@@ -62,6 +64,8 @@ export interface StoredCredentials {
   apiKey: string | null;
   apiKeyPermissions: Permissions;
   apiKeyInfo: ApiKeyInfo | null;
+  /** `member` when the session token belongs to a member (docs/accounts.md); an admin's is unmarked. */
+  adminRole: 'admin' | 'member';
 }
 
 export function readStoredCredentials(): StoredCredentials {
@@ -71,12 +75,14 @@ export function readStoredCredentials(): StoredCredentials {
     apiKey: read(STORAGE_KEYS.apiKey) || null,
     apiKeyPermissions: toPermissions(readJson(STORAGE_KEYS.apiKeyPermissions)),
     apiKeyInfo: toApiKeyInfo(readJson(STORAGE_KEYS.apiKeyInfo)),
+    adminRole: read(STORAGE_KEYS.adminRole) === 'member' ? 'member' : 'admin',
   };
 }
 
-export function storeAdminToken(token: string, username: string): void {
+export function storeAdminToken(token: string, username: string, role: 'admin' | 'member' = 'admin'): void {
   clearStoredCredentials();
   localStorage.setItem(STORAGE_KEYS.adminToken, token);
+  if (role === 'member') localStorage.setItem(STORAGE_KEYS.adminRole, role);
   storeAdminUsername(username);
 }
 

@@ -2,17 +2,21 @@
  * Who is signed in (docs/product.md §3 "Auth state", §4 "Auth"; docs/compatibility.md §9.2,
  * with its bugs fixed).
  *
- * - Two ways in: an admin account (session token) or an API key (permissions text/file/mount and a
- *   base path). The state is mirrored in localStorage; at start a stored admin token wins over a
- *   stored key, and stored credentials are revalidated with the server.
- * - Revalidation is due when the last check is older than five minutes.
+ * - Three ways in: an admin account (session token), a member account (a session token too, from
+ *   the same login form; the answer's `role` tells them apart, docs/accounts.md) or an API key
+ *   (permissions text/file/mount and a base path). A member uses text, files and the explorer as
+ *   a key with every permission would: their own, on the `/user/...` routes. The state is
+ *   mirrored in localStorage; at start a stored admin token wins over a stored key, and stored
+ *   credentials are revalidated with the server.
+ * - Revalidation is due when the last check is older than five minutes. An admin's token is checked
+ *   as CloudPaste's is (/test/admin-token); a member's with /auth/me, which also says their reach.
  * - Logout, or a failed revalidation, clears state and storage and emits `auth-state-changed`
  *   plus `admin-token-expired` (admin) or `api-key-invalid` (key). An admin logout also revokes the
  *   token on the server (errors ignored).
  * - A failed key login restores the previous key and type, then logs out.
  */
 import { create } from 'zustand';
-import { isPathWithin, type Permissions } from '@cubby/shared';
+import { isPathWithin, type Permissions, type UserRole } from '@cubby/shared';
 import { ApiError, isApiError, registerAuthBridge, type Credential } from '../../lib/api/index.ts';
 import { i18n } from '../../lib/i18n/index.ts';
 import { showToast } from '../../components/toast/toast-store.ts';
@@ -20,6 +24,7 @@ import { adminLogin as requestAdminLogin } from './api/admin-login.ts';
 import { adminLogout as requestAdminLogout } from './api/admin-logout.ts';
 import { verifyAdminToken } from './api/verify-admin-token.ts';
 import { verifyApiKey } from './api/verify-api-key.ts';
+import { getMe, type Me } from './api/get-me.ts';
 import {
   NO_PERMISSIONS,
   STORAGE_KEYS,
@@ -34,21 +39,35 @@ import {
 } from './auth-storage.ts';
 import { emitAuthChange, emitSessionEnded } from './auth-events.ts';
 
-export type AuthType = 'none' | 'admin' | 'apikey';
+export type AuthType = 'none' | 'admin' | 'member' | 'apikey';
 export type PermissionName = keyof Permissions;
 export type { ApiKeyInfo };
 
 export interface UserInfo {
   id: string;
-  /** The admin's account name or the key's name (empty for an admin whose name is not known yet). */
+  /** The account name or the key's name (empty for an admin whose name is not known yet). */
   name: string;
-  type: 'admin' | 'apikey';
+  type: 'admin' | 'member' | 'apikey';
   basicPath: string;
+}
+
+/** Where a member reaches: their home folder and extra paths (docs/accounts.md "Where a person reaches"). */
+export interface MemberReach {
+  homePath: string | null;
+  paths: Me['paths'];
 }
 
 /** Why the user was signed out, shown on the login form. */
 export type AuthNotice = 'admin-session-expired' | 'api-key-invalid' | 'account-updated';
 export type LogoutReason = 'user' | 'login-failed' | 'validation-failed' | AuthNotice;
+
+/**
+ * Which routes a principal works through: `/admin/...` for an admin (everything), `/user/...` for a
+ * member or a key, which the server confines to what is theirs (docs/accounts.md).
+ */
+export function routeScope(state: Pick<AuthData, 'authType'>): 'admin' | 'user' {
+  return state.authType === 'admin' ? 'admin' : 'user';
+}
 
 /** Revalidate the login when the last check is older than this (docs/product.md §9). */
 export const REVALIDATE_AFTER_MS = 300_000;
@@ -61,14 +80,16 @@ interface AuthData {
   apiKeyInfo: ApiKeyInfo | null;
   apiKeyPermissions: Permissions;
   userInfo: UserInfo | null;
+  /** A member's reach, once /auth/me answered; null for everyone else. */
+  memberReach: MemberReach | null;
   lastValidated: number | null;
   notice: AuthNotice | null;
 }
 
 interface AuthActions {
   adminLogin(username: string, password: string): Promise<void>;
-  /** Keeps a session the server opened another way (single sign-on) as a password login does. */
-  sessionLogin(token: string, username: string): void;
+  /** Keeps a session token as the signed-in person's (a password login, a single sign-on landing). */
+  sessionLogin(token: string, username: string, role?: UserRole): Promise<void>;
   apiKeyLogin(key: string): Promise<void>;
   logout(reason?: LogoutReason): Promise<void>;
   /** Checks the stored credential with the server; false when the user ended up signed out. */
@@ -90,6 +111,7 @@ const SIGNED_OUT: Omit<AuthData, 'notice'> = {
   apiKeyInfo: null,
   apiKeyPermissions: NO_PERMISSIONS,
   userInfo: null,
+  memberReach: null,
   lastValidated: null,
 };
 
@@ -99,16 +121,31 @@ function keyUser(info: ApiKeyInfo): UserInfo {
   return { id: info.id, name: info.name, type: 'apikey', basicPath: info.basic_path };
 }
 
+/** A member as /auth/me describes them. */
+function memberState(me: Me): Pick<AuthData, 'userInfo' | 'memberReach'> {
+  return {
+    userInfo: { id: me.id, name: me.username, type: 'member', basicPath: me.home_path ?? '/' },
+    memberReach: { homePath: me.home_path, paths: me.paths },
+  };
+}
+
 /** Initial state from storage: a stored admin token wins over a stored key. */
 function restoreFromStorage(): Omit<AuthData, 'notice'> {
   const stored = readStoredCredentials();
   if (stored.adminToken) {
+    const type = stored.adminRole;
     return {
       ...SIGNED_OUT,
       isAuthenticated: true,
-      authType: 'admin',
+      authType: type,
       adminToken: stored.adminToken,
-      userInfo: { ...ADMIN_USER, name: stored.adminUsername ?? '' },
+      // A member's id and reach come with the check that follows (validate).
+      userInfo: {
+        ...ADMIN_USER,
+        id: type === 'member' ? '' : ADMIN_USER.id,
+        type,
+        name: stored.adminUsername ?? '',
+      },
     };
   }
   if (stored.apiKey && stored.apiKeyInfo) {
@@ -126,7 +163,10 @@ function restoreFromStorage(): Omit<AuthData, 'notice'> {
 }
 
 function credentialOf(state: Pick<AuthData, 'authType' | 'adminToken' | 'apiKey'>): Credential | null {
-  if (state.authType === 'admin' && state.adminToken) return { type: 'admin', token: state.adminToken };
+  // A member's session token travels as an admin's does (`Bearer`); the server tells them apart.
+  if ((state.authType === 'admin' || state.authType === 'member') && state.adminToken) {
+    return { type: 'admin', token: state.adminToken };
+  }
   if (state.authType === 'apikey' && state.apiKey) return { type: 'apikey', key: state.apiKey };
   return null;
 }
@@ -160,20 +200,37 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
     if (typeof token !== 'string' || token === '') {
       throw new ApiError(tr('auth.tokenMissing'), { status: 200, code: 'BAD_RESPONSE' });
     }
-    get().sessionLogin(token, result?.username ?? username);
+    await get().sessionLogin(token, result?.username ?? username, result?.role);
   },
 
-  sessionLogin(token, name) {
-    storeAdminToken(token, name);
-    set({
-      ...SIGNED_OUT,
-      isAuthenticated: true,
-      authType: 'admin',
-      adminToken: token,
-      userInfo: { ...ADMIN_USER, name },
-      lastValidated: Date.now(),
-      notice: null,
-    });
+  async sessionLogin(token, name, role) {
+    // A single sign-on lands without a role, a member's login needs their reach: both ask the server.
+    const me = role === 'admin' ? null : await getMe(token);
+    if (me?.role === 'member') {
+      // Who they are and where they reach, before the admin area decides what to show them.
+      storeAdminToken(token, me.username, 'member');
+      set({
+        ...SIGNED_OUT,
+        isAuthenticated: true,
+        authType: 'member',
+        adminToken: token,
+        ...memberState(me),
+        lastValidated: Date.now(),
+        notice: null,
+      });
+    } else {
+      const adminName = me?.username ?? name;
+      storeAdminToken(token, adminName);
+      set({
+        ...SIGNED_OUT,
+        isAuthenticated: true,
+        authType: 'admin',
+        adminToken: token,
+        userInfo: { ...ADMIN_USER, name: adminName },
+        lastValidated: Date.now(),
+        notice: null,
+      });
+    }
     emitAuthChange({ type: 'admin-login', isAuthenticated: true });
   },
 
@@ -210,7 +267,7 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
   async logout(reason = 'user') {
     const state = get();
     const previousType = state.authType;
-    const token = state.authType === 'admin' ? state.adminToken : null;
+    const token = state.authType === 'admin' || state.authType === 'member' ? state.adminToken : null;
     validation = null;
     clearStoredCredentials();
     const notice: AuthNotice | null =
@@ -238,7 +295,20 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
     if (validation && sameCredential(validation.credential, credential)) return validation.promise;
     const promise = (async () => {
       try {
-        if (credential.type === 'admin') {
+        if (credential.type === 'admin' && get().authType === 'member') {
+          const me = await getMe(credential.token);
+          if (sameCredential(credentialOf(get()), credential)) {
+            // Made an admin meanwhile: from now on they are one (a demoted admin's check fails and
+            // signs them out, to sign in again as a member).
+            storeAdminToken(credential.token, me.username, me.role);
+            set(
+              me.role === 'admin'
+                ? { authType: 'admin', userInfo: { ...ADMIN_USER, name: me.username }, memberReach: null }
+                : memberState(me),
+            );
+            set({ lastValidated: Date.now() });
+          }
+        } else if (credential.type === 'admin') {
           const { username } = await verifyAdminToken(credential.token);
           if (sameCredential(credentialOf(get()), credential)) {
             // The name as the server knows it now (it may have been changed elsewhere).
@@ -283,7 +353,7 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
 
   hasPermission(permission) {
     const state = get();
-    if (state.authType === 'admin') return true;
+    if (state.authType === 'admin' || state.authType === 'member') return true;
     return state.authType === 'apikey' && state.apiKeyPermissions[permission];
   },
 
@@ -295,6 +365,12 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
   hasPathPermission(path) {
     const state = get();
     if (state.authType === 'admin') return true;
+    if (state.authType === 'member') {
+      const reach = state.memberReach;
+      if (!reach) return false;
+      const roots = [...(reach.homePath ? [reach.homePath] : []), ...reach.paths.map((grant) => grant.path)];
+      return roots.some((root) => isPathWithin(root, path));
+    }
     if (state.authType !== 'apikey' || !state.apiKeyInfo) return false;
     return isPathWithin(state.apiKeyInfo.basic_path, path);
   },

@@ -1,6 +1,7 @@
 /** Public surface of the auth feature. */
 export {
   useAuthStore,
+  routeScope,
   startAuth,
   noticeMessageKey,
   REVALIDATE_AFTER_MS,

@@ -14,7 +14,7 @@ import {
   meteredProgress,
   readTuning,
 } from '../../lib/transfer/index.ts';
-import { useAuthStore } from '../auth/index.ts';
+import { routeScope, useAuthStore } from '../auth/index.ts';
 import { abortMultipart, type FileScope } from './api/upload-api.ts';
 import { addRecentUpload, readRecentUploads, type RecentUpload } from './recent-uploads.ts';
 import { ResumeStore, type ResumeRecord } from './resume-store.ts';
@@ -112,7 +112,7 @@ function newItem(
 }
 
 function scope(): FileScope {
-  return useAuthStore.getState().authType === 'admin' ? 'admin' : 'user';
+  return routeScope(useAuthStore.getState());
 }
 
 export const useUploadQueue = create<QueueState>()((set, get) => {

@@ -17,8 +17,8 @@ export const SECTIONS = {
   upload: ['upload'],
   fileView: ['fileView'],
   explorer: ['explorer'],
-  /** The admin panel, with the login form it shows to a visitor who is not signed in. */
-  admin: ['admin', 'keys', 'settings', 'textManagement', 'auth.login'],
+  /** The admin panel, with the login form it shows to a visitor who is not signed in (and the invite page). */
+  admin: ['admin', 'keys', 'settings', 'textManagement', 'auth.login', 'accounts'],
   /** The backend switcher panel, shown only to an admin who asks for it. */
   envSwitcher: ['envSwitcher'],
   /** The paste settings and editing texts: the editor on Home, uploads, management, the edit dialog. */

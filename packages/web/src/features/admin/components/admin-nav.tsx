@@ -12,6 +12,12 @@ import { paths } from '../../../config/paths.ts';
 import { useAuthStore } from '../../auth/index.ts';
 import type { AdminModule } from '../admin-modules.ts';
 
+const ROLE_LABELS = {
+  admin: 'auth.roles.admin',
+  member: 'auth.roles.member',
+  apikey: 'auth.roles.apiKey',
+} as const;
+
 const itemClasses =
   'block shrink-0 whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring';
 
@@ -39,11 +45,15 @@ export function AdminNav({
         <div className="flex items-center justify-between gap-3 px-1 pb-3 lg:flex-col lg:items-stretch">
           <div className="min-w-0 text-sm">
             <p className="text-fg-muted">{t('admin.signedInAs')}</p>
-            <p className="truncate font-medium text-fg" data-testid="signed-in-user">
+            <p
+              className="truncate font-medium text-fg"
+              data-testid="signed-in-user"
+              data-user-content={userName ? '' : undefined}
+            >
               {authType === 'admin' ? userName || t('auth.administrator') : userName}
             </p>
             <p className="text-xs text-fg-muted">
-              {authType === 'admin' ? t('auth.roles.admin') : t('auth.roles.apiKey')}
+              {t(ROLE_LABELS[authType === 'none' ? 'apikey' : authType])}
             </p>
           </div>
           <Button variant="secondary" size="sm" onClick={() => void logout()} className="lg:w-full">

@@ -60,3 +60,7 @@ test('breadcrumbs lead from the top to the folder', () => {
     { name: 'docs', path: '/team/docs' },
   ]);
 });
+
+test("a member's picker lists their own tree", () => {
+  assert.equal(listUrl('/home/ann', 'user'), '/user/fs/list?path=%2Fhome%2Fann');
+});

@@ -14,8 +14,8 @@ export interface PickerFolder {
 }
 
 /** The listing call for a folder. */
-export function listUrl(path: string): string {
-  return `/admin/fs/list?path=${encodeURIComponent(path)}`;
+export function listUrl(path: string, tree: 'admin' | 'user' = 'admin'): string {
+  return `/${tree}/fs/list?path=${encodeURIComponent(path)}`;
 }
 
 /** Where the picker opens: the field's path when it is a valid one, else the top. */

@@ -203,3 +203,14 @@ test('the rclone recipe gives rclone the address, the key as user and its obscur
   assert.ok(create!.includes('vendor=other'));
   assert.deepEqual(list, ['lsf', 'cubby-o-brien.example-8443:team/a b']);
 });
+
+test('the rclone recipe of an app password logs in as its person, with the app password obscured', () => {
+  const fake = `rclone() { if [ "$1" = obscure ]; then printf 'OBSCURED[%s]' "$2"; return; fi; printf '%s\\0' "$@"; printf '\\001'; }`;
+  const [create] = execFileSync('sh', ['-c', `${fake}\n${rcloneWebdav(nasty, '/', "o'neil")}`], {
+    encoding: 'utf8',
+  })
+    .split('\u0001')
+    .map((call) => call.split('\0').slice(0, -1));
+  assert.ok(create!.includes("user=o'neil"), JSON.stringify(create));
+  assert.ok(create!.includes(`pass=OBSCURED[${nasty.key}]`));
+});

@@ -160,14 +160,15 @@ export function webdavUrl({ origin }: RecipeTarget, basePath: string): string {
 
 /**
  * rclone: a `webdav` remote for this server with the key as username and password (rclone stores
- * the password obscured), then a listing of the key's base path.
+ * the password obscured), then a listing of the key's base path. An app password (docs/accounts.md)
+ * is the password of its person's `user` name instead.
  */
-export function rcloneWebdav({ origin, key }: RecipeTarget, basePath: string): string {
+export function rcloneWebdav({ origin, key }: RecipeTarget, basePath: string, user = key): string {
   const remote = cubbyName(origin);
   const create = command([
     ['rclone', 'config', 'create', shellQuote(remote), 'webdav'],
     [shellQuote(`url=${origin}/dav`), 'vendor=other'],
-    [shellQuote(`user=${key}`), `pass="$(rclone obscure ${shellQuote(key)})"`],
+    [shellQuote(`user=${user}`), `pass="$(rclone obscure ${shellQuote(key)})"`],
   ]);
   const folder = basePath.split('/').filter(Boolean).join('/');
   return `${create}

@@ -3,6 +3,8 @@ import { api } from '../../../lib/api/index.ts';
 
 export interface AdminLoginResult {
   username?: string;
+  /** `admin` or `member` (docs/accounts.md); absent from a CloudPaste backend, whose logins are all admins. */
+  role?: 'admin' | 'member';
   token?: string;
   expiresAt?: string;
 }

@@ -25,8 +25,11 @@ export default function SsoLandingPage() {
   useEffect(() => {
     window.history.replaceState(window.history.state, '', window.location.pathname);
     if (landing.kind !== 'session') return;
-    useAuthStore.getState().sessionLogin(landing.token, landing.username);
-    void navigate(paths.admin.getHref(), { replace: true });
+    // The session is kept (and who it is learnt) before the admin area decides what to show.
+    void useAuthStore
+      .getState()
+      .sessionLogin(landing.token, landing.username)
+      .then(() => navigate(paths.admin.getHref(), { replace: true }));
   }, [landing, navigate]);
 
   if (landing.kind === 'session') return <PageLoading />;

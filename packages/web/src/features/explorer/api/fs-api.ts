@@ -1,6 +1,6 @@
 /**
  * The explorer's calls to the file-system API (docs/product.md §7 "Filesystem"): the admin uses /admin/fs, a
- * key user /user/fs (the server confines it to its base path). Listings are cached per folder;
+ * key or a member /user/fs (the server confines them to their base path, or home and extra paths). Listings are cached per folder;
  * a change refreshes only the folders it touched.
  */
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -17,7 +17,7 @@ import { useCallback } from 'react';
 import { ApiError, api, fetchWithCredential, getApiBaseUrl } from '../../../lib/api/index.ts';
 import { i18n } from '../../../lib/i18n/index.ts';
 import { recallDirectory, rememberDirectory } from '../../../lib/offline/directory-records.ts';
-import { useAuthStore } from '../../auth/index.ts';
+import { routeScope, useAuthStore } from '../../auth/index.ts';
 import type { ShareInput } from '../../upload/index.ts';
 import { folderPath } from '../explorer-model.ts';
 import { refreshAfterChange } from '../../../lib/query/refresh.ts';
@@ -26,7 +26,7 @@ export type FsTree = 'admin' | 'user';
 
 /** The tree the signed-in principal uses. */
 export function useFsTree(): FsTree {
-  return useAuthStore((state) => (state.authType === 'apikey' ? 'user' : 'admin'));
+  return useAuthStore(routeScope);
 }
 
 const base = (tree: FsTree) => `/${tree}/fs`;

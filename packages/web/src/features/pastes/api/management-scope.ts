@@ -1,17 +1,17 @@
 /**
  * Management calls go to `/admin/pastes` for the admin (every paste) and `/user/pastes` for an API
- * key with the text permission (its own pastes only), docs/product.md §6.
+ * key with the text permission or a member (their own pastes only), docs/product.md §6, docs/accounts.md.
  */
-import { useAuthStore } from '../../auth/index.ts';
+import { routeScope, useAuthStore } from '../../auth/index.ts';
 
 export type ManagementScope = 'admin' | 'user';
 
 export function currentScope(): ManagementScope {
-  return useAuthStore.getState().authType === 'admin' ? 'admin' : 'user';
+  return routeScope(useAuthStore.getState());
 }
 
 export function useManagementScope(): ManagementScope {
-  return useAuthStore((state) => (state.authType === 'admin' ? 'admin' : 'user'));
+  return useAuthStore(routeScope);
 }
 
 export function managementPath(scope: ManagementScope, id?: string): string {

@@ -1,6 +1,6 @@
 /**
  * "Browse…" for a key's base path: a dialog that walks the folders of the mounts (the admin's
- * `fs/list`), one level at a time, with breadcrumbs and a way up; "Choose this folder" puts the
+ * `fs/list`, or a member's, which shows only where they reach), one level at a time, with breadcrumbs and a way up; "Choose this folder" puts the
  * open folder into the field. A folder that does not exist yet can still be chosen (it becomes the
  * key's home once created).
  */
@@ -14,6 +14,7 @@ import { FolderButtons } from '../../../../components/folder-buttons.tsx';
 import { ArrowUpIcon } from '../../../../components/icons.tsx';
 import { PageLoading } from '../../../../components/spinner.tsx';
 import { api, isApiError } from '../../../../lib/api/index.ts';
+import { routeScope, useAuthStore } from '../../../auth/index.ts';
 import { crumbsOf, foldersOf, listUrl, parentOf, startingPath } from '../path-picker.ts';
 
 export function BasePathPicker({
@@ -27,10 +28,11 @@ export function BasePathPicker({
   onClose(): void;
 }) {
   const { t } = useTranslation();
+  const tree = useAuthStore(routeScope);
   const [path, setPath] = useState(() => startingPath(value));
   const listing = useQuery({
     queryKey: ['base-path-picker', path],
-    queryFn: ({ signal }) => api.get<unknown>(listUrl(path), { signal }),
+    queryFn: ({ signal }) => api.get<unknown>(listUrl(path, tree), { signal }),
     // Always what is there now: mounts and folders change under the admin's hands.
     staleTime: 0,
     gcTime: 0,

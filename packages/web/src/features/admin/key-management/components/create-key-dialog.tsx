@@ -17,6 +17,7 @@ import { EMPTY_KEY_FORM, validateCreate } from '../key-form.ts';
 import { KeyFormFields } from './key-form-fields.tsx';
 import { hasRecipes, type KeyGrants, KeyRecipes } from './key-recipes.tsx';
 import { useKeyForm } from './use-key-form.ts';
+import { useAuthStore } from '../../../auth/index.ts';
 
 export function CreateKeyDialog({
   open,
@@ -26,7 +27,10 @@ export function CreateKeyDialog({
   onOpenChange(open: boolean): void;
 }) {
   const { t } = useTranslation();
-  const { errorScope, ...form } = useKeyForm(EMPTY_KEY_FORM);
+  // A member's key starts at their home folder (docs/accounts.md: it never reaches further than them).
+  const home = useAuthStore((state) => state.memberReach?.homePath ?? null);
+  const empty = home ? { ...EMPTY_KEY_FORM, basePath: home } : EMPTY_KEY_FORM;
+  const { errorScope, ...form } = useKeyForm(empty);
   const create = useCreateApiKey();
   const [created, setCreated] = useState<{ name: string; key: string; grants: KeyGrants } | null>(null);
 
@@ -34,7 +38,7 @@ export function CreateKeyDialog({
     if (next) return;
     onOpenChange(false);
     setCreated(null);
-    form.reset(EMPTY_KEY_FORM);
+    form.reset(empty);
     create.reset();
   };
 

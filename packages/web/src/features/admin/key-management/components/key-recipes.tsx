@@ -113,7 +113,8 @@ export function KeyRecipes({ secret, grants }: { secret: string; grants: KeyGran
   );
 }
 
-function Recipe({ id, title, code }: { id: string; title: string; code: string }) {
+/** One recipe: its title, a copy button and the code (also the app passwords of My account). */
+export function Recipe({ id, title, code }: { id: string; title: string; code: string }) {
   const { t } = useTranslation();
   const codeId = useId();
   return (

@@ -25,7 +25,8 @@ const EMPTY: AccountFormValues = {
 };
 const NO_ERRORS: AccountFormErrors = {};
 
-export function AccountSection() {
+/** `title`: the heading in My account, where the person may be a member (the admin's settings say "Admin account"). */
+export function AccountSection({ title }: { title?: string } = {}) {
   const { t } = useTranslation();
   const [values, setValues] = useState(EMPTY);
   const [errors, setErrors] = useSectionErrors(NO_ERRORS);
@@ -68,7 +69,7 @@ export function AccountSection() {
 
   const text = (field: keyof AccountFormErrors) => (errors[field] ? t(errors[field]) : null);
   return (
-    <Card title={t('settings.account.title')} description={t('settings.account.description')}>
+    <Card title={title ?? t('settings.account.title')} description={t('settings.account.description')}>
       <form ref={errorScope} onSubmit={onSubmit} noValidate className="max-w-md space-y-4">
         <TextField
           label={t('settings.account.currentPassword')}

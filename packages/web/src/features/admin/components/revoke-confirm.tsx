@@ -1,0 +1,53 @@
+/**
+ * The confirmation before revoking something by id (an app password, an invite): the mutation's
+ * error shown in the dialog, a toast and closing once it is done.
+ */
+import type { UseMutationResult } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { showToast } from '../../../components/toast/toast-store.ts';
+import { isApiError } from '../../../lib/api/index.ts';
+
+export function RevokeConfirm({
+  id,
+  mutation,
+  title,
+  description,
+  confirmLabel,
+  doneMessage,
+  onClose,
+}: {
+  id: string;
+  mutation: UseMutationResult<unknown, Error, string>;
+  title: string;
+  description: string;
+  confirmLabel: string;
+  doneMessage: string;
+  onClose(): void;
+}) {
+  const { t } = useTranslation();
+  const close = () => {
+    mutation.reset();
+    onClose();
+  };
+  return (
+    <ConfirmDialog
+      title={title}
+      description={description}
+      confirmLabel={confirmLabel}
+      pending={mutation.isPending}
+      error={
+        mutation.error ? (isApiError(mutation.error) ? mutation.error.message : t('errors.unexpected')) : null
+      }
+      onClose={close}
+      onConfirm={() =>
+        mutation.mutate(id, {
+          onSuccess: () => {
+            showToast(doneMessage, 'success');
+            close();
+          },
+        })
+      }
+    />
+  );
+}

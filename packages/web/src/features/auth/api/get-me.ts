@@ -1,0 +1,16 @@
+/** GET /auth/me: who a session token belongs to (docs/accounts.md "Sessions"); 401 once it has ended. */
+import type { UserRole } from '@cubby/shared';
+import { api } from '../../../lib/api/index.ts';
+import { VALIDATION_TIMEOUT_MS } from './verify-admin-token.ts';
+
+export interface Me {
+  id: string;
+  username: string;
+  role: UserRole;
+  home_path: string | null;
+  paths: { path: string; access: 'read' | 'write' }[];
+}
+
+export function getMe(token: string): Promise<Me> {
+  return api.get<Me>('/auth/me', { credential: { type: 'admin', token }, timeoutMs: VALIDATION_TIMEOUT_MS });
+}
