@@ -70,7 +70,7 @@ export function DeletePersonDialog({
             onChange={(event) => setHeir(event.target.value)}
           >
             {admins.map((admin) => (
-              <option key={admin.id} value={admin.id}>
+              <option key={admin.id} value={admin.id} data-user-content="">
                 {admin.username}
               </option>
             ))}
