@@ -16,11 +16,9 @@ import {
   createSecondInstance,
   createTestApp,
   type TestApp,
+  basic,
 } from './support/test-app.ts';
 
-const basic = (user: string, password: string) => ({
-  Authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
-});
 const names = (body: { data: { items: { name: string }[] } }) => body.data.items.map((i) => i.name).sort();
 
 for (const dialect of DIALECTS) {

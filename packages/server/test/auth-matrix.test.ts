@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { apiOperations } from '../src/http/openapi.ts';
 import { translate } from '../src/errors/messages.ts';
 import { DIALECTS } from './support/databases.ts';
-import { apiKey, bearer, createTestApp, type TestApp } from './support/test-app.ts';
+import { apiKey, basic, bearer, createTestApp, type TestApp } from './support/test-app.ts';
 
 const GUARD_MESSAGES = new Set(
   (['auth.admin_required', 'auth.admin_token_required', 'auth.apikey_required'] as const).map((key) =>
@@ -81,9 +81,7 @@ for (const dialect of DIALECTS) {
         headers: headers.member,
         json: { name: 'matrix' },
       });
-      headers['app password'] = {
-        Authorization: `Basic ${Buffer.from(`matrix:${app.body.data.password}`).toString('base64')}`,
-      };
+      headers['app password'] = basic('matrix', app.body.data.password);
     });
     after(() => t.close());
 

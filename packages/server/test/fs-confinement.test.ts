@@ -12,7 +12,7 @@ import { CORPUS_BASE, TRAVERSAL_FILENAMES, TRAVERSAL_PATHS } from '../../shared/
 import type { StorageDriver } from '../src/storage/driver.ts';
 import { DIALECTS } from './support/databases.ts';
 import { createBucket, deleteBucket, insertS3Config, S3_SKIP, s3AdminClient } from './support/s3.ts';
-import { apiKey, bearer, createTestApp, type TestApp } from './support/test-app.ts';
+import { apiKey, basic, bearer, createTestApp, type TestApp } from './support/test-app.ts';
 
 type Send = (p: string) => { url: string; init: RequestInit & { json?: unknown } };
 
@@ -252,9 +252,7 @@ for (const dialect of DIALECTS) {
             headers: session,
             json: { name: 'dav' },
           });
-          return {
-            Authorization: `Basic ${Buffer.from(`teamer:${app.body.data.password}`).toString('base64')}`,
-          };
+          return basic('teamer', app.body.data.password);
         };
 
         const send = async (label: string, { url, init }: ReturnType<Send>) => {

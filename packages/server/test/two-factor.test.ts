@@ -8,11 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Secret, TOTP } from 'otpauth';
 import { DIALECTS } from './support/databases.ts';
-import { bearer, createTestApp, type TestApp } from './support/test-app.ts';
-
-const basic = (user: string, password: string) => ({
-  Authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
-});
+import { basic, bearer, createTestApp, type TestApp } from './support/test-app.ts';
 
 for (const dialect of DIALECTS) {
   describe(`two-factor sign-in (${dialect})`, () => {

@@ -165,6 +165,10 @@ async function buildTestApp(
 
 export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 export const apiKey = (key: string) => ({ Authorization: `ApiKey ${key}` });
+/** HTTP Basic, as WebDAV clients sign in (a username with a password, app password or key). */
+export const basic = (user: string, password: string) => ({
+  Authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
+});
 
 /** A `files` row to insert directly: a ready, unprotected share unless `fields` say otherwise. */
 export function fileRow(fields: Partial<FilesTable> & Pick<FilesTable, 'storage_config_id'>): FilesTable {

@@ -23,7 +23,7 @@ import type { UsersTable } from '../../db/schema.ts';
 import type { SessionsRepository } from './sessions.repository.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
 import type { SecondFactor, TwoFactorService } from '../two-factor/two-factor.service.ts';
-import { homePathOf, newUserRow, type UsersService } from '../users/users.service.ts';
+import { homePathOf, newUserRow, userPrincipal, type UsersService } from '../users/users.service.ts';
 
 const FIFTEEN_MINUTES = 15 * 60_000;
 /**
@@ -157,7 +157,8 @@ export class AuthService {
   async login(username: unknown, password: unknown, client: ClientInfo, factor: SecondFactor = {}) {
     const user = await this.verifyCredentials(username, password, client.ip);
     await this.twoFactor.verify(user, factor);
-    return this.openSession(user, client);
+    // Who signed in, for the audit log: known here, not asked of the database again.
+    return { session: await this.openSession(user, client), who: userPrincipal(user, []) };
   }
 
   /**
