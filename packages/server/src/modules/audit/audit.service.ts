@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import type { AuditEvent, AuditRecorder } from '../../http/context.ts';
 import type { AuditLogTable } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { openLink, signLink, stampDigest } from '../../lib/signed-link.ts';
+import { openLink, signLink, stampDigest, stampMatches } from '../../lib/signed-link.ts';
 import type { AuditFilter, AuditRepository } from './audit.repository.ts';
 
 const NAME_MAX = 200;
@@ -174,7 +174,7 @@ export class AuditService implements AuditRecorder {
     const payload = openLink(this.deps.secretKey, LINK_PURPOSE, token, exportLinkPayload);
     if (!payload || this.clock.now().getTime() >= payload.e * 1000) throw forbidden('audit.link_invalid');
     const admin = await this.deps.admin(payload.i);
-    if (!admin || stampDigest(this.deps.secretKey, LINK_PURPOSE, admin.stamp) !== payload.h) {
+    if (!admin || !stampMatches(this.deps.secretKey, LINK_PURPOSE, admin.stamp, payload.h)) {
       throw forbidden('audit.link_invalid');
     }
     return payload.f;

@@ -16,12 +16,11 @@
  *   when used, a key is looked up again (still there, not expired, still has the mount permission,
  *   the paths still inside its current base path); an admin link also dies with a password change.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Principal } from '@cubby/shared';
 import { z } from 'zod';
 import { badRequest, clientGone, forbidden } from '../../errors/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { openLink, signLink, stampDigest, stampMatches } from '../../lib/signed-link.ts';
 import { joinPath, type MountedPath, nameOf, parentOf, type Vfs } from '../../vfs/vfs.ts';
 import type { ZipEntry } from './zip-archive.ts';
 
@@ -34,6 +33,13 @@ export const ZIP_MAX_PATHS = 1000;
 const LINK_MAX_TOKEN_CHARS = 6000;
 /** Longest payload a token may inflate to (a bound on what an unverified token could cost). */
 const LINK_MAX_PAYLOAD_BYTES = 64 * 1024;
+/** What zip links are signed for (lib/signed-link.ts): no other link opens as one. */
+const LINK_PURPOSE = 'fs-zip';
+const LINK_OPTIONS = {
+  deflate: true,
+  maxChars: LINK_MAX_TOKEN_CHARS,
+  maxPayloadBytes: LINK_MAX_PAYLOAD_BYTES,
+};
 
 export interface ZipSubjects {
   /** The active person with this id and a stamp that changes with their password, or null. */
@@ -193,7 +199,7 @@ export class FsZipService {
     if (principal.type !== 'apikey') {
       const user = await this.deps.subjects.user(principal.id);
       if (!user) throw forbidden('fs.zip_link_invalid');
-      stamp = this.stampDigest(user.stamp);
+      stamp = stampDigest(this.deps.secretKey, LINK_PURPOSE, user.stamp);
     }
     const payload: z.infer<typeof linkPayload> = {
       v: 1,
@@ -203,8 +209,7 @@ export class FsZipService {
       p: paths,
       e: exp,
     };
-    const body = deflateRawSync(JSON.stringify(payload)).toString('base64url');
-    const token = `v1.${body}.${this.sign(body)}`;
+    const token = signLink(this.deps.secretKey, LINK_PURPOSE, payload, LINK_OPTIONS);
     if (token.length > LINK_MAX_TOKEN_CHARS) throw badRequest('fs.zip_selection_too_long');
     return { token, expiresAt: new Date(exp * 1000) };
   }
@@ -215,28 +220,15 @@ export class FsZipService {
    * expired, or whose principal is gone; a key that lost the mount permission gets the usual 403.
    */
   async openLink(token: string | undefined): Promise<{ principal: Principal; paths: string[] }> {
-    const invalid = () => forbidden('fs.zip_link_invalid');
-    const match = /^v1\.([A-Za-z0-9_-]{1,8000})\.([A-Za-z0-9_-]{43})$/.exec(token ?? '');
-    if (!match) throw invalid();
-    const [, body, sig] = match as unknown as [string, string, string];
-    const expected = Buffer.from(this.sign(body), 'base64url');
-    if (!timingSafeEqual(expected, Buffer.from(sig, 'base64url'))) throw invalid();
-    let payload: z.infer<typeof linkPayload>;
-    try {
-      const json = inflateRawSync(Buffer.from(body, 'base64url'), {
-        maxOutputLength: LINK_MAX_PAYLOAD_BYTES,
-      });
-      payload = linkPayload.parse(JSON.parse(json.toString('utf8')));
-    } catch {
-      throw invalid();
-    }
+    const payload = openLink(this.deps.secretKey, LINK_PURPOSE, token, linkPayload, LINK_OPTIONS);
+    if (!payload) throw forbidden('fs.zip_link_invalid');
     if (this.deps.clock.now().getTime() >= payload.e * 1000) throw forbidden('fs.zip_link_expired');
     let principal: Principal | null;
     if (payload.k !== 'apikey') {
       // A person, as they are now: their role and reach today, never those of when the link was made.
       const user = await this.deps.subjects.user(payload.i);
       principal =
-        user && payload.h !== undefined && safeEqual(payload.h, this.stampDigest(user.stamp))
+        user && stampMatches(this.deps.secretKey, LINK_PURPOSE, user.stamp, payload.h)
           ? user.principal
           : null;
     } else {
@@ -248,23 +240,6 @@ export class FsZipService {
     }
     return { principal, paths: payload.p };
   }
-
-  private sign(body: string): string {
-    return createHmac('sha256', this.deps.secretKey).update(`cubby-zip-link-v1\n${body}`).digest('base64url');
-  }
-
-  private stampDigest(stamp: string): string {
-    return createHmac('sha256', this.deps.secretKey)
-      .update(`cubby-zip-link-stamp\n${stamp}`)
-      .digest('base64url')
-      .slice(0, 22);
-  }
-}
-
-function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 /** A file of the archive, read from its mount when the archive reaches it. */
