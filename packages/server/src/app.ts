@@ -159,6 +159,7 @@ export function createApp(deps: AppDeps) {
     auth,
     clock,
     logger,
+    limiter,
     secretKey: deps.secretKey,
   });
   const appPasswords = new AppPasswordsService(

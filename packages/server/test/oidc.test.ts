@@ -87,7 +87,8 @@ for (const dialect of DIALECTS) {
       );
 
     before(async () => {
-      t = await createTestApp(dialect);
+      // Behind one trusted proxy: the limit test signs in from addresses of its own.
+      t = await createTestApp(dialect, { TRUST_PROXY: '1' });
       // ID tokens carry real times: the app's clock follows them, and the expiry test moves it on.
       t.clock.followRealTime();
       admin = bearer(await t.adminToken());
@@ -319,6 +320,18 @@ for (const dialect of DIALECTS) {
           json: { status: 'active' },
         });
       }
+    });
+
+    it('lets an address begin only so many sign-ins (each keeps state until it expires); others still can', async () => {
+      const startFrom = async (address: string) =>
+        (
+          await t.request(`/api/auth/oidc/${providerId}/start`, { headers: { 'X-Forwarded-For': address } })
+        ).headers.get('location')!;
+      let begun = 0;
+      while (begun < 100 && (await startFrom('198.51.100.7')).startsWith(idp.issuer)) begun++;
+      assert.equal(begun, 30);
+      assert.equal(await startFrom('198.51.100.7'), '/login/oidc#error=rate_limited');
+      assert.ok((await startFrom('198.51.100.8')).startsWith(idp.issuer));
     });
 
     it('tells the browser when the provider does not answer', async () => {

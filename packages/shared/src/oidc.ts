@@ -103,6 +103,7 @@ export const OIDC_ERROR_CODES = [
   'email_unverified',
   'signup_not_allowed',
   'account_disabled',
+  'rate_limited',
   'failed',
 ] as const;
 export type OidcErrorCode = (typeof OIDC_ERROR_CODES)[number];

@@ -127,6 +127,10 @@ const catalogue = {
     'No account is linked to this sign-in, and sign-up through this provider is not allowed',
   ],
   'oidc.account_disabled': ['此账户已被停用', 'This account is disabled'],
+  'oidc.rate_limited': [
+    '从此地址发起的单点登录过于频繁，请稍后再试',
+    'Too many single sign-ons were started from this address; try again later',
+  ],
   'oidc.failed': ['单点登录失败', 'Single sign-on failed'],
   'users.listed': ['获取成功', 'Loaded'],
   'users.loaded': ['获取成功', 'Loaded'],

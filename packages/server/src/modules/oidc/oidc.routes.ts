@@ -124,7 +124,7 @@ export function oidcRoutes(
       },
       async (c) => {
         try {
-          return c.redirect(await oidc.start(c.req.param('id')!, origin(c)), 302);
+          return c.redirect(await oidc.start(c.req.param('id')!, origin(c), clientOf(c).ip), 302);
         } catch (error) {
           return failed(c, error);
         }

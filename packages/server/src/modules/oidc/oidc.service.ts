@@ -25,6 +25,7 @@ import type { z } from 'zod';
 import type { OidcProvidersTable, UsersTable } from '../../db/schema.ts';
 import { forbidden, notFound, upstreamFailed } from '../../errors/app-error.ts';
 import type { MessageKey } from '../../errors/messages.ts';
+import type { AttemptLimiter, LimitRule } from '../../http/rate-limiter.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomString, randomToken, sha256Hex } from '../../lib/crypto.ts';
 import { SecretBox } from '../../lib/secret-box.ts';
@@ -40,6 +41,8 @@ const DISCOVERY_TTL_MS = 60 * 60_000;
 const PROVIDER_TIMEOUT_S = 10;
 /** Candidate usernames tried (`alice`, `alice-2`…) before a random suffix. */
 const USERNAME_TRIES = 5;
+/** Sign-ins begun per address (each stores state until it expires), whatever their outcome. */
+const START_LIMIT: LimitRule = { name: 'single sign-on starts per address', max: 30, windowMs: 10 * 60_000 };
 
 export type OidcProviderInput = z.output<typeof oidcProviderCreateSchema>;
 export type OidcProviderChanges = z.output<typeof oidcProviderUpdateSchema>;
@@ -51,6 +54,7 @@ const refusal = (code: OidcErrorCode) => forbidden(`oidc.${code}` as MessageKey)
 export function oidcErrorCode(error: unknown): OidcErrorCode {
   const key = (error as { messageKey?: unknown } | null)?.messageKey;
   if (typeof key === 'string' && key.startsWith('oidc.')) return key.slice('oidc.'.length) as OidcErrorCode;
+  if ((error as { code?: unknown } | null)?.code === 'RATE_LIMITED') return 'rate_limited';
   return 'failed';
 }
 
@@ -120,6 +124,7 @@ export interface OidcDeps {
   auth: AuthService;
   clock: Clock;
   logger: Logger;
+  limiter: AttemptLimiter;
   secretKey: string;
 }
 
@@ -226,7 +231,9 @@ export class OidcService {
   // ---- Signing in ----
 
   /** Begins a sign-in: answers the provider's authorization URL to redirect the browser to. */
-  async start(providerId: string, origin: string): Promise<string> {
+  async start(providerId: string, origin: string, clientIp: string): Promise<string> {
+    // Each start stores a sign-in under way until it expires: an address may begin only so many.
+    await this.deps.limiter.reserve([{ rule: START_LIMIT, key: clientIp }]);
     const provider = await this.enabledProvider(providerId);
     const config = await this.configuration(provider);
     const state = oidc.randomState();
