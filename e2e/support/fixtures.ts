@@ -314,7 +314,7 @@ export async function storageValue(page: Page, key: string): Promise<string | nu
 
 /** Signs in through the admin login form (English UI). */
 export async function loginAsAdminWithForm(page: Page, username = ADMIN_USERNAME, password = ADMIN_PASSWORD) {
-  await page.getByRole('tab', { name: 'Admin account' }).click();
+  await page.getByRole('tab', { name: 'Account', exact: true }).click();
   await page.getByRole('textbox', { name: 'Username' }).fill(username);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();

@@ -173,7 +173,7 @@ test('an admin screen reached with the back button checks the login again after 
   await page.goBack();
 
   await expect(page.getByTestId('login-notice')).toHaveText(
-    'Your admin session has expired. Please log in again.',
+    'Your session has expired. Please sign in again.',
   );
   expect(loginChecks()).toBe(afterStart + 1);
   expect(await storageValue(page, 'admin_token')).toBeNull();

@@ -171,7 +171,7 @@ test.describe('logout and expiry', () => {
     await page.goto('/admin/dashboard');
 
     await expect(page.getByTestId('login-notice')).toHaveText(
-      'Your admin session has expired. Please log in again.',
+      'Your session has expired. Please sign in again.',
     );
     await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
     expect(await storageValue(page, 'admin_token')).toBeNull();
@@ -240,9 +240,9 @@ test.describe('logout and expiry', () => {
     await nav.getByRole('link', { name: 'Dashboard' }).click();
 
     await expect(page.getByTestId('login-notice')).toHaveText(
-      'Your admin session has expired. Please log in again.',
+      'Your session has expired. Please sign in again.',
     );
-    await expect(page.getByTestId('toast')).toContainText('Your admin session has expired.');
+    await expect(page.getByTestId('toast')).toContainText('Your session has expired.');
     expect(await storageValue(page, 'admin_token')).toBeNull();
   });
 
@@ -269,7 +269,7 @@ test.describe('logout and expiry', () => {
       .click();
 
     await expect(page.getByTestId('login-notice')).toHaveText(
-      'Your admin session has expired. Please log in again.',
+      'Your session has expired. Please sign in again.',
     );
   });
 
