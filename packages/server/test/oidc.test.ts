@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { OIDC_SECRET_MASK } from '@cubby/shared';
 import { DIALECTS } from './support/databases.ts';
 import { startTestIdp, type TestIdp } from './support/oidc-idp.ts';
+import { followCallback, throughProvider as throughIdp } from './support/sso.ts';
 import { freePort } from './support/server-process.ts';
 import { bearer, createTestApp, type TestApp } from './support/test-app.ts';
 
@@ -31,54 +32,8 @@ for (const dialect of DIALECTS) {
       return res.body.data;
     };
 
-    /**
-     * From the start route through the provider's login (as `login`) to the callback URL the
-     * provider sends the browser back to (not yet followed).
-     */
-    const throughProvider = async (login: string, id = providerId): Promise<string> => {
-      const start = await t.request(`/api/auth/oidc/${id}/start`);
-      assert.equal(start.status, 302);
-      let url = start.headers.get('location')!;
-      const cookies = new Map<string, string>();
-      const send = async (target: string, init: RequestInit = {}) => {
-        const cookie = [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-        const res = await fetch(target, {
-          ...init,
-          redirect: 'manual',
-          headers: { ...init.headers, cookie },
-        });
-        for (const set of res.headers.getSetCookie()) {
-          const pair = set.split(';')[0]!;
-          cookies.set(pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1));
-        }
-        return res;
-      };
-      for (let hop = 0; hop < 10 && url.startsWith(idp.issuer); hop++) {
-        let res = await send(url);
-        if (res.status === 200 && url.includes('/interaction/')) {
-          await res.text();
-          res = await send(url, {
-            method: 'POST',
-            headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-            body: new URLSearchParams({ login }).toString(),
-          });
-        }
-        assert.ok(res.status >= 300 && res.status < 400, `${res.status} ${await res.text()}`);
-        url = new URL(res.headers.get('location')!, url).toString();
-      }
-      assert.ok(url.includes(`/api/auth/oidc/${id}/callback?`), url);
-      return url;
-    };
-
-    /** Follows the callback URL into Cubby; answers what the web app's `/login/oidc` fragment says. */
-    const callback = async (url: string) => {
-      const parsed = new URL(url);
-      const res = await t.request(parsed.pathname + parsed.search, { headers: { 'User-Agent': 'sso test' } });
-      assert.equal(res.status, 302);
-      const location = res.headers.get('location')!;
-      assert.match(location, /^\/login\/oidc#/);
-      return Object.fromEntries(new URLSearchParams(location.slice(location.indexOf('#') + 1)));
-    };
+    const throughProvider = (login: string, id = providerId) => throughIdp(t, idp, id, login);
+    const callback = (url: string) => followCallback(t, url);
     const signIn = async (login: string) => callback(await throughProvider(login));
     const me = async (token: string) => (await t.json('/api/auth/me', { headers: bearer(token) })).body.data;
     const userNamed = async (username: string) =>
