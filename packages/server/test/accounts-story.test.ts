@@ -7,14 +7,21 @@
  * their own suites (accounts, two-factor, oidc, audit); this one checks they hold together.
  */
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Secret, TOTP } from 'otpauth';
 import { DIALECTS } from './support/databases.ts';
 import { startTestIdp, type TestIdp } from './support/oidc-idp.ts';
 import { freePort } from './support/server-process.ts';
 import { followCallback, throughProvider } from './support/sso.ts';
-import { ADMIN, apiKey, basic, bearer, createTestApp, type TestApp } from './support/test-app.ts';
+import {
+  ADMIN,
+  apiKey,
+  basic,
+  bearer,
+  createTestApp,
+  type TestApp,
+  mountLocalDisk,
+} from './support/test-app.ts';
 
 const QUOTA = 1000;
 
@@ -65,22 +72,7 @@ for (const dialect of DIALECTS) {
       // ID tokens and authenticator codes run on the world's time.
       t.clock.followRealTime();
       admin = bearer(await t.adminToken());
-      const config = await t.json('/api/s3-configs', {
-        method: 'POST',
-        headers: admin,
-        json: {
-          name: 'disk',
-          provider_type: 'Local',
-          root_path: `${t.database.dataDir}/story-${randomUUID()}`,
-        },
-      });
-      assert.equal(config.status, 201, JSON.stringify(config.body));
-      const mount = await t.json('/api/admin/mounts', {
-        method: 'POST',
-        headers: admin,
-        json: { name: 'root', mount_path: '/', storage_config_id: config.body.data.id },
-      });
-      assert.equal(mount.status, 201, JSON.stringify(mount.body));
+      await mountLocalDisk(t, admin);
       const port = await freePort();
       const provider = await t.json('/api/admin/oidc-providers', {
         method: 'POST',

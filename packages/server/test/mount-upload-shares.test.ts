@@ -10,7 +10,15 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { DIALECTS } from './support/databases.ts';
-import { ADMIN, apiKey, bearer, createTestApp, fileRow, type TestApp } from './support/test-app.ts';
+import {
+  ADMIN,
+  apiKey,
+  bearer,
+  createTestApp,
+  fileRow,
+  type TestApp,
+  mountLocalDisk,
+} from './support/test-app.ts';
 
 const BASIC = {
   Authorization: `Basic ${Buffer.from(`${ADMIN.username}:${ADMIN.password}`).toString('base64')}`,
@@ -34,19 +42,7 @@ for (const dialect of DIALECTS) {
       t = await createTestApp(dialect);
       t.clock.followRealTime();
       admin = bearer(await t.adminToken());
-      const config = await t.json('/api/s3-configs', {
-        method: 'POST',
-        headers: admin,
-        json: { name: 'disk', provider_type: 'Local', root_path: `${t.database.dataDir}/m-${randomUUID()}` },
-      });
-      assert.equal(config.status, 201, JSON.stringify(config.body));
-      configId = config.body.data.id;
-      const mount = await t.json('/api/admin/mounts', {
-        method: 'POST',
-        headers: admin,
-        json: { name: 'm', mount_path: '/m', storage_config_id: configId },
-      });
-      assert.equal(mount.status, 201, JSON.stringify(mount.body));
+      ({ configId } = await mountLocalDisk(t, admin, '/m'));
       const created = await t.createKey({
         name: 'uploader',
         mount_permission: true,

@@ -163,6 +163,34 @@ async function buildTestApp(
   return testApp;
 }
 
+/**
+ * A local-disk storage config (a fresh folder in the test's data dir) mounted at `mountPath`, made
+ * through the admin routes as an admin would; answers their ids.
+ */
+export async function mountLocalDisk(
+  t: TestApp,
+  admin: Record<string, string>,
+  mountPath = '/',
+): Promise<{ configId: string; mountId: string }> {
+  const config = await t.json('/api/s3-configs', {
+    method: 'POST',
+    headers: admin,
+    json: { name: 'disk', provider_type: 'Local', root_path: `${t.database.dataDir}/disk-${randomUUID()}` },
+  });
+  if (config.status !== 201) throw new Error(`storage config: ${JSON.stringify(config.body)}`);
+  const mount = await t.json('/api/admin/mounts', {
+    method: 'POST',
+    headers: admin,
+    json: {
+      name: mountPath === '/' ? 'root' : mountPath.slice(1),
+      mount_path: mountPath,
+      storage_config_id: config.body.data.id,
+    },
+  });
+  if (mount.status !== 201) throw new Error(`mount: ${JSON.stringify(mount.body)}`);
+  return { configId: config.body.data.id, mountId: mount.body.data.id };
+}
+
 export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 export const apiKey = (key: string) => ({ Authorization: `ApiKey ${key}` });
 /** HTTP Basic, as WebDAV clients sign in (a username with a password, app password or key). */
