@@ -159,6 +159,17 @@ test.describe('a member made by an admin', () => {
     await picker.getByTestId('picker-up').click();
     await picker.getByTestId('picker-up').click();
     await expect(picker.getByTestId('picker-folder')).toHaveText(['people', 'shared']);
+    await picker.getByRole('button', { name: 'Cancel' }).click();
+
+    // An app password's folder is picked the same way, among the folders they reach.
+    await member.goto('/admin/account');
+    await member.getByRole('button', { name: 'Browse the folders for this app password' }).click();
+    const folderPicker = member.getByRole('dialog', { name: 'Choose the folder' });
+    await expect(folderPicker.getByTestId('picker-folder')).toHaveText([mount.path.slice(1)]);
+    await folderPicker.getByTestId('picker-folder').click();
+    await folderPicker.getByRole('button', { name: 'Open shared' }).click();
+    await folderPicker.getByTestId('picker-choose').click();
+    await expect(member.getByRole('textbox', { name: 'Folder' })).toHaveValue(`${mount.path}/shared`);
     await member.context().close();
   });
 });

@@ -14,7 +14,7 @@ import { CopyButton } from '../../../../components/copy-button.tsx';
 import { Fact } from '../../../../components/fact.tsx';
 import { RecordRow } from '../../../../components/record-row.tsx';
 import { SelectField, TextField } from '../../../../components/form-field.tsx';
-import { TrashIcon } from '../../../../components/icons.tsx';
+import { FolderIcon, TrashIcon } from '../../../../components/icons.tsx';
 import { EmptyState, LoadError } from '../../../../components/list-states.tsx';
 import { PageLoading, Spinner } from '../../../../components/spinner.tsx';
 import { getServerBaseUrl, isApiError } from '../../../../lib/api/index.ts';
@@ -22,6 +22,7 @@ import { useErrorFocus } from '../../../../lib/forms/use-error-focus.ts';
 import { formatDateTime } from '../../../../lib/i18n/format-date.ts';
 import { useAuthStore } from '../../../auth/index.ts';
 import { RevokeConfirm } from '../../components/revoke-confirm.tsx';
+import { BasePathPicker } from '../../key-management/components/base-path-picker.tsx';
 import { Recipe } from '../../key-management/components/key-recipes.tsx';
 import { rcloneWebdav, webdavUrl } from '../../key-management/recipes.ts';
 import type { AppPasswordView } from '@cubby/shared';
@@ -125,6 +126,7 @@ function NewAppPassword() {
     AppPasswordFormErrors & { form?: string; serverPath?: string; serverName?: string }
   >({});
   const [created, setCreated] = useState<{ password: string; path: string | null } | null>(null);
+  const [browsing, setBrowsing] = useState(false);
   const create = useCreateAppPassword();
   const { errorScope, focusFirstError } = useErrorFocus();
 
@@ -220,7 +222,27 @@ function NewAppPassword() {
           hint={t('accounts.appPasswords.folderHint')}
           error={errors.path ? t(errors.path) : (errors.serverPath ?? null)}
           onChange={(event) => setValues({ ...values, path: event.target.value })}
+          addon={
+            <Button
+              variant="secondary"
+              onClick={() => setBrowsing(true)}
+              aria-label={t('accounts.appPasswords.browseAction')}
+              data-testid="browse-app-password-path"
+            >
+              <FolderIcon className="size-4" />
+              {t('keys.picker.open')}
+            </Button>
+          }
         />
+        {browsing && (
+          <BasePathPicker
+            value={values.path}
+            title={t('accounts.appPasswords.pickerTitle')}
+            description={t('accounts.appPasswords.pickerDescription')}
+            onChoose={(path) => setValues({ ...values, path })}
+            onClose={() => setBrowsing(false)}
+          />
+        )}
         <Button type="submit" className="sm:mt-6" disabled={create.isPending}>
           {create.isPending && <Spinner className="size-4" />}
           {t('accounts.appPasswords.create')}

@@ -1,5 +1,5 @@
 /**
- * "Browse…" for a key's base path: a dialog that walks the folders of the mounts (the admin's
+ * "Browse…" for a key's base path (or an app password's folder): a dialog that walks the folders of the mounts (the admin's
  * `fs/list`, or a member's, which shows only where they reach), one level at a time, with breadcrumbs and a way up; "Choose this folder" puts the
  * open folder into the field. A folder that does not exist yet can still be chosen (it becomes the
  * key's home once created).
@@ -21,9 +21,14 @@ export function BasePathPicker({
   value,
   onChoose,
   onClose,
+  title,
+  description,
 }: {
   /** The field's current value: where the picker opens. */
   value: string;
+  /** What the dialog says it picks (a key's base path by default). */
+  title?: string;
+  description?: string;
   onChoose(path: string): void;
   onClose(): void;
 }) {
@@ -47,8 +52,8 @@ export function BasePathPicker({
     <Dialog
       open
       onOpenChange={(open) => !open && onClose()}
-      title={t('keys.picker.title')}
-      description={t('keys.picker.description')}
+      title={title ?? t('keys.picker.title')}
+      description={description ?? t('keys.picker.description')}
       testId="base-path-picker"
     >
       <nav aria-label={t('keys.picker.crumbsLabel')} className="mb-3">
