@@ -14,7 +14,7 @@ import { CopyButton } from '../../../../components/copy-button.tsx';
 import { Fact } from '../../../../components/fact.tsx';
 import { RecordRow } from '../../../../components/record-row.tsx';
 import { SelectField, TextField } from '../../../../components/form-field.tsx';
-import { FolderIcon, TrashIcon } from '../../../../components/icons.tsx';
+import { TrashIcon } from '../../../../components/icons.tsx';
 import { EmptyState, LoadError } from '../../../../components/list-states.tsx';
 import { PageLoading, Spinner } from '../../../../components/spinner.tsx';
 import { getServerBaseUrl, isApiError } from '../../../../lib/api/index.ts';
@@ -22,7 +22,7 @@ import { useErrorFocus } from '../../../../lib/forms/use-error-focus.ts';
 import { formatDateTime } from '../../../../lib/i18n/format-date.ts';
 import { useAuthStore } from '../../../auth/index.ts';
 import { RevokeConfirm } from '../../components/revoke-confirm.tsx';
-import { BasePathPicker } from '../../key-management/components/base-path-picker.tsx';
+import { BasePathPicker, BrowseButton } from '../../key-management/components/base-path-picker.tsx';
 import { Recipe } from '../../key-management/components/key-recipes.tsx';
 import { rcloneWebdav, webdavUrl } from '../../key-management/recipes.ts';
 import type { AppPasswordView } from '@cubby/shared';
@@ -223,15 +223,11 @@ function NewAppPassword() {
           error={errors.path ? t(errors.path) : (errors.serverPath ?? null)}
           onChange={(event) => setValues({ ...values, path: event.target.value })}
           addon={
-            <Button
-              variant="secondary"
+            <BrowseButton
+              label={t('accounts.appPasswords.browseAction')}
               onClick={() => setBrowsing(true)}
-              aria-label={t('accounts.appPasswords.browseAction')}
-              data-testid="browse-app-password-path"
-            >
-              <FolderIcon className="size-4" />
-              {t('keys.picker.open')}
-            </Button>
+              testId="browse-app-password-path"
+            />
           }
         />
         {browsing && (

@@ -11,7 +11,7 @@ import { Alert } from '../../../../components/alert.tsx';
 import { Button } from '../../../../components/button.tsx';
 import { Dialog, DialogActions } from '../../../../components/dialog.tsx';
 import { FolderButtons } from '../../../../components/folder-buttons.tsx';
-import { ArrowUpIcon } from '../../../../components/icons.tsx';
+import { ArrowUpIcon, FolderIcon } from '../../../../components/icons.tsx';
 import { PageLoading } from '../../../../components/spinner.tsx';
 import { api, isApiError } from '../../../../lib/api/index.ts';
 import { routeScope, useAuthStore } from '../../../auth/index.ts';
@@ -137,5 +137,16 @@ export function BasePathPicker({
         </Button>
       </DialogActions>
     </Dialog>
+  );
+}
+
+/** The "Browse…" button beside a path field that opens the picker. */
+export function BrowseButton({ label, onClick, testId }: { label: string; onClick(): void; testId: string }) {
+  const { t } = useTranslation();
+  return (
+    <Button variant="secondary" onClick={onClick} aria-label={label} data-testid={testId}>
+      <FolderIcon className="size-4" />
+      {t('keys.picker.open')}
+    </Button>
   );
 }

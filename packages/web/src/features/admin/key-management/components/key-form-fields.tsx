@@ -5,9 +5,7 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../../../components/button.tsx';
 import { Checkbox, SelectField, TextField } from '../../../../components/form-field.tsx';
-import { FolderIcon } from '../../../../components/icons.tsx';
 import { useUploadShares } from '../../../upload/index.ts';
 import {
   EXPIRY_CHOICES,
@@ -16,7 +14,7 @@ import {
   type KeyFormErrors,
   type KeyFormValues,
 } from '../key-form.ts';
-import { BasePathPicker } from './base-path-picker.tsx';
+import { BasePathPicker, BrowseButton } from './base-path-picker.tsx';
 
 export interface KeyFormFieldsProps {
   values: KeyFormValues;
@@ -115,15 +113,11 @@ export function KeyFormFields({
         error={errorText('basePath')}
         onChange={(event) => onChange({ basePath: event.target.value })}
         addon={
-          <Button
-            variant="secondary"
+          <BrowseButton
+            label={t('keys.picker.openAction')}
             onClick={() => setBrowsing(true)}
-            aria-label={t('keys.picker.openAction')}
-            data-testid="browse-base-path"
-          >
-            <FolderIcon className="size-4" />
-            {t('keys.picker.open')}
-          </Button>
+            testId="browse-base-path"
+          />
         }
       />
       {browsing && (
