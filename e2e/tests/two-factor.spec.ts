@@ -10,8 +10,7 @@
  * window) — no waiting. Runs in its own project: while everyone must use two factors, no other test
  * could sign in.
  */
-import type { APIRequestContext, Browser, Page } from '@playwright/test';
-import { Secret, TOTP } from 'otpauth';
+import type { Browser, Page } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import {
   MEMBER_PASSWORD,
@@ -22,15 +21,9 @@ import {
   type Api,
 } from '../support/fixtures.ts';
 import { BASE_URL } from '../support/env.ts';
+import { codeFor, turnOnTwoFactor } from '../support/two-factor.ts';
 
 test.describe.configure({ mode: 'serial' });
-
-/** The code an authenticator app shows for `secret`, `stepsAhead` 30 s steps after the server's now. */
-async function codeFor(api: Api, secret: string, stepsAhead = 0): Promise<string> {
-  const now = await api.advanceClock(0);
-  const totp = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' });
-  return totp.generate({ timestamp: now.getTime() + stepsAhead * 30_000 });
-}
 
 /** Another six digits than `code`. */
 const wrongCode = (code: string) => (code === '000000' ? '111111' : '000000');
@@ -75,18 +68,14 @@ async function enrol(page: Page, api: Api, labels: { setUp: string; turnOn: stri
 }
 
 /** An admin with two-factor sign-in on (through the API), who may change settings whatever they require. */
-async function secondAdmin(api: Api, request: APIRequestContext) {
+async function secondAdmin(api: Api) {
   const { username } = await api.createMember({ role: 'admin' });
   const token = await api.login(username, MEMBER_PASSWORD);
-  const headers = { Authorization: `Bearer ${token}` };
-  const setup = await request.post(`${BASE_URL}/api/auth/two-factor/totp/setup`, { headers });
-  const { secret } = ((await setup.json()) as { data: { secret: string } }).data;
-  const enabled = await request.post(`${BASE_URL}/api/auth/two-factor/totp/enable`, {
-    headers,
-    data: { code: await codeFor(api, secret) },
-  });
-  expect(enabled.status(), await enabled.text()).toBe(200);
-  return { username, secret, headers };
+  return {
+    username,
+    secret: await turnOnTwoFactor(api, token),
+    headers: { Authorization: `Bearer ${token}` },
+  };
 }
 
 let member: { username: string; secret: string; codes: string[] };
@@ -227,7 +216,7 @@ test('when the admin requires it of everyone, a member without it sets it up fir
   request,
 }) => {
   const una = await api.createMember();
-  const admin = await secondAdmin(api, request);
+  const admin = await secondAdmin(api);
 
   // The admin (with two factors) requires them of everyone in Settings.
   const adminPage = await freshPage(browser);
@@ -251,6 +240,7 @@ test('when the admin requires it of everyone, a member without it sets it up fir
     await expect(page.getByRole('heading', { level: 1, name: '设置两步验证' })).toBeVisible();
     await expect(page.getByText('管理员要求你的账户使用两步验证。')).toBeVisible();
     await expect(page.getByRole('navigation', { name: '管理功能' })).toHaveCount(0);
+    await expect(page.getByTestId('signed-in-user')).toHaveText(una.username);
     await page.reload();
     await expect(page.getByRole('heading', { level: 1, name: '设置两步验证' })).toBeVisible();
     await expect(page.getByText('管理员要求', { exact: true })).toBeVisible();
@@ -279,3 +269,31 @@ async function loginAsAdminWithFormZh(page: Page, username: string) {
   await page.getByRole('textbox', { name: '密码', exact: true }).fill(MEMBER_PASSWORD);
   await page.getByRole('button', { name: '登录' }).click();
 }
+
+test('an admin who requires it without a second factor of their own is warned, then taken to the set-up', async ({
+  page,
+  api,
+  request,
+  seedAdmin,
+}) => {
+  const keeper = await secondAdmin(api);
+  await seedAdmin();
+  await page.goto('/admin/settings');
+  const policy = page.getByTestId('two-factor-settings');
+  await expect(policy.getByTestId('two-factor-settings-covers-you')).toHaveCount(0);
+  await policy.getByRole('combobox', { name: 'Require two-factor sign-in for' }).selectOption('admins');
+  await expect(policy.getByTestId('two-factor-settings-covers-you')).toHaveText(
+    'You have no two-factor sign-in yourself: after saving, you set it up before anything else.',
+  );
+  try {
+    await policy.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Set up two-factor sign-in' })).toBeVisible();
+    await expect(page.getByText('Required by the admin', { exact: true })).toBeVisible();
+  } finally {
+    const off = await request.put(`${BASE_URL}/api/admin/system-settings`, {
+      headers: keeper.headers,
+      data: { require_two_factor: 'off' },
+    });
+    expect(off.status(), await off.text()).toBe(200);
+  }
+});

@@ -99,6 +99,8 @@ interface AuthActions {
   sessionLogin(token: string, username: string, role?: UserRole, mustEnrol?: boolean): Promise<void>;
   /** Two-factor sign-in is on now: the session reaches everything again. */
   twoFactorEnrolled(): void;
+  /** Asks the server whether this session must set up two-factor sign-in first (after the admin's rule changed). */
+  checkEnrolment(): Promise<void>;
   apiKeyLogin(key: string): Promise<void>;
   logout(reason?: LogoutReason): Promise<void>;
   /** Checks the stored credential with the server; false when the user ended up signed out. */
@@ -405,6 +407,19 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
   twoFactorEnrolled() {
     storeMustEnrol(false);
     set({ mustEnrol: false });
+  },
+
+  async checkEnrolment() {
+    const credential = credentialOf(get());
+    if (credential?.type !== 'admin') return;
+    try {
+      const me = await getMe(credential.token);
+      if (!sameCredential(credentialOf(get()), credential)) return;
+      storeMustEnrol(me.must_enrol === true);
+      set({ mustEnrol: me.must_enrol === true });
+    } catch {
+      // Not known now: the next check or the server's 403s say it.
+    }
   },
 }));
 

@@ -6,27 +6,33 @@
  * when the status first loads.
  */
 import { useEffect, useRef } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../../components/alert.tsx';
 import { useAuthStore } from '../../../auth/index.ts';
-import { useTwoFactorStatus } from '../api/two-factor-api.ts';
+import { SignedInAs } from '../../components/signed-in-as.tsx';
+import { twoFactorStatusQueryOptions } from '../api/two-factor-api.ts';
 import { TwoFactorSection } from './two-factor-section.tsx';
 
 export default function TwoFactorEnrolPage() {
   const { t } = useTranslation();
-  const status = useTwoFactorStatus();
+  // Read afresh: a status cached before the admin's rule changed would wrongly clear the mark.
+  const status = useQuery({ ...twoFactorStatusQueryOptions(), refetchOnMount: 'always' });
   const checked = useRef(false);
   const enrolled = () => useAuthStore.getState().twoFactorEnrolled();
 
   useEffect(() => {
-    if (checked.current || !status.data) return;
+    if (checked.current || !status.isFetchedAfterMount || !status.data) return;
     checked.current = true;
     if (status.data.totp || !status.data.required) useAuthStore.getState().twoFactorEnrolled();
-  }, [status.data]);
+  }, [status.data, status.isFetchedAfterMount]);
 
   return (
     <div className="mx-auto max-w-2xl space-y-6" data-testid="two-factor-enrol">
       <h1 className="text-2xl font-semibold tracking-tight text-fg">{t('accounts.twoFactor.enrol.title')}</h1>
+      <div className="rounded-xl border border-border bg-surface p-3 shadow-card">
+        <SignedInAs />
+      </div>
       <Alert tone="info">{t('accounts.twoFactor.enrol.why')}</Alert>
       <TwoFactorSection title={t('accounts.twoFactor.enrol.section')} onEnabled={enrolled} />
     </div>

@@ -118,15 +118,15 @@ function StatusPanel({
       <div className="flex flex-wrap gap-2">
         {status.totp ? (
           <>
-            <Button variant="secondary" onClick={() => onConfirm('renew')}>
+            <Button variant="secondary" onClick={() => onConfirm('renew')} data-testid="two-factor-renew">
               {t('accounts.twoFactor.renew')}
             </Button>
-            <Button variant="danger" onClick={() => onConfirm('disable')}>
+            <Button variant="danger" onClick={() => onConfirm('disable')} data-testid="two-factor-disable">
               {t('accounts.twoFactor.disable')}
             </Button>
           </>
         ) : (
-          <Button onClick={start} disabled={setup.isPending}>
+          <Button onClick={start} disabled={setup.isPending} data-testid="two-factor-set-up">
             {setup.isPending && <Spinner className="size-4 text-accent-fg" />}
             {t('accounts.twoFactor.setUp')}
           </Button>
@@ -214,7 +214,7 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
         >
           {t('accounts.twoFactor.download')}
         </Button>
-        <Button size="sm" onClick={onDone}>
+        <Button size="sm" onClick={onDone} data-testid="recovery-codes-stored">
           {t('accounts.twoFactor.stored')}
         </Button>
       </div>
@@ -296,7 +296,12 @@ function FactorForm({
         </Alert>
       )}
       <div className="flex flex-wrap gap-2">
-        <Button type="submit" variant={danger ? 'danger' : 'primary'} disabled={mutation.isPending}>
+        <Button
+          type="submit"
+          variant={danger ? 'danger' : 'primary'}
+          disabled={mutation.isPending}
+          data-testid="two-factor-submit"
+        >
           {mutation.isPending && <Spinner className="size-4" />}
           {submitLabel}
         </Button>

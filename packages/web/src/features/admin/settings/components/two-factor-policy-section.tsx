@@ -14,6 +14,8 @@ import { LoadError } from '../../../../components/list-states.tsx';
 import { PageLoading, Spinner } from '../../../../components/spinner.tsx';
 import { showToast } from '../../../../components/toast/toast-store.ts';
 import { isApiError } from '../../../../lib/api/index.ts';
+import { useAuthStore } from '../../../auth/index.ts';
+import { useTwoFactorStatus } from '../../account/api/two-factor-api.ts';
 import { useSystemSettings, useUpdateSystemSettings } from '../api/system-settings.ts';
 import { announceSectionSaved, useSectionErrors } from '../section-errors.ts';
 
@@ -38,6 +40,9 @@ function PolicyForm({ stored }: { stored: TwoFactorPolicy }) {
   const [policy, setPolicy] = useState(stored);
   const [serverError, setServerError] = useSectionErrors<string | null>(null);
   const update = useUpdateSystemSettings();
+  // An admin without a second factor of their own is covered by `admins` and `everyone`.
+  const own = useTwoFactorStatus();
+  const coversMe = policy !== 'off' && own.data?.totp === false;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -46,16 +51,17 @@ function PolicyForm({ stored }: { stored: TwoFactorPolicy }) {
       showToast(t('admin.settings.twoFactor.unchanged'), 'info');
       return;
     }
-    update.mutate(
-      { require_two_factor: policy },
-      {
-        onSuccess: (saved) => {
-          setPolicy(saved.requireTwoFactor);
-          announceSectionSaved();
-          showToast(t('admin.settings.twoFactor.saved'), 'success');
-        },
-        onError: (error) => setServerError(isApiError(error) ? error.message : t('errors.unexpected')),
+    // Not `mutate`'s callbacks: the page's reads after the save may fail (403, the rule now covers
+    // this admin), which unmounts this form before they would run.
+    update.mutateAsync({ require_two_factor: policy }).then(
+      (saved) => {
+        setPolicy(saved.requireTwoFactor);
+        announceSectionSaved();
+        showToast(t('admin.settings.twoFactor.saved'), 'success');
+        // The rule covers this admin too: without a second factor they set it up now.
+        void useAuthStore.getState().checkEnrolment();
       },
+      (error: unknown) => setServerError(isApiError(error) ? error.message : t('errors.unexpected')),
     );
   };
 
@@ -78,6 +84,11 @@ function PolicyForm({ stored }: { stored: TwoFactorPolicy }) {
           </option>
         ))}
       </SelectField>
+      {coversMe && (
+        <Alert tone="warning" testId="two-factor-settings-covers-you">
+          {t('admin.settings.twoFactor.coversYou')}
+        </Alert>
+      )}
       {serverError && (
         <Alert tone="error" testId="two-factor-settings-error">
           {serverError}
