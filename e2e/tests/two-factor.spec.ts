@@ -227,7 +227,7 @@ test('when the admin requires it of everyone, a member without it sets it up fir
   await adminPage.goto('/admin/settings');
   const policy = adminPage.getByTestId('two-factor-settings');
   await policy.getByRole('combobox', { name: 'Require two-factor sign-in for' }).selectOption('everyone');
-  await policy.getByRole('button', { name: 'Save' }).click();
+  await policy.getByRole('button', { name: 'Save two-factor setting' }).click();
   await expect(adminPage.getByTestId('toast')).toContainText('Two-factor requirement saved.');
   try {
     const settings = await request.get(`${BASE_URL}/api/admin/system-settings`, { headers: admin.headers });
@@ -286,7 +286,7 @@ test('an admin who requires it without a second factor of their own is warned, t
     'You have no two-factor sign-in yourself: after saving, you set it up before anything else.',
   );
   try {
-    await policy.getByRole('button', { name: 'Save' }).click();
+    await policy.getByRole('button', { name: 'Save two-factor setting' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Set up two-factor sign-in' })).toBeVisible();
     await expect(page.getByText('Required by the admin', { exact: true })).toBeVisible();
   } finally {

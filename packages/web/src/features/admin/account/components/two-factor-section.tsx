@@ -163,6 +163,7 @@ function SetupPanel({
           <code
             className="block rounded bg-surface-sunken px-2 py-1 font-mono text-sm break-all text-fg"
             data-testid="two-factor-secret"
+            data-user-content=""
           >
             {secret}
           </code>
@@ -198,6 +199,7 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
       <ol
         className="grid grid-cols-1 gap-1 rounded-lg bg-surface-sunken p-3 font-mono text-sm text-fg min-[420px]:grid-cols-2"
         aria-label={t('accounts.twoFactor.codesLabel')}
+        data-user-content=""
       >
         {codes.map((code) => (
           <li key={code} data-testid="recovery-code">
