@@ -243,6 +243,10 @@ test('when the admin requires it of everyone, a member without it sets it up fir
     await expect(page.getByTestId('signed-in-user')).toHaveText(una.username);
     await page.reload();
     await expect(page.getByRole('heading', { level: 1, name: '设置两步验证' })).toBeVisible();
+    // The explorer (which the server would refuse) sends her back to the set-up.
+    await page.goto('/mount-explorer');
+    await expect(page).toHaveURL(/\/admin$/);
+    await expect(page.getByRole('heading', { level: 1, name: '设置两步验证' })).toBeVisible();
     await expect(page.getByText('管理员要求', { exact: true })).toBeVisible();
 
     await enrol(page, api, { setUp: '设置', turnOn: '开启' });
