@@ -32,7 +32,8 @@ import {
 type View =
   | { name: 'status' }
   | { name: 'setup'; secret: string; url: string }
-  | { name: 'codes'; codes: string[] }
+  /** `enabled`: the codes of a set-up just finished (not renewed ones). */
+  | { name: 'codes'; codes: string[]; enabled: boolean }
   | { name: 'confirm'; action: 'disable' | 'renew' };
 
 const errorText = (error: unknown, fallback: string) => (isApiError(error) ? error.message : fallback);
@@ -60,7 +61,7 @@ export function TwoFactorSection({
         <SetupPanel
           secret={view.secret}
           url={view.url}
-          onEnabled={(codes) => setView({ name: 'codes', codes })}
+          onEnabled={(codes) => setView({ name: 'codes', codes, enabled: true })}
           onCancel={back}
         />
       ) : view.name === 'codes' ? (
@@ -68,13 +69,13 @@ export function TwoFactorSection({
           codes={view.codes}
           onDone={() => {
             back();
-            onEnabled?.();
+            if (view.enabled) onEnabled?.();
           }}
         />
       ) : view.name === 'confirm' ? (
         <ConfirmPanel
           action={view.action}
-          onDone={(codes) => (codes ? setView({ name: 'codes', codes }) : back())}
+          onDone={(codes) => (codes ? setView({ name: 'codes', codes, enabled: false }) : back())}
           onCancel={back}
         />
       ) : (
