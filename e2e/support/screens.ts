@@ -7,6 +7,7 @@ import { expect, type Browser, type BrowserContext, type Page, type Route } from
 import { createOnce, ensureShare, pdfOf, pngOf, usedUpShare } from './files.ts';
 import { makeFolder, putFile, putText } from './explorer.ts';
 import { MEMBER_PASSWORD, uniqueName, type Api } from './fixtures.ts';
+import { codeAt, serverNow, turnOnTwoFactor } from './two-factor.ts';
 
 export const SOURCE_URL = 'https://github.com/cubby-app/cubby';
 
@@ -195,6 +196,23 @@ async function seedPeople(api: Api) {
       }),
   );
   await api.createInvite({ email: 'bo@example.com', expires_in_days: 14 });
+}
+
+/** A member who signs in with two factors, for the login's second step (made once). */
+async function seedTwoFactorMember(api: Api) {
+  await createOnce(
+    async () => (await api.listUsers()).some((user) => user.username === 'screens-tfa'),
+    async () => {
+      await api.createMember({ username: 'screens-tfa' });
+      await turnOnTwoFactor(api, await api.login('screens-tfa', MEMBER_PASSWORD));
+    },
+  );
+}
+
+/** Starts the set-up in My account's two-factor section: QR code and key shown. */
+async function startTwoFactorSetup(page: Page) {
+  await page.getByTestId('two-factor-set-up').click();
+  await expect(page.getByTestId('qr-code')).toBeVisible();
 }
 
 async function openMountRowDialog(page: Page, testId: string, dialogTestId: string) {
@@ -1105,6 +1123,60 @@ export const SCREENS: Screen[] = [
       await page.locator('input[name=appPasswordName]').fill('Laptop rclone');
       await page.locator('input[name=appPasswordName]').press('Enter');
       await expect(page.getByTestId('app-password-value')).toBeVisible();
+    },
+  },
+  {
+    name: 'login-two-factor',
+    as: 'visitor',
+    path: '/admin',
+    prepare: seedTwoFactorMember,
+    action: async (page) => {
+      await page.locator('input[name=username]').fill('screens-tfa');
+      await page.locator('input[name=password]').fill(MEMBER_PASSWORD);
+      await page.locator('form button[type=submit]').click();
+      await expect(page.locator('input[name=otp]')).toBeFocused();
+    },
+  },
+  { name: 'account-two-factor-setup', as: 'member', path: '/admin/account', action: startTwoFactorSetup },
+  {
+    // Turns it on for this walk's member: the screens after it show it on.
+    name: 'account-two-factor-codes',
+    as: 'member',
+    path: '/admin/account',
+    action: async (page) => {
+      await startTwoFactorSetup(page);
+      const secret = (await page.getByTestId('two-factor-secret').textContent()) ?? '';
+      await page.locator('input[name=otp]').fill(codeAt(secret.trim(), await serverNow(page.request)));
+      await page.getByTestId('two-factor-submit').click();
+      await expect(page.getByTestId('recovery-code')).toHaveCount(10);
+    },
+  },
+  {
+    // What a member sees while the admin requires two factors they have not set up, with the
+    // server's answers saying so (requiring it here would lock every other screen of the walk out).
+    name: 'two-factor-enrol',
+    as: 'member',
+    path: '/admin',
+    action: async (page) => {
+      await page.route(
+        '**/api/auth/me',
+        async (route) => {
+          const response = await route.fetch();
+          const body = (await response.json()) as { data: Record<string, unknown> };
+          await route.fulfill({ response, json: { ...body, data: { ...body.data, must_enrol: true } } });
+        },
+        { times: 1 },
+      );
+      const status = { totp: false, recovery_codes_left: 0, required: true };
+      await page.route(
+        '**/api/auth/two-factor',
+        (route) => route.fulfill({ json: { code: 200, message: 'ok', success: true, data: status } }),
+        { times: 1 },
+      );
+      await page.reload();
+      await expect(page.getByTestId('two-factor-status')).toBeVisible();
+      // Only this page load is marked: the next screen opens as usual.
+      await page.evaluate(() => localStorage.removeItem('admin_must_enrol'));
     },
   },
   { name: 'admin-settings', as: 'admin', path: '/admin/settings' },

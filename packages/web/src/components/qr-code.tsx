@@ -6,7 +6,16 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from './spinner.tsx';
 
-export function QrCode({ value, size = 192 }: { value: string; size?: number }) {
+export function QrCode({
+  value,
+  size = 192,
+  label,
+}: {
+  value: string;
+  size?: number;
+  /** What the code holds, for assistive tech (default: a generic "QR code"). */
+  label?: string;
+}) {
   const { t } = useTranslation();
   const [image, setImage] = useState<{ value: string; url: string } | null>(null);
 
@@ -32,7 +41,7 @@ export function QrCode({ value, size = 192 }: { value: string; size?: number }) 
           src={image.url}
           width={size}
           height={size}
-          alt={t('common.qrCodeAlt')}
+          alt={label ?? t('common.qrCodeAlt')}
           data-testid="qr-code"
           className="block"
         />

@@ -3,7 +3,9 @@
  * - an API key with none of the text, file or mount permissions may not use the admin area or the
  *   mount explorer and is sent home;
  * - a key with the mount permission opening an explorer path outside its base path is redirected
- *   to `/mount-explorer<base path>` (the rule itself is `isPathWithin` from @cubby/shared).
+ *   to `/mount-explorer<base path>` (the rule itself is `isPathWithin` from @cubby/shared);
+ * - a person who must set up two-factor sign-in first (the server refuses them the rest) is sent to
+ *   the admin area, which shows that set-up.
  * Errors while deciding are swallowed and the page is shown.
  */
 import { useEffect, type ReactNode } from 'react';
@@ -46,6 +48,8 @@ export function ManagementAccessGuard({ children }: { children: ReactNode }) {
 export function MountExplorerGuard({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
   const { isKey, permissions, basePath } = useKeyScope();
+  const mustEnrol = useAuthStore((state) => state.mustEnrol);
+  if (mustEnrol) return <Navigate to={paths.admin.getHref()} replace />;
   if (!isKey) return children;
   if (hasNoPermission(permissions)) return <RedirectHome />;
   let outside = false;

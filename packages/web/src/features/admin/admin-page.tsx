@@ -1,9 +1,10 @@
 /**
  * The admin area, /admin and /admin/:module (docs/product.md §2, §6). Signed-out users get the login form.
  * The module defaults to the dashboard for an admin and to the first permitted module for an API
- * key; a key asking for a module it may not use is sent back to /admin.
+ * key; a key asking for a module it may not use is sent back to /admin. A person the admin requires
+ * to set up two-factor sign-in first sees only that (docs/accounts.md "Two-factor sign-in").
  */
-import { Suspense } from 'react';
+import { lazy, Suspense } from 'react';
 import { Link, Navigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/react/shallow';
@@ -16,12 +17,15 @@ import { LoginForm, useAuthStore } from '../auth/index.ts';
 import { ADMIN_MODULE_LIST, canUseModule, findModule } from './admin-modules.ts';
 import { AdminNav } from './components/admin-nav.tsx';
 
+const TwoFactorEnrolPage = lazy(() => import('./account/components/two-factor-enrol-page.tsx'));
+
 export default function AdminPage() {
   const { t } = useTranslation();
   const { module: requestedId } = useParams();
-  const { isAuthenticated, authType, permissions } = useAuthStore(
+  const { isAuthenticated, authType, permissions, mustEnrol } = useAuthStore(
     useShallow((state) => ({
       isAuthenticated: state.isAuthenticated,
+      mustEnrol: state.mustEnrol,
       authType: state.authType,
       permissions: state.apiKeyPermissions,
     })),
@@ -49,6 +53,13 @@ export default function AdminPage() {
   usePageTitle(...titleParts);
 
   if (!isAuthenticated) return <LoginForm />;
+  if (mustEnrol) {
+    return (
+      <Suspense fallback={<PageLoading />}>
+        <TwoFactorEnrolPage />
+      </Suspense>
+    );
+  }
   if (unknown) return <AdminNotFound />;
   if (current && !open) return <Navigate to={paths.admin.getHref()} replace />;
 

@@ -2,7 +2,8 @@
  * The stored credentials (docs/product.md §3 "Browser storage keys"): `admin_token`, `api_key`,
  * `api_key_permissions` (JSON) and `api_key_info` (JSON), plus `admin_username` (the signed-in
  * account's name, so a reload shows it at once) and `admin_role` (`member` for a member's session
- * token, so a reload does not take a member for an admin). Reading is defensive: a malformed value counts as
+ * token, so a reload does not take a member for an admin) and `admin_must_enrol` (the session may only
+ * set up two-factor sign-in yet, docs/accounts.md, so a reload shows that page). Reading is defensive: a malformed value counts as
  * absent.
  */
 import type { Permissions } from '@cubby/shared';
@@ -11,6 +12,7 @@ export const STORAGE_KEYS = {
   adminToken: 'admin_token',
   adminUsername: 'admin_username',
   adminRole: 'admin_role',
+  adminMustEnrol: 'admin_must_enrol',
   apiKey: 'api_key',
   apiKeyPermissions: 'api_key_permissions',
   apiKeyInfo: 'api_key_info',
@@ -66,6 +68,8 @@ export interface StoredCredentials {
   apiKeyInfo: ApiKeyInfo | null;
   /** `member` when the session token belongs to a member (docs/accounts.md); an admin's is unmarked. */
   adminRole: 'admin' | 'member';
+  /** The session must set up two-factor sign-in before anything else. */
+  mustEnrol: boolean;
 }
 
 export function readStoredCredentials(): StoredCredentials {
@@ -76,6 +80,7 @@ export function readStoredCredentials(): StoredCredentials {
     apiKeyPermissions: toPermissions(readJson(STORAGE_KEYS.apiKeyPermissions)),
     apiKeyInfo: toApiKeyInfo(readJson(STORAGE_KEYS.apiKeyInfo)),
     adminRole: read(STORAGE_KEYS.adminRole) === 'member' ? 'member' : 'admin',
+    mustEnrol: read(STORAGE_KEYS.adminMustEnrol) === 'true',
   };
 }
 
@@ -92,6 +97,16 @@ export function storeAdminUsername(username: string): void {
     localStorage.setItem(STORAGE_KEYS.adminUsername, username);
   } catch {
     // Storage unavailable: the name is asked for again at the next check.
+  }
+}
+
+/** Whether the signed-in session must set up two-factor sign-in first. */
+export function storeMustEnrol(mustEnrol: boolean): void {
+  try {
+    if (mustEnrol) localStorage.setItem(STORAGE_KEYS.adminMustEnrol, 'true');
+    else localStorage.removeItem(STORAGE_KEYS.adminMustEnrol);
+  } catch {
+    // Storage unavailable: a reload asks the server again (a member) or finds out on the first 403.
   }
 }
 

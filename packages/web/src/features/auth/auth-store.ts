@@ -14,13 +14,17 @@
  *   plus `admin-token-expired` (admin) or `api-key-invalid` (key). An admin logout also revokes the
  *   token on the server (errors ignored).
  * - A failed key login restores the previous key and type, then logs out.
+ * - A password login of a person with two-factor sign-in needs a second factor (`adminLogin`'s
+ *   `factor`); a session whose person the admin requires to set it up first is marked `mustEnrol`
+ *   (from the login's answer or /auth/me, kept in storage) until `twoFactorEnrolled` (docs/accounts.md
+ *   "Two-factor sign-in").
  */
 import { create } from 'zustand';
 import { isPathWithin, type Permissions, type UserRole } from '@cubby/shared';
 import { ApiError, isApiError, registerAuthBridge, type Credential } from '../../lib/api/index.ts';
 import { i18n } from '../../lib/i18n/index.ts';
 import { showToast } from '../../components/toast/toast-store.ts';
-import { adminLogin as requestAdminLogin } from './api/admin-login.ts';
+import { adminLogin as requestAdminLogin, type SecondFactor } from './api/admin-login.ts';
 import { adminLogout as requestAdminLogout } from './api/admin-logout.ts';
 import { verifyAdminToken } from './api/verify-admin-token.ts';
 import { verifyApiKey } from './api/verify-api-key.ts';
@@ -33,6 +37,7 @@ import {
   storeAdminToken,
   storeAdminUsername,
   storeApiKey,
+  storeMustEnrol,
   toApiKeyInfo,
   toPermissions,
   type ApiKeyInfo,
@@ -84,12 +89,18 @@ interface AuthData {
   memberReach: MemberReach | null;
   lastValidated: number | null;
   notice: AuthNotice | null;
+  /** The admin requires two-factor sign-in of this person, who has not set it up: nothing else works yet. */
+  mustEnrol: boolean;
 }
 
 interface AuthActions {
-  adminLogin(username: string, password: string): Promise<void>;
+  adminLogin(username: string, password: string, factor?: SecondFactor): Promise<void>;
   /** Keeps a session token as the signed-in person's (a password login, a single sign-on landing). */
-  sessionLogin(token: string, username: string, role?: UserRole): Promise<void>;
+  sessionLogin(token: string, username: string, role?: UserRole, mustEnrol?: boolean): Promise<void>;
+  /** Two-factor sign-in is on now: the session reaches everything again. */
+  twoFactorEnrolled(): void;
+  /** Asks the server whether this session must set up two-factor sign-in first (after the admin's rule changed). */
+  checkEnrolment(): Promise<void>;
   apiKeyLogin(key: string): Promise<void>;
   logout(reason?: LogoutReason): Promise<void>;
   /** Checks the stored credential with the server; false when the user ended up signed out. */
@@ -113,6 +124,7 @@ const SIGNED_OUT: Omit<AuthData, 'notice'> = {
   userInfo: null,
   memberReach: null,
   lastValidated: null,
+  mustEnrol: false,
 };
 
 const ADMIN_USER: UserInfo = { id: 'admin', name: '', type: 'admin', basicPath: '/' };
@@ -139,6 +151,7 @@ function restoreFromStorage(): Omit<AuthData, 'notice'> {
       isAuthenticated: true,
       authType: type,
       adminToken: stored.adminToken,
+      mustEnrol: stored.mustEnrol,
       // A member's id and reach come with the check that follows (validate).
       userInfo: {
         ...ADMIN_USER,
@@ -194,21 +207,28 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
   ...restoreFromStorage(),
   notice: null,
 
-  async adminLogin(username, password) {
-    const result = await requestAdminLogin(username, password);
+  async adminLogin(username, password, factor) {
+    const result = await requestAdminLogin(username, password, factor);
     const token = result?.token;
     if (typeof token !== 'string' || token === '') {
       throw new ApiError(tr('auth.tokenMissing'), { status: 200, code: 'BAD_RESPONSE' });
     }
-    await get().sessionLogin(token, result?.username ?? username, result?.role);
+    await get().sessionLogin(
+      token,
+      result?.username ?? username,
+      result?.role,
+      result?.two_factor_setup_required === true,
+    );
   },
 
-  async sessionLogin(token, name, role) {
+  async sessionLogin(token, name, role, mustEnrolAtLogin = false) {
     // A single sign-on lands without a role, a member's login needs their reach: both ask the server.
     const me = role === 'admin' ? null : await getMe(token);
+    const mustEnrol = me?.must_enrol ?? mustEnrolAtLogin;
     if (me?.role === 'member') {
       // Who they are and where they reach, before the admin area decides what to show them.
       storeAdminToken(token, me.username, 'member');
+      storeMustEnrol(mustEnrol);
       set({
         ...SIGNED_OUT,
         isAuthenticated: true,
@@ -217,10 +237,12 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
         ...memberState(me),
         lastValidated: Date.now(),
         notice: null,
+        mustEnrol,
       });
     } else {
       const adminName = me?.username ?? name;
       storeAdminToken(token, adminName);
+      storeMustEnrol(mustEnrol);
       set({
         ...SIGNED_OUT,
         isAuthenticated: true,
@@ -229,6 +251,7 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
         userInfo: { ...ADMIN_USER, name: adminName },
         lastValidated: Date.now(),
         notice: null,
+        mustEnrol,
       });
     }
     emitAuthChange({ type: 'admin-login', isAuthenticated: true });
@@ -301,6 +324,8 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
             // Made an admin meanwhile: from now on they are one (a demoted admin's check fails and
             // signs them out, to sign in again as a member).
             storeAdminToken(credential.token, me.username, me.role);
+            storeMustEnrol(me.must_enrol === true);
+            set({ mustEnrol: me.must_enrol === true });
             set(
               me.role === 'admin'
                 ? { authType: 'admin', userInfo: { ...ADMIN_USER, name: me.username }, memberReach: null }
@@ -377,6 +402,24 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
 
   clearNotice() {
     set({ notice: null });
+  },
+
+  twoFactorEnrolled() {
+    storeMustEnrol(false);
+    set({ mustEnrol: false });
+  },
+
+  async checkEnrolment() {
+    const credential = credentialOf(get());
+    if (credential?.type !== 'admin') return;
+    try {
+      const me = await getMe(credential.token);
+      if (!sameCredential(credentialOf(get()), credential)) return;
+      storeMustEnrol(me.must_enrol === true);
+      set({ mustEnrol: me.must_enrol === true });
+    } catch {
+      // Not known now: the next check or the server's 403s say it.
+    }
   },
 }));
 

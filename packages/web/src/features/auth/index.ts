@@ -18,3 +18,6 @@ export {
   type AuthChangeDetail,
 } from './auth-events.ts';
 export { LoginForm } from './components/login-form.tsx';
+export { TwoFactorStep } from './components/two-factor-step.tsx';
+export { SecondFactorField, useSecondFactorInput } from './components/second-factor-field.tsx';
+export type { SecondFactor } from './api/admin-login.ts';

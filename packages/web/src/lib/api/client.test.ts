@@ -157,6 +157,23 @@ test('401 on password checks, change-password and login reports without logging 
   assert.deepEqual(rejected, []);
 });
 
+test('401 TWO_FACTOR_REQUIRED (a wrong code) reports the server message and keeps the session', async () => {
+  current = { type: 'admin', token: 't' };
+  stub(() =>
+    json(401, {
+      code: 401,
+      message: '验证码或恢复码不正确',
+      data: null,
+      success: false,
+      error: 'TWO_FACTOR_REQUIRED',
+    }),
+  );
+  const error = await failure(api.post('/auth/two-factor/totp/disable', { otp: '123456' }));
+  assert.equal(error.message, '验证码或恢复码不正确');
+  assert.equal(error.code, 'TWO_FACTOR_REQUIRED');
+  assert.deepEqual(rejected, []);
+});
+
 test('401 without credentials asks to log in; handleUnauthorized=false never ends a session', async () => {
   stub(() => json(401, { code: 401, message: 'x', data: null, success: false, error: 'UNAUTHENTICATED' }));
   assert.equal((await failure(api.get('/user/pastes'))).message, zhCN.errors.unauthorized);

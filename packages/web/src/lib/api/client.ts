@@ -11,7 +11,8 @@
  *   of docs/product.md §8 in the current language.
  * - Offline copies: an answer the service worker replayed from its cache is reported to
  *   lib/offline/network-status.ts, so the header can say which time the page shows.
- * - 401: password checks, change-password and login only report; with an admin token or an API key
+ * - 401: password checks, change-password, login and a wrong second factor (TWO_FACTOR_REQUIRED)
+ *   only report; otherwise, with an admin token or an API key
  *   the session is ended through the auth bridge (the auth feature registers it, so this module does
  *   not depend on any feature).
  */
@@ -132,6 +133,9 @@ function unauthorizedError(
   const fields = errorFields(body);
   const make = (text: string) =>
     new ApiError(text, { status: 401, code: fields.code ?? 'UNAUTHENTICATED', ...fields });
+  // A wrong or missing second factor (docs/accounts.md "Two-factor sign-in") is about the code just
+  // typed, never the session: signing in, turning two-factor sign-in off, new recovery codes.
+  if (fields.code === 'TWO_FACTOR_REQUIRED') return make(message ?? t('errors.unauthorized'));
   switch (unauthorizedKind(method, path)) {
     case 'password':
       return make(message ?? t('errors.wrongPassword'));

@@ -5,18 +5,10 @@
  */
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../../components/button.tsx';
-import { LogoutIcon } from '../../../components/icons.tsx';
-import { showToast } from '../../../components/toast/toast-store.ts';
 import { paths } from '../../../config/paths.ts';
 import { useAuthStore } from '../../auth/index.ts';
 import type { AdminModule } from '../admin-modules.ts';
-
-const ROLE_LABELS = {
-  admin: 'auth.roles.admin',
-  member: 'auth.roles.member',
-  apikey: 'auth.roles.apiKey',
-} as const;
+import { SignedInAs } from './signed-in-as.tsx';
 
 const itemClasses =
   'block shrink-0 whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring';
@@ -30,37 +22,13 @@ export function AdminNav({
 }) {
   const { t } = useTranslation();
   const authType = useAuthStore((state) => state.authType);
-  const userName = useAuthStore((state) => state.userInfo?.name ?? '');
   const canMount = useAuthStore((state) => state.hasPermission('mount'));
   const basePath = useAuthStore((state) => state.apiKeyInfo?.basic_path ?? '/');
-
-  const logout = async () => {
-    await useAuthStore.getState().logout('user');
-    showToast(t('auth.loggedOut'), 'success');
-  };
 
   return (
     <aside className="mb-6 min-w-0 lg:mb-0">
       <div className="rounded-xl border border-border bg-surface p-3 shadow-card">
-        <div className="flex items-center justify-between gap-3 px-1 pb-3 lg:flex-col lg:items-stretch">
-          <div className="min-w-0 text-sm">
-            <p className="text-fg-muted">{t('admin.signedInAs')}</p>
-            <p
-              className="truncate font-medium text-fg"
-              data-testid="signed-in-user"
-              data-user-content={userName ? '' : undefined}
-            >
-              {authType === 'admin' ? userName || t('auth.administrator') : userName}
-            </p>
-            <p className="text-xs text-fg-muted">
-              {t(ROLE_LABELS[authType === 'none' ? 'apikey' : authType])}
-            </p>
-          </div>
-          <Button variant="secondary" size="sm" onClick={() => void logout()} className="lg:w-full">
-            <LogoutIcon className="size-4" />
-            {t('auth.logout')}
-          </Button>
-        </div>
+        <SignedInAs sidebar />
         <nav aria-label={t('admin.navigation')} className="border-t border-border pt-3">
           <ul className="flex flex-wrap gap-1 lg:flex-col">
             {modules.map((module) => {

@@ -24,6 +24,7 @@ const stored: SystemSettings = {
   fsUploadShare: true,
   webdavUploadShare: false,
   auditRetentionDays: 90,
+  requireTwoFactor: 'off',
 };
 
 test('the largest upload must be a number greater than 0', () => {
@@ -98,6 +99,12 @@ test('the stored settings fill the form in the largest whole unit', () => {
     fsUploadShare: true,
     webdavUploadShare: false,
   });
+});
+
+test('who must sign in with two factors: a stored policy, else off', () => {
+  assert.equal(toSystemSettings([{ key: 'require_two_factor', value: 'admins' }]).requireTwoFactor, 'admins');
+  assert.equal(toSystemSettings([{ key: 'require_two_factor', value: 'sometimes' }]).requireTwoFactor, 'off');
+  assert.equal(toSystemSettings([]).requireTwoFactor, 'off');
 });
 
 test('only what changed is sent; the same size in another unit is no change', () => {

@@ -1,4 +1,8 @@
-/** POST /admin/login: exchanges username and password for an admin session token. */
+/**
+ * POST /admin/login: exchanges username and password for an admin session token. A person with
+ * two-factor sign-in also sends a current code (`otp`) or a recovery code (docs/accounts.md
+ * "Two-factor sign-in"); without one the server answers 401 TWO_FACTOR_REQUIRED.
+ */
 import { api } from '../../../lib/api/index.ts';
 
 export interface AdminLoginResult {
@@ -7,8 +11,24 @@ export interface AdminLoginResult {
   role?: 'admin' | 'member';
   token?: string;
   expiresAt?: string;
+  /** The admin requires two-factor sign-in of this person, who has not set it up: the session can only do that. */
+  two_factor_setup_required?: boolean;
 }
 
-export function adminLogin(username: string, password: string): Promise<AdminLoginResult | null> {
-  return api.post<AdminLoginResult | null>('/admin/login', { username, password }, { credential: null });
+/** The second factor a sign-in brings: a code from the authenticator app, or a recovery code. */
+export interface SecondFactor {
+  otp?: string;
+  recovery_code?: string;
+}
+
+export function adminLogin(
+  username: string,
+  password: string,
+  factor: SecondFactor = {},
+): Promise<AdminLoginResult | null> {
+  return api.post<AdminLoginResult | null>(
+    '/admin/login',
+    { username, password, ...factor },
+    { credential: null },
+  );
 }

@@ -9,6 +9,8 @@ export interface Me {
   role: UserRole;
   home_path: string | null;
   paths: { path: string; access: 'read' | 'write' }[];
+  /** The admin requires two-factor sign-in of them and they have not set it up yet. */
+  must_enrol?: boolean;
 }
 
 export function getMe(token: string): Promise<Me> {

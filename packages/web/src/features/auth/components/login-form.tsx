@@ -1,7 +1,8 @@
 /**
  * The login screen of the admin area (docs/product.md §2): two modes, admin account (username and password)
  * and API key. It also shows why the user was signed out (session expired, key invalid, account
- * updated), as kept by the auth store.
+ * updated), as kept by the auth store. A person with two-factor sign-in then gets the code step
+ * (TwoFactorStep), which signs in again with the username and password kept here.
  */
 import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +15,7 @@ import { isApiError } from '../../../lib/api/index.ts';
 import { useErrorFocus } from '../../../lib/forms/use-error-focus.ts';
 import { noticeMessageKey, useAuthStore } from '../auth-store.ts';
 import { SsoButtons } from './sso-buttons.tsx';
+import { TwoFactorStep } from './two-factor-step.tsx';
 
 type Mode = 'admin' | 'apikey';
 const MODES: Mode[] = ['admin', 'apikey'];
@@ -27,6 +29,7 @@ export function LoginForm() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [apiKey, setApiKey] = useState('');
+  const [secondStep, setSecondStep] = useState(false);
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<'username' | 'password' | 'apiKey', string>>>(
     {},
   );
@@ -69,7 +72,8 @@ export function LoginForm() {
       if (mode === 'admin') await auth.adminLogin(username.trim(), password);
       else await auth.apiKeyLogin(apiKey.trim());
     } catch (caught) {
-      setError(isApiError(caught) ? caught.message : t('errors.unexpected'));
+      if (isApiError(caught) && caught.code === 'TWO_FACTOR_REQUIRED') setSecondStep(true);
+      else setError(isApiError(caught) ? caught.message : t('errors.unexpected'));
       setPending(false);
     }
   };
@@ -89,89 +93,95 @@ export function LoginForm() {
             {t(noticeMessageKey(notice))}
           </Alert>
         )}
-        <div
-          role="tablist"
-          aria-label={t('auth.login.modes')}
-          className="mb-5 grid grid-cols-2 gap-1 rounded-lg bg-surface-sunken p-1"
-        >
-          {MODES.map((value) => (
-            <button
-              key={value}
-              ref={(element) => {
-                tabRefs.current[value] = element;
-              }}
-              type="button"
-              role="tab"
-              id={`${tabIds}-${value}-tab`}
-              aria-selected={mode === value}
-              aria-controls={`${tabIds}-panel`}
-              tabIndex={mode === value ? 0 : -1}
-              onClick={() => selectMode(value)}
-              onKeyDown={onTabKeyDown}
-              className={`rounded-md px-3 py-2 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-ring ${
-                mode === value ? 'bg-surface text-fg shadow-card' : 'text-fg-muted hover:text-fg'
-              }`}
+        {secondStep ? (
+          <TwoFactorStep username={username.trim()} password={password} onBack={() => setSecondStep(false)} />
+        ) : (
+          <>
+            <div
+              role="tablist"
+              aria-label={t('auth.login.modes')}
+              className="mb-5 grid grid-cols-2 gap-1 rounded-lg bg-surface-sunken p-1"
             >
-              {value === 'admin' ? t('auth.login.adminTab') : t('auth.login.apiKeyTab')}
-            </button>
-          ))}
-        </div>
-        <form
-          ref={errorScope}
-          id={`${tabIds}-panel`}
-          role="tabpanel"
-          aria-labelledby={`${tabIds}-${mode}-tab`}
-          onSubmit={(event) => void onSubmit(event)}
-          noValidate
-          className="space-y-4"
-        >
-          {mode === 'admin' ? (
-            <>
-              <TextField
-                label={t('auth.login.username')}
-                name="username"
-                autoComplete="username"
-                value={username}
-                onChange={(event) => setUsername(event.target.value)}
-                error={fieldErrors.username}
-                required
-              />
-              <TextField
-                label={t('auth.login.password')}
-                name="password"
-                type="password"
-                autoComplete="current-password"
-                value={password}
-                onChange={(event) => setPassword(event.target.value)}
-                error={fieldErrors.password}
-                required
-              />
-            </>
-          ) : (
-            <TextField
-              label={t('auth.login.apiKey')}
-              name="apiKey"
-              type="password"
-              autoComplete="off"
-              spellCheck={false}
-              value={apiKey}
-              onChange={(event) => setApiKey(event.target.value)}
-              error={fieldErrors.apiKey}
-              hint={t('auth.login.apiKeyHint')}
-              required
-            />
-          )}
-          {error && (
-            <Alert tone="error" testId="login-error">
-              {error}
-            </Alert>
-          )}
-          <Button type="submit" className="w-full" disabled={pending}>
-            {pending && <Spinner className="size-4 text-accent-fg" />}
-            {pending ? t('auth.login.submitting') : t('auth.login.submit')}
-          </Button>
-        </form>
-        <SsoButtons />
+              {MODES.map((value) => (
+                <button
+                  key={value}
+                  ref={(element) => {
+                    tabRefs.current[value] = element;
+                  }}
+                  type="button"
+                  role="tab"
+                  id={`${tabIds}-${value}-tab`}
+                  aria-selected={mode === value}
+                  aria-controls={`${tabIds}-panel`}
+                  tabIndex={mode === value ? 0 : -1}
+                  onClick={() => selectMode(value)}
+                  onKeyDown={onTabKeyDown}
+                  className={`rounded-md px-3 py-2 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-ring ${
+                    mode === value ? 'bg-surface text-fg shadow-card' : 'text-fg-muted hover:text-fg'
+                  }`}
+                >
+                  {value === 'admin' ? t('auth.login.adminTab') : t('auth.login.apiKeyTab')}
+                </button>
+              ))}
+            </div>
+            <form
+              ref={errorScope}
+              id={`${tabIds}-panel`}
+              role="tabpanel"
+              aria-labelledby={`${tabIds}-${mode}-tab`}
+              onSubmit={(event) => void onSubmit(event)}
+              noValidate
+              className="space-y-4"
+            >
+              {mode === 'admin' ? (
+                <>
+                  <TextField
+                    label={t('auth.login.username')}
+                    name="username"
+                    autoComplete="username"
+                    value={username}
+                    onChange={(event) => setUsername(event.target.value)}
+                    error={fieldErrors.username}
+                    required
+                  />
+                  <TextField
+                    label={t('auth.login.password')}
+                    name="password"
+                    type="password"
+                    autoComplete="current-password"
+                    value={password}
+                    onChange={(event) => setPassword(event.target.value)}
+                    error={fieldErrors.password}
+                    required
+                  />
+                </>
+              ) : (
+                <TextField
+                  label={t('auth.login.apiKey')}
+                  name="apiKey"
+                  type="password"
+                  autoComplete="off"
+                  spellCheck={false}
+                  value={apiKey}
+                  onChange={(event) => setApiKey(event.target.value)}
+                  error={fieldErrors.apiKey}
+                  hint={t('auth.login.apiKeyHint')}
+                  required
+                />
+              )}
+              {error && (
+                <Alert tone="error" testId="login-error">
+                  {error}
+                </Alert>
+              )}
+              <Button type="submit" className="w-full" disabled={pending}>
+                {pending && <Spinner className="size-4 text-accent-fg" />}
+                {pending ? t('auth.login.submitting') : t('auth.login.submit')}
+              </Button>
+            </form>
+            <SsoButtons />
+          </>
+        )}
       </div>
     </div>
   );

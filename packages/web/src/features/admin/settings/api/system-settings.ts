@@ -1,14 +1,17 @@
 /**
  * GET and PUT /admin/system-settings: the largest upload (bytes; sent back as a number and a unit),
  * the WebDAV upload mode, the URL-upload allowlist, whether Office preview is on and whether uploads
- * into mounts publish file shares, and how many days the audit log keeps entries. The server answers a list of `{key, value}` rows (CloudPaste's
+ * into mounts publish file shares, how many days the audit log keeps entries, and who must sign in
+ * with two factors. The server answers a list of `{key, value}` rows (CloudPaste's
  * shape); this turns it into one typed object.
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   DEFAULT_AUDIT_RETENTION_DAYS,
   DEFAULT_MAX_UPLOAD_BYTES,
+  TWO_FACTOR_POLICIES,
   WEBDAV_UPLOAD_MODES,
+  type TwoFactorPolicy,
   type systemSettingsUpdateSchema,
 } from '@cubby/shared';
 import type { z } from 'zod';
@@ -32,6 +35,8 @@ export interface SystemSettings {
   webdavUploadShare: boolean;
   /** Days the audit log keeps an entry; 0 keeps every entry. */
   auditRetentionDays: number;
+  /** Who must sign in with two factors (docs/accounts.md "Two-factor sign-in"). */
+  requireTwoFactor: TwoFactorPolicy;
 }
 
 interface SettingRow {
@@ -50,6 +55,7 @@ export function toSystemSettings(rows: unknown): SystemSettings {
   const value = (key: string) => list.find((row) => row?.key === key)?.value;
   const bytes = Number(value('max_upload_bytes'));
   const mode = value('webdav_upload_mode') ?? '';
+  const policy = value('require_two_factor') ?? '';
   return {
     maxUploadBytes: Number.isSafeInteger(bytes) && bytes > 0 ? bytes : DEFAULT_MAX_UPLOAD_BYTES,
     webdavUploadMode: (WEBDAV_UPLOAD_MODES as readonly string[]).includes(mode)
@@ -60,6 +66,9 @@ export function toSystemSettings(rows: unknown): SystemSettings {
     fsUploadShare: value('fs_upload_share') !== 'false',
     webdavUploadShare: value('webdav_upload_share') === 'true',
     auditRetentionDays: retention(value('audit_retention_days')),
+    requireTwoFactor: (TWO_FACTOR_POLICIES as readonly string[]).includes(policy)
+      ? (policy as TwoFactorPolicy)
+      : 'off',
   };
 }
 
