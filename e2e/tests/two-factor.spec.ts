@@ -268,7 +268,7 @@ test('when the admin requires it of everyone, a member without it sets it up fir
 
 /** The login form's password step in Chinese. */
 async function loginAsAdminWithFormZh(page: Page, username: string) {
-  await page.getByRole('tab', { name: '管理员账户' }).click();
+  await page.getByRole('tab', { name: '账户', exact: true }).click();
   await page.getByRole('textbox', { name: '用户名' }).fill(username);
   await page.getByRole('textbox', { name: '密码', exact: true }).fill(MEMBER_PASSWORD);
   await page.getByRole('button', { name: '登录' }).click();
