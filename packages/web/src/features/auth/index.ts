@@ -18,3 +18,5 @@ export {
   type AuthChangeDetail,
 } from './auth-events.ts';
 export { LoginForm } from './components/login-form.tsx';
+export { passkeyAssertion, type PasskeyAssertion } from './api/passkeys.ts';
+export { passkeyErrorKey, type PasskeyErrorKey } from './passkey-errors.ts';

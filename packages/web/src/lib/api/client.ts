@@ -290,6 +290,8 @@ export const api = {
     (await apiRequest<T>(path, { ...options, method: 'POST', body })).data,
   put: async <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) =>
     (await apiRequest<T>(path, { ...options, method: 'PUT', body })).data,
+  patch: async <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) =>
+    (await apiRequest<T>(path, { ...options, method: 'PATCH', body })).data,
   delete: async <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) =>
     (await apiRequest<T>(path, { ...options, method: 'DELETE' })).data,
 };

@@ -13,6 +13,7 @@ import { Spinner } from '../../../components/spinner.tsx';
 import { isApiError } from '../../../lib/api/index.ts';
 import { useErrorFocus } from '../../../lib/forms/use-error-focus.ts';
 import { noticeMessageKey, useAuthStore } from '../auth-store.ts';
+import { PasskeySignIn } from './passkey-sign-in.tsx';
 import { SsoButtons } from './sso-buttons.tsx';
 
 type Mode = 'admin' | 'apikey';
@@ -171,6 +172,7 @@ export function LoginForm() {
             {pending ? t('auth.login.submitting') : t('auth.login.submit')}
           </Button>
         </form>
+        {mode === 'admin' && <PasskeySignIn />}
         <SsoButtons />
       </div>
     </div>

@@ -1,10 +1,11 @@
 /**
  * Admin module "My account" (docs/accounts.md), for every person, admin or member: the password
- * (and name), the sessions, and the app passwords for WebDAV.
+ * (and name), passkeys, the sessions, and the app passwords for WebDAV.
  */
 import { useTranslation } from 'react-i18next';
 import { AccountSection } from '../../settings/components/account-section.tsx';
 import { AppPasswordsSection } from './app-passwords-section.tsx';
+import { PasskeysSection } from './passkeys-section.tsx';
 import { SessionsSection } from './sessions-section.tsx';
 
 export default function AccountModule() {
@@ -13,6 +14,7 @@ export default function AccountModule() {
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold tracking-tight text-fg">{t('admin.modules.account')}</h1>
       <AccountSection title={t('accounts.signIn')} />
+      <PasskeysSection />
       <SessionsSection />
       <AppPasswordsSection />
     </div>
