@@ -109,7 +109,7 @@ function unauthorizedKind(
   // A share's Office preview link: 401 means its password is missing, never a session problem.
   if (method === 'GET' && /^\/office-preview\/[^/?]+(\?|$)/.test(path)) return 'password';
   if (path === '/admin/change-password') return 'change-password';
-  if (path === '/admin/login') return 'login';
+  if (path === '/admin/login' || path === '/public/passkeys/login') return 'login';
   return 'session';
 }
 
