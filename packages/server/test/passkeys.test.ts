@@ -146,6 +146,15 @@ for (const dialect of DIALECTS) {
       assert.equal(me.body.data.username, 'pia');
       const list = await t.json('/api/auth/passkeys', { headers: bearer(signedIn.body.data.token) });
       assert.equal(list.body.data[0].last_used_at, t.clock.now().toISOString());
+      // The audit log names who signed in, and how.
+      const entry = await t.database.db.kysely
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('action', '=', 'auth.login')
+        .where('actor_name', '=', 'pia')
+        .where('details', 'like', '%passkey%')
+        .executeTakeFirst();
+      assert.equal(entry?.outcome, 'success');
     });
 
     it('takes each challenge once, for five minutes', async () => {
@@ -265,6 +274,15 @@ for (const dialect of DIALECTS) {
           .where('key', '=', 'require_two_factor')
           .execute();
       }
+    });
+
+    it('limits failed passkey sign-ins per address', async () => {
+      t.clock.advance(15 * 60_000); // the failures above are out of the window
+      const statuses: number[] = [];
+      for (let i = 0; i < 21; i++) {
+        statuses.push((await passkeyLogin(await assertion(quinn, { origin: 'http://evil.example' }))).status);
+      }
+      assert.deepEqual(statuses, [...Array<number>(20).fill(401), 429]);
     });
 
     it('answers no key, and stores none but public keys', async () => {
