@@ -2,13 +2,14 @@
  * Passkeys in real Chromium (docs/accounts.md "Passkeys"), with its virtual authenticator (CDP
  * `WebAuthn`: a platform authenticator that holds discoverable credentials and verifies the user):
  * a member adds a passkey in My account and sees their recovery codes once, signs out, signs in
- * with the passkey alone, then removes it. WebAuthn needs a domain for its RP ID, so the page is
+ * with the passkey alone, renames it (in Chinese) and removes it; the screens with a passkey are
+ * screenshot and checked under axe at both widths in both themes. WebAuthn needs a domain for its RP ID, so the page is
  * opened at `localhost` (the same server, on the loopback address) rather than 127.0.0.1.
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from '@playwright/test';
 import { expect, loginAsAdminWithForm, MEMBER_PASSWORD, test } from '../support/fixtures.ts';
-import { PORT } from '../support/env.ts';
+import { PORT, SCREENSHOT_DIR } from '../support/env.ts';
 
 const LOCALHOST = `http://localhost:${PORT}`;
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -32,9 +33,28 @@ async function pageWithAuthenticator(browser: Browser): Promise<Page> {
   return page;
 }
 
-async function axeProblems(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
-  return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+/**
+ * The screen with a passkey (no other walk has one: they run at 127.0.0.1) at 375 and 1280 px in
+ * both colour schemes: a screenshot of each, and axe's WCAG 2.1 A/AA rules in each.
+ */
+async function lookAt(page: Page, name: string) {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.evaluate(() =>
+        Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null))),
+      );
+      await page.screenshot({
+        path: `${SCREENSHOT_DIR}passkeys/${name}-${width}-${colorScheme}.png`,
+        fullPage: true,
+      });
+      const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+      expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual(
+        [],
+      );
+    }
+  }
 }
 
 test('a member adds a passkey, signs in with it alone after signing out, and removes it', async ({
@@ -60,7 +80,7 @@ test('a member adds a passkey, signs in with it alone after signing out, and rem
   await expect(row).toContainText('Never');
   // Her first second factor: ten recovery codes, shown this once.
   await expect(page.getByTestId('passkey-recovery-codes').locator('li')).toHaveCount(10);
-  expect(await axeProblems(page)).toEqual([]);
+  await lookAt(page, 'codes-en');
   await page.getByTestId('passkey-recovery-codes').getByRole('button', { name: 'Done' }).click();
   await expect(page.getByTestId('passkey-recovery-codes')).toHaveCount(0);
 
@@ -72,7 +92,18 @@ test('a member adds a passkey, signs in with it alone after signing out, and rem
 
   await page.goto('/admin/account');
   await expect(row).not.toContainText('Never');
-  await row.getByRole('button', { name: 'Remove Test laptop' }).click();
+  // In Chinese too: the list, and the rename dialog.
+  await page.evaluate(() => localStorage.setItem('language', 'zh-CN'));
+  await page.reload();
+  await expect(row).toContainText('仅此设备');
+  await lookAt(page, 'list-zh');
+  await row.getByRole('button', { name: '重命名 Test laptop' }).click();
+  await page.getByRole('dialog').getByRole('textbox').fill('Work laptop');
+  await page.getByRole('dialog').getByRole('button', { name: '保存' }).click();
+  await expect(row).toContainText('Work laptop');
+  await page.evaluate(() => localStorage.setItem('language', 'en-US'));
+  await page.reload();
+  await row.getByRole('button', { name: 'Remove Work laptop' }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Remove', exact: true }).click();
   await expect(row).toHaveCount(0);
   await expect(page.getByText('No passkeys')).toBeVisible();
