@@ -8,6 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { Secret, TOTP } from 'otpauth';
 import { SoftAuthenticator } from './support/authenticator.ts';
 import { DIALECTS } from './support/databases.ts';
 import { basic, bearer, createTestApp, type TestApp } from './support/test-app.ts';
@@ -20,6 +21,7 @@ for (const dialect of DIALECTS) {
     const answers: string[] = [];
     const pia = new SoftAuthenticator();
     const quinn = new SoftAuthenticator();
+    const raviKey = new SoftAuthenticator();
     let piaPasskeyId = '';
     let quinnPasskeyId = '';
 
@@ -30,7 +32,8 @@ for (const dialect of DIALECTS) {
     };
     const passwordLogin = (username: string, extra: Record<string, unknown> = {}) =>
       call('/api/admin/login', { json: { username, password: `${username} password`, ...extra } });
-    const session = async (username: string) => bearer((await passwordLogin(username)).body.data.token);
+    const session = async (username: string, extra: Record<string, unknown> = {}) =>
+      bearer((await passwordLogin(username, extra)).body.data.token);
     /** Registers `authenticator` as a passkey of the session's person. */
     const register = async (
       headers: Record<string, string>,
@@ -263,7 +266,7 @@ for (const dialect of DIALECTS) {
         assert.equal(signIn.body.data.two_factor_setup_required, true);
         const ravi = bearer(signIn.body.data.token);
         assert.equal((await t.json('/api/user/pastes', { headers: ravi })).status, 403);
-        const made = await register(ravi, new SoftAuthenticator(), 'key');
+        const made = await register(ravi, raviKey, 'key');
         assert.equal(made.status, 201, JSON.stringify(made.body));
         assert.equal((await t.json('/api/user/pastes', { headers: ravi })).status, 200);
         assert.equal((await t.json('/api/auth/me', { headers: ravi })).body.data.must_enrol, false);
@@ -274,6 +277,31 @@ for (const dialect of DIALECTS) {
           .where('key', '=', 'require_two_factor')
           .execute();
       }
+    });
+
+    it('keeps the recovery codes when TOTP is turned off while a passkey remains', async () => {
+      const ravi = await session('ravi', { passkey: await assertion(raviKey) });
+      const setup = await call('/api/auth/two-factor/totp/setup', { headers: ravi });
+      const code = () =>
+        new TOTP({ secret: Secret.fromBase32(setup.body.data.secret), digits: 6, period: 30 }).generate({
+          timestamp: t.clock.now().getTime(),
+        });
+      const on = await call('/api/auth/two-factor/totp/enable', { headers: ravi, json: { code: code() } });
+      assert.equal(on.status, 200);
+      t.clock.advance(30_000);
+      const off = await call('/api/auth/two-factor/totp/disable', { headers: ravi, json: { otp: code() } });
+      assert.equal(off.status, 200);
+      const status = await t.json('/api/auth/two-factor', { headers: ravi });
+      assert.deepEqual(status.body.data, {
+        totp: false,
+        passkeys: 1,
+        recovery_codes_left: 10,
+        required: false,
+      });
+      assert.equal(
+        (await passwordLogin('ravi', { recovery_code: on.body.data.recovery_codes[0] })).status,
+        200,
+      );
     });
 
     it('limits failed passkey sign-ins per address', async () => {
