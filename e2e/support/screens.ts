@@ -1179,6 +1179,17 @@ export const SCREENS: Screen[] = [
       await page.evaluate(() => localStorage.removeItem('admin_must_enrol'));
     },
   },
+  {
+    // At 127.0.0.1 (an address is no RP ID) the browser refuses the ceremony: the message says why.
+    name: 'member-passkey-refused',
+    as: 'member',
+    path: '/admin/account',
+    action: async (page) => {
+      await page.locator('input[name=passkeyName]').fill('Work laptop');
+      await page.locator('input[name=passkeyName]').press('Enter');
+      await expect(page.getByTestId('passkey-add-error')).toBeVisible();
+    },
+  },
   { name: 'admin-settings', as: 'admin', path: '/admin/settings' },
   { name: 'admin-sso', as: 'admin', path: '/admin/sso', prepare: seedSsoProvider },
   {

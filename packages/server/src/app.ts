@@ -38,6 +38,9 @@ import { TwoFactorRepository } from './modules/two-factor/two-factor.repository.
 import { twoFactorRoutes } from './modules/two-factor/two-factor.routes.ts';
 import { TwoFactorService } from './modules/two-factor/two-factor.service.ts';
 import { OidcRepository } from './modules/oidc/oidc.repository.ts';
+import { PasskeysRepository } from './modules/passkeys/passkeys.repository.ts';
+import { passkeysRoutes } from './modules/passkeys/passkeys.routes.ts';
+import { PasskeysService } from './modules/passkeys/passkeys.service.ts';
 import { oidcRoutes } from './modules/oidc/oidc.routes.ts';
 import { OidcService } from './modules/oidc/oidc.service.ts';
 import { InvitesService } from './modules/users/invites.service.ts';
@@ -136,13 +139,24 @@ export function createApp(deps: AppDeps) {
     makeFolder: (principal, path) => vfs.mkdir(principal, path),
     quotaChanged: (key) => quota.forget(key),
   });
-  const twoFactor = new TwoFactorService({
+  const twoFactor: TwoFactorService = new TwoFactorService({
     repo: new TwoFactorRepository(db.kysely),
     clock,
     limiter,
     secretKey: deps.secretKey,
     issuer: 'Cubby',
     policy: () => settings.requireTwoFactor(),
+    // Built below: a passkey counts as a second factor (docs/accounts.md "Passkeys").
+    passkeys: {
+      count: (userId) => passkeys.count(userId),
+      verifyFor: (userId, proof) => passkeys.verifyFor(userId, proof),
+    },
+  });
+  const passkeys = new PasskeysService({
+    repo: new PasskeysRepository(db.kysely),
+    clock,
+    limiter,
+    twoFactor,
   });
   const auth: AuthService = new AuthService(
     new SessionsRepository(db.kysely),
@@ -354,7 +368,7 @@ export function createApp(deps: AppDeps) {
     '/',
     webdavRoutes(
       { vfs, fs, tasks: fsTasks, settings, repo: davRepository, clock },
-      new DavAuthenticator({ auth, users, apiKeys, appPasswords, clock, audit }),
+      new DavAuthenticator({ auth, twoFactor, users, apiKeys, appPasswords, clock, audit }),
     ),
   );
 
@@ -366,6 +380,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', oidcRoutes(oidc, { config }));
   api.route('/', appPasswordsRoutes(appPasswords));
   api.route('/', twoFactorRoutes(twoFactor, users));
+  api.route('/', passkeysRoutes(passkeys, { auth, users, config }));
   api.route('/', auditRoutes(audit, config));
   api.route('/', apiKeysRoutes(apiKeys));
   api.route('/', pastesRoutes(pastes));

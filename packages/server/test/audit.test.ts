@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { AUDIT_ACTIONS } from '@cubby/shared';
 import { Secret, TOTP } from 'otpauth';
 import type { AuditLogTable } from '../src/db/schema.ts';
+import { SoftAuthenticator } from './support/authenticator.ts';
 import { DIALECTS } from './support/databases.ts';
 import { ADMIN, apiKey, bearer, createTestApp, type TestApp } from './support/test-app.ts';
 
@@ -529,6 +530,44 @@ for (const dialect of DIALECTS) {
         call('POST', '/api/auth/two-factor/totp/disable', { otp: totp() }, bearer(memberToken)),
       );
       check(entry, { action: 'two_factor.disable', ...asMemberEntry });
+      // A passkey added, renamed, removed.
+      const authenticator = new SoftAuthenticator();
+      const passkeyOptions = await call(
+        'POST',
+        '/api/auth/passkeys/register/options',
+        undefined,
+        bearer(memberToken),
+      );
+      let passkeyId = '';
+      entry = await onlyEntry(async () => {
+        const res = await call(
+          'POST',
+          '/api/auth/passkeys/register',
+          {
+            challenge_id: passkeyOptions.body.data.challenge_id,
+            response: authenticator.register(passkeyOptions.body.data.options),
+            name: 'laptop',
+          },
+          bearer(memberToken),
+        );
+        passkeyId = res.body.data.id;
+        secrets.push(...(res.body.data.recovery_codes as string[]));
+      });
+      check(entry, {
+        action: 'passkey.create',
+        ...asMemberEntry,
+        status: 201,
+        target: passkeyId,
+        details: { name: 'laptop' },
+      });
+      entry = await onlyEntry(() =>
+        call('PATCH', `/api/auth/passkeys/${passkeyId}`, { name: 'desk' }, bearer(memberToken)),
+      );
+      check(entry, { action: 'passkey.update', ...asMemberEntry, target: passkeyId });
+      entry = await onlyEntry(() =>
+        call('DELETE', `/api/auth/passkeys/${passkeyId}`, undefined, bearer(memberToken)),
+      );
+      check(entry, { action: 'passkey.delete', ...asMemberEntry, target: passkeyId });
       const sessions = await call('GET', '/api/auth/sessions', undefined, bearer(memberToken));
       const sessionId = sessions.body.data[0].id as string;
       entry = await onlyEntry(() => call('DELETE', '/api/auth/sessions', undefined, bearer(memberToken)));

@@ -69,6 +69,8 @@ async function danglingReferences(db: Kysely<Database>): Promise<string[]> {
     ['user_paths', 'user_id', 'users', 'id'],
     ['app_passwords', 'user_id', 'users', 'id'],
     ['recovery_codes', 'user_id', 'users', 'id'],
+    ['passkeys', 'user_id', 'users', 'id'],
+    ['passkey_challenges', 'user_id', 'users', 'id'],
     ['files', 'storage_config_id', 'storage_configs', 'id'],
     ['upload_sessions', 'file_id', 'files', 'id'],
     ['upload_sessions', 'storage_config_id', 'storage_configs', 'id'],

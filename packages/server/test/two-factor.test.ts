@@ -63,7 +63,12 @@ for (const dialect of DIALECTS) {
       assert.equal(recovery.length, 10);
       assert.equal(new Set(recovery).size, 10);
       const status = await t.json('/api/auth/two-factor', { headers: session });
-      assert.deepEqual(status.body.data, { totp: true, recovery_codes_left: 10, required: false });
+      assert.deepEqual(status.body.data, {
+        totp: true,
+        passkeys: 0,
+        recovery_codes_left: 10,
+        required: false,
+      });
       // Stored sealed and hashed: neither the secret nor a recovery code is in the database.
       const stored = JSON.stringify([
         await t.database.db.kysely.selectFrom('users').selectAll().execute(),

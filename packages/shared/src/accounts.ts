@@ -136,3 +136,21 @@ export interface AppPasswordView {
   created_at: string;
   last_used: string | null;
 }
+
+/** Passkeys (WebAuthn; docs/accounts.md "Passkeys"): the name a person gives one. */
+export const PASSKEY_NAME_MAX = 64;
+export const passkeyNameSchema = z
+  .string({ error: 'name_required' })
+  .trim()
+  .min(1, { message: 'name_required' })
+  .max(PASSKEY_NAME_MAX);
+
+export interface PasskeyView {
+  id: string;
+  name: string;
+  /** `singleDevice` (a security key, one device) or `multiDevice` (synced across a person's devices). */
+  device_type: string;
+  backed_up: boolean;
+  created_at: string;
+  last_used_at: string | null;
+}

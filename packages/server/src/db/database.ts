@@ -26,6 +26,7 @@ import * as m0015 from './migrations/0015-accounts.ts';
 import * as m0016 from './migrations/0016-audit-log.ts';
 import * as m0017 from './migrations/0017-oidc.ts';
 import * as m0018 from './migrations/0018-two-factor.ts';
+import * as m0019 from './migrations/0019-passkeys.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -116,6 +117,7 @@ const migrations = {
   '0016-audit-log': m0016,
   '0017-oidc': m0017,
   '0018-two-factor': m0018,
+  '0019-passkeys': m0019,
 };
 
 export type MigrationName = keyof typeof migrations;

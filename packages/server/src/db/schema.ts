@@ -360,6 +360,29 @@ export interface OidcLoginsTable {
   expires_at: string;
 }
 
+export interface PasskeysTable {
+  id: string;
+  user_id: string;
+  credential_id: string;
+  public_key: string;
+  sign_count: number;
+  transports: string;
+  device_type: string;
+  backed_up: number;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface PasskeyChallengesTable {
+  id: string;
+  purpose: 'register' | 'login';
+  user_id: string | null;
+  challenge: string;
+  origin: string;
+  expires_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   oidc_providers: OidcProvidersTable;
@@ -370,6 +393,8 @@ export interface Database {
   invites: InvitesTable;
   app_passwords: AppPasswordsTable;
   recovery_codes: RecoveryCodesTable;
+  passkeys: PasskeysTable;
+  passkey_challenges: PasskeyChallengesTable;
   api_keys: ApiKeysTable;
   settings: SettingsTable;
   pastes: PastesTable;

@@ -25,7 +25,7 @@ import type { ApiKeysService } from '../modules/api-keys/api-keys.service.ts';
 import type { AppPasswordsService } from '../modules/app-passwords/app-passwords.service.ts';
 import type { AuthService } from '../modules/auth/auth.service.ts';
 import type { UsersService } from '../modules/users/users.service.ts';
-import { TwoFactorService } from '../modules/two-factor/two-factor.service.ts';
+import type { TwoFactorService } from '../modules/two-factor/two-factor.service.ts';
 
 const REMEMBER_MS = 60_000;
 const REMEMBER_MAX = 1000;
@@ -38,6 +38,7 @@ export class DavAuthenticator {
   constructor(
     private readonly deps: {
       auth: AuthService;
+      twoFactor: Pick<TwoFactorService, 'isOn'>;
       users: UsersService;
       apiKeys: ApiKeysService;
       appPasswords: AppPasswordsService;
@@ -95,8 +96,9 @@ export class DavAuthenticator {
     let user: UsersTable;
     try {
       user = await this.deps.auth.verifyCredentials(username, password, clientIp);
-      // A password alone is one factor: a person with two-factor sign-in uses an app password here.
-      if (TwoFactorService.isOn(user)) throw unauthenticated('auth.app_password_needed');
+      // A password alone is one factor: a person with two-factor sign-in (TOTP or a passkey) uses an
+      // app password here.
+      if (await this.deps.twoFactor.isOn(user)) throw unauthenticated('auth.app_password_needed');
       // Required and not set up yet: nothing but setting it up (in the browser).
       if (await this.deps.auth.mustEnrol(user)) throw forbidden('auth.two_factor_setup_required');
     } catch (error) {

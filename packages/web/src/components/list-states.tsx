@@ -1,10 +1,13 @@
 /**
  * What a list shows instead of its items: the error of a failed load with a retry button, and the
- * empty state (nothing yet, or nothing matching a search).
+ * empty state (nothing yet, or nothing matching a search); and a loaded list with all of those.
  */
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from './alert.tsx';
 import { Button } from './button.tsx';
+import { PageLoading } from './spinner.tsx';
 
 export function LoadError({ error, onRetry }: { error: Error; onRetry(): void }) {
   const { t } = useTranslation();
@@ -35,5 +38,28 @@ export function EmptyState({
       <p className="font-medium text-fg">{title}</p>
       <p className="mt-1 text-sm text-fg-muted">{description}</p>
     </div>
+  );
+}
+
+/** A query's items as a list: loading, its error with a retry, the empty state, or one row each. */
+export function QueryList<T>({
+  query,
+  label,
+  empty,
+  children,
+}: {
+  query: UseQueryResult<T[]>;
+  /** The list's accessible name. */
+  label: string;
+  empty: { title: string; description: string };
+  children(item: T): ReactNode;
+}) {
+  if (query.isPending) return <PageLoading />;
+  if (query.isError) return <LoadError error={query.error} onRetry={() => void query.refetch()} />;
+  if (query.data.length === 0) return <EmptyState title={empty.title} description={empty.description} />;
+  return (
+    <ul className="space-y-3" aria-label={label}>
+      {query.data.map(children)}
+    </ul>
   );
 }

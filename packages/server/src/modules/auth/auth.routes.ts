@@ -19,6 +19,8 @@ const loginSchema = z.object({
   password: z.unknown(),
   otp: z.unknown().optional(),
   recovery_code: z.unknown().optional(),
+  /** `{challenge_id, response}`: a passkey's assertion (modules/passkeys). */
+  passkey: z.unknown().optional(),
 });
 const changePasswordSchema = z.object({
   currentPassword: z.string().max(1024).optional(),

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import type { AppEnv } from '../../http/context.ts';
 import { ok } from '../../http/envelope.ts';
 import { route } from '../../http/route-docs.ts';
-import { notFound } from '../../errors/app-error.ts';
 import type { UsersService } from '../users/users.service.ts';
 import type { TwoFactorService } from './two-factor.service.ts';
 
@@ -18,11 +17,7 @@ export function twoFactorRoutes(twoFactor: TwoFactorService, users: UsersService
   const app = new Hono<AppEnv>();
   const tag = 'My account';
   /** The signed-in person's row, as it is now. */
-  const me = async (id: string) => {
-    const user = await users.repo.findById(id);
-    if (!user) throw notFound('users.not_found');
-    return user;
-  };
+  const me = (id: string) => users.row(id);
 
   app.get(
     '/auth/two-factor',

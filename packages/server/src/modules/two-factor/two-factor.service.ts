@@ -4,6 +4,9 @@
  * and gets ten one-time recovery codes (shown once, stored as keyed hashes). From then on a sign-in
  * with their password also needs a current code or a recovery code. Codes are checked ±1 time step
  * (30 s), each step at most once (no replay), under a guessing limit per person.
+ *
+ * A passkey (modules/passkeys) counts as two-factor sign-in too: whoever has TOTP on or a passkey
+ * registered needs a second factor after their password — a code, a recovery code or a passkey.
  */
 import { randomUUID } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
@@ -22,11 +25,22 @@ const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 /** Wrong codes, per person: 10 in 15 minutes (a 6-digit code then stays out of reach). */
 const CODE_LIMIT: LimitRule = { name: 'second factor per user', max: 10, windowMs: 15 * 60_000, warn: true };
 
-/** The second factor a sign-in brings: a code from the app, or a recovery code. */
+/** The second factor a sign-in brings: a code from the app, a recovery code, or a passkey's assertion. */
 export interface SecondFactor {
   otp?: unknown;
   recovery_code?: unknown;
+  /** `{challenge_id, response}`, from the passkey sign-in options (modules/passkeys). */
+  passkey?: unknown;
 }
+
+/** What two-factor sign-in asks of a person's passkeys (modules/passkeys/passkeys.service.ts). */
+export interface PasskeyFactor {
+  count(userId: string): Promise<number>;
+  /** Whether `proof` is a valid assertion by a passkey of this person (used up either way). */
+  verifyFor(userId: string, proof: unknown): Promise<boolean>;
+}
+
+type FactorsOf = Pick<UsersTable, 'id' | 'totp_enabled_at'>;
 
 export class TwoFactorService {
   private readonly box: SecretBox;
@@ -40,14 +54,15 @@ export class TwoFactorService {
       issuer: string;
       /** Who must sign in with two factors (the admin's setting). */
       policy: () => Promise<TwoFactorPolicy>;
+      passkeys: PasskeyFactor;
     },
   ) {
     this.box = new SecretBox(deps.secretKey, 'cubby totp secrets v1');
   }
 
-  /** Whether a person signs in with a second factor. */
-  static isOn(user: Pick<UsersTable, 'totp_enabled_at'>): boolean {
-    return user.totp_enabled_at !== null;
+  /** Whether a person signs in with a second factor: TOTP is on, or they have a passkey. */
+  async isOn(user: FactorsOf): Promise<boolean> {
+    return totpOn(user) || (await this.deps.passkeys.count(user.id)) > 0;
   }
 
   /** Whether the admin requires a second factor of this person (the setting `require_two_factor`). */
@@ -57,23 +72,30 @@ export class TwoFactorService {
   }
 
   /** Whether the admin requires a second factor of this person and they have none yet. */
-  async mustEnrol(user: Pick<UsersTable, 'role' | 'totp_enabled_at'>): Promise<boolean> {
-    return !TwoFactorService.isOn(user) && (await this.required(user));
+  async mustEnrol(user: FactorsOf & Pick<UsersTable, 'role'>): Promise<boolean> {
+    // The setting first: a person's passkeys are only counted when it asks for two factors.
+    return !totpOn(user) && (await this.required(user)) && !(await this.isOn(user));
   }
 
-  async status(user: UsersTable): Promise<{ totp: boolean; recovery_codes_left: number; required: boolean }> {
+  async status(user: UsersTable): Promise<{
+    totp: boolean;
+    passkeys: number;
+    recovery_codes_left: number;
+    required: boolean;
+  }> {
+    const passkeys = await this.deps.passkeys.count(user.id);
+    const on = totpOn(user) || passkeys > 0;
     return {
-      totp: TwoFactorService.isOn(user),
-      recovery_codes_left: TwoFactorService.isOn(user)
-        ? await this.deps.repo.countRecoveryCodesLeft(user.id)
-        : 0,
+      totp: totpOn(user),
+      passkeys,
+      recovery_codes_left: on ? await this.deps.repo.countRecoveryCodesLeft(user.id) : 0,
       required: await this.required(user),
     };
   }
 
   /** A new secret for the authenticator app, kept aside until a first code proves it was taken. */
   async setup(user: UsersTable): Promise<{ secret: string; otpauth_url: string }> {
-    if (TwoFactorService.isOn(user)) throw conflict('two_factor.already_on');
+    if (totpOn(user)) throw conflict('two_factor.already_on');
     const secret = new Secret({ size: 20 });
     await this.deps.repo.update(user.id, { totp_pending: this.box.seal(secret.base32, user.id) });
     return { secret: secret.base32, otpauth_url: this.totp(user, secret).toString() };
@@ -81,7 +103,7 @@ export class TwoFactorService {
 
   /** Turns TOTP on with a first code from the app; answers the recovery codes (shown this once). */
   async enable(user: UsersTable, code: unknown): Promise<{ recovery_codes: string[] }> {
-    if (TwoFactorService.isOn(user)) throw conflict('two_factor.already_on');
+    if (totpOn(user)) throw conflict('two_factor.already_on');
     if (!user.totp_pending) throw badRequest('two_factor.setup_first');
     const secret = Secret.fromBase32(this.box.open(user.totp_pending, user.id));
     const step = await this.checkCode(user, secret, code);
@@ -92,12 +114,12 @@ export class TwoFactorService {
       totp_enabled_at: this.deps.clock.now().toISOString(),
       totp_last_step: step,
     });
-    return { recovery_codes: await this.newRecoveryCodes(user.id) };
+    return { recovery_codes: await this.issueRecoveryCodes(user.id) };
   }
 
   /** Turns TOTP off; it takes a current code or a recovery code (the password alone is not enough). */
   async disable(user: UsersTable, factor: SecondFactor): Promise<void> {
-    if (!TwoFactorService.isOn(user)) throw conflict('two_factor.already_off');
+    if (!totpOn(user)) throw conflict('two_factor.already_off');
     await this.verify(user, factor);
     await this.deps.repo.update(user.id, {
       totp_secret: null,
@@ -105,37 +127,45 @@ export class TwoFactorService {
       totp_enabled_at: null,
       totp_last_step: null,
     });
-    await this.deps.repo.setRecoveryCodes(user.id, []);
+    // Recovery codes stay while a passkey still makes two-factor sign-in.
+    if ((await this.deps.passkeys.count(user.id)) === 0) await this.deps.repo.setRecoveryCodes(user.id, []);
   }
 
   /** New recovery codes for old ones (all of those stop); it takes a current code. */
   async regenerate(user: UsersTable, factor: SecondFactor): Promise<{ recovery_codes: string[] }> {
-    if (!TwoFactorService.isOn(user)) throw conflict('two_factor.already_off');
+    if (!(await this.isOn(user))) throw conflict('two_factor.already_off');
     await this.verify(user, factor);
-    return { recovery_codes: await this.newRecoveryCodes(user.id) };
+    return { recovery_codes: await this.issueRecoveryCodes(user.id) };
   }
 
   /**
    * For a sign-in whose password was right: nothing when the person has no second factor; else a
-   * current code or an unused recovery code, or 401 TWO_FACTOR_REQUIRED (missing, or wrong).
+   * current code, an unused recovery code or an assertion by one of their passkeys, or 401
+   * TWO_FACTOR_REQUIRED (missing, or wrong).
    */
   async verify(user: UsersTable, factor: SecondFactor): Promise<void> {
-    if (!TwoFactorService.isOn(user)) return;
+    if (!(await this.isOn(user))) return;
     const otp = typeof factor.otp === 'string' ? factor.otp.replace(/\s/g, '') : '';
     const recovery = typeof factor.recovery_code === 'string' ? normalizeRecovery(factor.recovery_code) : '';
-    if (!otp && !recovery) throw twoFactorRequired('auth.two_factor_required');
+    const passkey = factor.passkey ?? null;
+    if (!otp && !recovery && passkey === null) throw twoFactorRequired('auth.two_factor_required');
     const attempt = await this.deps.limiter.reserve([{ rule: CODE_LIMIT, key: user.id }]);
     let ok: boolean;
-    if (otp) {
+    if (passkey !== null) {
+      // Another person's passkey proves nothing about this one (passkeys.service.ts checks whose).
+      ok = await this.deps.passkeys.verifyFor(user.id, passkey);
+    } else if (otp && totpOn(user)) {
       const secret = Secret.fromBase32(this.box.open(user.totp_secret!, user.id));
       const step = await this.checkCode(user, secret, otp);
       ok = step !== null && (await this.deps.repo.takeStep(user.id, step));
-    } else {
+    } else if (recovery) {
       ok = await this.deps.repo.useRecoveryCode(
         user.id,
         this.hashRecovery(recovery),
         this.deps.clock.now().toISOString(),
       );
+    } else {
+      ok = false; // a code, and TOTP is not on
     }
     if (!ok) throw twoFactorRequired('auth.two_factor_wrong');
     await attempt.refund();
@@ -161,7 +191,8 @@ export class TwoFactorService {
     });
   }
 
-  private async newRecoveryCodes(userId: string): Promise<string[]> {
+  /** Ten new recovery codes (the old ones stop), answered this once; stored only as keyed hashes. */
+  async issueRecoveryCodes(userId: string): Promise<string[]> {
     const codes = Array.from({ length: RECOVERY_CODES }, () => {
       const raw = randomString(10, RECOVERY_ALPHABET);
       return `${raw.slice(0, 5)}-${raw.slice(5)}`;
@@ -177,6 +208,8 @@ export class TwoFactorService {
     return hmacHex(this.deps.secretKey, `recovery-code:${code}`);
   }
 }
+
+const totpOn = (user: Pick<UsersTable, 'totp_enabled_at'>) => user.totp_enabled_at !== null;
 
 /** A recovery code as typed (any case, with or without its dash or spaces) in one form. */
 const normalizeRecovery = (code: string) => code.toLowerCase().replace(/[^a-z0-9]/g, '');

@@ -158,6 +158,13 @@ export class UsersService {
     );
   }
 
+  /** A person's row as it is now (the signed-in person's own routes); 404 when they are gone. */
+  async row(id: string): Promise<UsersTable> {
+    const user = await this.deps.repo.findById(id);
+    if (!user) throw notFound('users.not_found');
+    return user;
+  }
+
   async get(id: string): Promise<UserView> {
     const user = await this.deps.repo.findById(id);
     if (!user) throw notFound('users.not_found');

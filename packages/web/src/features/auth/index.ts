@@ -21,3 +21,5 @@ export { LoginForm } from './components/login-form.tsx';
 export { TwoFactorStep } from './components/two-factor-step.tsx';
 export { SecondFactorField, useSecondFactorInput } from './components/second-factor-field.tsx';
 export type { SecondFactor } from './api/admin-login.ts';
+export { passkeyAssertion, type PasskeyAssertion } from './api/passkeys.ts';
+export { passkeyErrorKey, type PasskeyErrorKey } from './passkey-errors.ts';

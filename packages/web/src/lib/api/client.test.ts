@@ -154,6 +154,8 @@ test('401 on password checks, change-password and login reports without logging 
     json(401, { code: 401, message: '当前密码错误', data: null, success: false, error: 'UNAUTHENTICATED' }),
   );
   assert.equal((await failure(api.post('/admin/change-password', {}))).message, '当前密码错误');
+  // A passkey the server does not know is a failed sign-in, not an ended session.
+  assert.equal((await failure(api.post('/public/passkeys/login', {}))).message, '当前密码错误');
   assert.deepEqual(rejected, []);
 });
 

@@ -110,7 +110,7 @@ function unauthorizedKind(
   // A share's Office preview link: 401 means its password is missing, never a session problem.
   if (method === 'GET' && /^\/office-preview\/[^/?]+(\?|$)/.test(path)) return 'password';
   if (path === '/admin/change-password') return 'change-password';
-  if (path === '/admin/login') return 'login';
+  if (path === '/admin/login' || path === '/public/passkeys/login') return 'login';
   return 'session';
 }
 
@@ -294,6 +294,8 @@ export const api = {
     (await apiRequest<T>(path, { ...options, method: 'POST', body })).data,
   put: async <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) =>
     (await apiRequest<T>(path, { ...options, method: 'PUT', body })).data,
+  patch: async <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) =>
+    (await apiRequest<T>(path, { ...options, method: 'PATCH', body })).data,
   delete: async <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) =>
     (await apiRequest<T>(path, { ...options, method: 'DELETE' })).data,
 };

@@ -19,6 +19,8 @@ export interface AdminLoginResult {
 export interface SecondFactor {
   otp?: string;
   recovery_code?: string;
+  /** A passkey's answer to the server's challenge (api/passkeys.ts `passkeyAssertion`). */
+  passkey?: { challenge_id: string; response: unknown };
 }
 
 export function adminLogin(

@@ -14,6 +14,7 @@ import { Spinner } from '../../../components/spinner.tsx';
 import { isApiError } from '../../../lib/api/index.ts';
 import { useErrorFocus } from '../../../lib/forms/use-error-focus.ts';
 import { noticeMessageKey, useAuthStore } from '../auth-store.ts';
+import { PasskeySignIn } from './passkey-sign-in.tsx';
 import { SsoButtons } from './sso-buttons.tsx';
 import { TwoFactorStep } from './two-factor-step.tsx';
 
@@ -94,7 +95,12 @@ export function LoginForm() {
           </Alert>
         )}
         {secondStep ? (
-          <TwoFactorStep username={username.trim()} password={password} onBack={() => setSecondStep(false)} />
+          <TwoFactorStep
+            username={username.trim()}
+            password={password}
+            onBack={() => setSecondStep(false)}
+            extra={<PasskeySignIn after={{ username: username.trim(), password }} />}
+          />
         ) : (
           <>
             <div
@@ -179,6 +185,7 @@ export function LoginForm() {
                 {pending ? t('auth.login.submitting') : t('auth.login.submit')}
               </Button>
             </form>
+            {mode === 'admin' && <PasskeySignIn />}
             <SsoButtons />
           </>
         )}

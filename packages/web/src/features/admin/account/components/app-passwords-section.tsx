@@ -15,8 +15,8 @@ import { Fact } from '../../../../components/fact.tsx';
 import { RecordRow } from '../../../../components/record-row.tsx';
 import { SelectField, TextField } from '../../../../components/form-field.tsx';
 import { TrashIcon } from '../../../../components/icons.tsx';
-import { EmptyState, LoadError } from '../../../../components/list-states.tsx';
-import { PageLoading, Spinner } from '../../../../components/spinner.tsx';
+import { QueryList } from '../../../../components/list-states.tsx';
+import { Spinner } from '../../../../components/spinner.tsx';
 import { getServerBaseUrl, isApiError } from '../../../../lib/api/index.ts';
 import { useErrorFocus } from '../../../../lib/forms/use-error-focus.ts';
 import { formatDateTime } from '../../../../lib/i18n/format-date.ts';
@@ -43,64 +43,60 @@ export function AppPasswordsSection() {
     <Card title={t('accounts.appPasswords.title')} description={t('accounts.appPasswords.description')}>
       <div className="space-y-5">
         <NewAppPassword />
-        {list.isPending ? (
-          <PageLoading />
-        ) : list.isError ? (
-          <LoadError error={list.error} onRetry={() => void list.refetch()} />
-        ) : list.data.length === 0 ? (
-          <EmptyState
-            title={t('accounts.appPasswords.empty.title')}
-            description={t('accounts.appPasswords.empty.description')}
-          />
-        ) : (
-          <ul className="space-y-3" aria-label={t('accounts.appPasswords.listLabel')}>
-            {list.data.map((item) => (
-              <RecordRow
-                key={item.id}
-                testId="app-password-row"
-                title={item.name}
-                badges={
-                  <Badge tone={item.access === 'write' ? 'accent' : 'muted'}>
-                    {t(`accounts.access.${item.access}`)}
-                  </Badge>
-                }
-                actions={
-                  <Button
-                    variant="secondary"
-                    size="sm"
-                    aria-label={t('accounts.appPasswords.revokeNamed', { name: item.name })}
-                    onClick={() => setRevoking(item)}
-                  >
-                    <TrashIcon className="size-4" />
-                    {t('accounts.appPasswords.revoke')}
-                  </Button>
-                }
-              >
-                <Fact label={t('accounts.appPasswords.prefix')}>
-                  <span className="font-mono" data-user-content="">
-                    {item.prefix}…
-                  </span>
-                </Fact>
-                <Fact label={t('accounts.appPasswords.folder')}>
-                  <span className="font-mono break-all">
-                    {item.path === null ? (
-                      t('accounts.appPasswords.everywhere')
-                    ) : (
-                      <span data-user-content="">{item.path}</span>
-                    )}
-                  </span>
-                </Fact>
-                <Fact label={t('accounts.appPasswords.lastUsed')}>
-                  {item.last_used ? (
-                    <time dateTime={item.last_used}>{formatDateTime(item.last_used)}</time>
+        <QueryList
+          query={list}
+          label={t('accounts.appPasswords.listLabel')}
+          empty={{
+            title: t('accounts.appPasswords.empty.title'),
+            description: t('accounts.appPasswords.empty.description'),
+          }}
+        >
+          {(item) => (
+            <RecordRow
+              key={item.id}
+              testId="app-password-row"
+              title={item.name}
+              badges={
+                <Badge tone={item.access === 'write' ? 'accent' : 'muted'}>
+                  {t(`accounts.access.${item.access}`)}
+                </Badge>
+              }
+              actions={
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  aria-label={t('accounts.appPasswords.revokeNamed', { name: item.name })}
+                  onClick={() => setRevoking(item)}
+                >
+                  <TrashIcon className="size-4" />
+                  {t('accounts.appPasswords.revoke')}
+                </Button>
+              }
+            >
+              <Fact label={t('accounts.appPasswords.prefix')}>
+                <span className="font-mono" data-user-content="">
+                  {item.prefix}…
+                </span>
+              </Fact>
+              <Fact label={t('accounts.appPasswords.folder')}>
+                <span className="font-mono break-all">
+                  {item.path === null ? (
+                    t('accounts.appPasswords.everywhere')
                   ) : (
-                    t('accounts.never')
+                    <span data-user-content="">{item.path}</span>
                   )}
-                </Fact>
-              </RecordRow>
-            ))}
-          </ul>
-        )}
+                </span>
+              </Fact>
+              <Fact label={t('accounts.appPasswords.lastUsed')}>
+                {item.last_used ? (
+                  <time dateTime={item.last_used}>{formatDateTime(item.last_used)}</time>
+                ) : (
+                  t('accounts.never')
+                )}
+              </Fact>
+            </RecordRow>
+          )}
+        </QueryList>
       </div>
       {revoking && (
         <RevokeConfirm
