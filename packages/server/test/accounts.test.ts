@@ -6,7 +6,6 @@
  * at once; the last admin kept; and CloudPaste's admin contract unchanged.
  */
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { DIALECTS } from './support/databases.ts';
 import {
@@ -17,6 +16,7 @@ import {
   createTestApp,
   type TestApp,
   basic,
+  mountDiskAtRoot,
 } from './support/test-app.ts';
 
 const names = (body: { data: { items: { name: string }[] } }) => body.data.items.map((i) => i.name).sort();
@@ -61,22 +61,7 @@ for (const dialect of DIALECTS) {
       t = await createTestApp(dialect);
       admin = bearer(await t.adminToken());
       adminId = (await t.json('/api/auth/me', { headers: admin })).body.data.id;
-      const config = await t.json('/api/s3-configs', {
-        method: 'POST',
-        headers: admin,
-        json: {
-          name: 'disk',
-          provider_type: 'Local',
-          root_path: `${t.database.dataDir}/disk-${randomUUID()}`,
-        },
-      });
-      assert.equal(config.status, 201, JSON.stringify(config.body));
-      const mount = await t.json('/api/admin/mounts', {
-        method: 'POST',
-        headers: admin,
-        json: { name: 'root', mount_path: '/', storage_config_id: config.body.data.id },
-      });
-      assert.equal(mount.status, 201, JSON.stringify(mount.body));
+      await mountDiskAtRoot(t, admin);
       for (const path of ['/shared/readme.txt', '/team/plan.txt', '/home/zoe/private.txt']) {
         assert.equal((await write(admin, path, 'from the admin')).status, 200);
       }

@@ -26,6 +26,8 @@ import * as m0015 from './migrations/0015-accounts.ts';
 import * as m0016 from './migrations/0016-audit-log.ts';
 import * as m0017 from './migrations/0017-oidc.ts';
 import * as m0018 from './migrations/0018-two-factor.ts';
+// 0019 is another change's, under way in parallel.
+import * as m0020 from './migrations/0020-ldap.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -116,6 +118,7 @@ const migrations = {
   '0016-audit-log': m0016,
   '0017-oidc': m0017,
   '0018-two-factor': m0018,
+  '0020-ldap': m0020,
 };
 
 export type MigrationName = keyof typeof migrations;

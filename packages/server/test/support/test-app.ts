@@ -170,6 +170,22 @@ export const basic = (user: string, password: string) => ({
   Authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
 });
 
+/** A local disk (in the test's data folder) mounted at `/` by the admin: homes and paths land there. */
+export async function mountDiskAtRoot(t: TestApp, admin: Record<string, string>): Promise<void> {
+  const config = await t.json('/api/s3-configs', {
+    method: 'POST',
+    headers: admin,
+    json: { name: 'disk', provider_type: 'Local', root_path: `${t.database.dataDir}/disk-${randomUUID()}` },
+  });
+  if (config.status !== 201) throw new Error(JSON.stringify(config.body));
+  const mount = await t.json('/api/admin/mounts', {
+    method: 'POST',
+    headers: admin,
+    json: { name: 'root', mount_path: '/', storage_config_id: config.body.data.id },
+  });
+  if (mount.status !== 201) throw new Error(JSON.stringify(mount.body));
+}
+
 /** A `files` row to insert directly: a ready, unprotected share unless `fields` say otherwise. */
 export function fileRow(fields: Partial<FilesTable> & Pick<FilesTable, 'storage_config_id'>): FilesTable {
   const now = new Date().toISOString();
