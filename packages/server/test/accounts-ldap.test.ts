@@ -251,6 +251,28 @@ for (const dialect of DIALECTS) {
       await signIn('lina', 'lina ldap pw');
     });
 
+    it('says so when the stored bind password cannot be opened (SECRET_KEY changed)', async () => {
+      const db = t.database.db.kysely;
+      const stored = await db.selectFrom('ldap_config').select('bind_password').executeTakeFirstOrThrow();
+      await db
+        .updateTable('ldap_config')
+        .set({ bind_password: 'v1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' })
+        .execute();
+      try {
+        const test = await t.json('/api/admin/ldap/test', {
+          method: 'POST',
+          headers: { ...admin, 'X-Cubby-Lang': 'en' },
+          json: { ...settings(), bind_password: LDAP_SECRET_MASK },
+        });
+        assert.equal(test.status, 503);
+        assert.match(test.body.message, /SECRET_KEY/);
+        assert.equal((await login('lina', 'lina ldap pw')).status, 503);
+        await signIn(ADMIN.username, ADMIN.password);
+      } finally {
+        await db.updateTable('ldap_config').set(stored).execute();
+      }
+    });
+
     it('never lets a password into an answer or the log, and audits settings and sign-ins', async () => {
       const log = t.logLines.join('\n');
       for (const secret of [LDAP_READER_PASSWORD, 'lina ldap pw', 'webby ldap pw']) {

@@ -128,3 +128,20 @@ export interface LdapTestResult {
   /** When a username was given and found: who it is. */
   user?: { dn: string; email: string | null; admin: boolean | null };
 }
+
+/** What the admin route answers before any directory was saved: the defaults the form starts from. */
+export const LDAP_UNCONFIGURED: LdapConfigView = {
+  configured: false,
+  enabled: false,
+  url: '',
+  start_tls: false,
+  bind_dn: '',
+  bind_password: '',
+  user_base: '',
+  user_filter: LDAP_DEFAULT_FILTER,
+  email_attribute: LDAP_DEFAULT_EMAIL_ATTRIBUTE,
+  admin_group: '',
+  allow_signup: false,
+  timeout_seconds: LDAP_DEFAULT_TIMEOUT_SECONDS,
+  updated_at: null,
+};

@@ -135,6 +135,10 @@ const catalogue = {
     '暂时无法连接 LDAP 目录，请稍后再试或联系管理员',
     'The LDAP directory cannot be reached right now; try again later or ask an admin',
   ],
+  'ldap.password_unreadable': [
+    '无法读取已保存的服务账户密码（SECRET_KEY 是否已更改？），请重新输入',
+    'The stored service account password cannot be read (was SECRET_KEY changed?); enter it again',
+  ],
   'users.listed': ['获取成功', 'Loaded'],
   'users.loaded': ['获取成功', 'Loaded'],
   'users.created': ['用户已创建', 'User created'],

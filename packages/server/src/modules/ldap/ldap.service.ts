@@ -11,6 +11,7 @@
  */
 import {
   LDAP_SECRET_MASK,
+  LDAP_UNCONFIGURED,
   LDAP_USERNAME_PLACEHOLDER,
   usernameSchema,
   type LdapConfigView,
@@ -106,23 +107,7 @@ export class LdapService {
 
   async view(): Promise<LdapConfigView> {
     const row = await this.deps.repo.find();
-    if (!row) {
-      return {
-        configured: false,
-        enabled: false,
-        url: '',
-        start_tls: false,
-        bind_dn: '',
-        bind_password: '',
-        user_base: '',
-        user_filter: '(uid={username})',
-        email_attribute: 'mail',
-        admin_group: '',
-        allow_signup: false,
-        timeout_seconds: 5,
-        updated_at: null,
-      };
-    }
+    if (!row) return LDAP_UNCONFIGURED;
     return {
       configured: true,
       enabled: Boolean(row.enabled),
@@ -172,13 +157,23 @@ export class LdapService {
       url: row.url,
       start_tls: row.start_tls,
       bind_dn: row.bind_dn,
-      bind_password: row.bind_password ? this.box.open(row.bind_password, LDAP_CONFIG_ID) : null,
+      bind_password: row.bind_password ? this.openPassword(row.bind_password) : null,
       user_base: row.user_base,
       user_filter: row.user_filter,
       email_attribute: row.email_attribute,
       admin_group: row.admin_group,
       timeout_seconds: row.timeout_seconds,
     };
+  }
+
+  /** The stored bind password; one sealed under another SECRET_KEY is a clear 503, not a 500. */
+  private openPassword(sealed: string): string {
+    try {
+      return this.box.open(sealed, LDAP_CONFIG_ID);
+    } catch {
+      this.deps.logger.error('the stored LDAP bind password cannot be opened (was SECRET_KEY changed?)');
+      throw upstreamUnavailable('ldap.password_unreadable');
+    }
   }
 
   // ---- Connections ----
@@ -262,9 +257,9 @@ export class LdapService {
     const row = await this.deps.repo.find();
     if (!row?.enabled) return undefined;
     if (!password || !username) return null;
-    const s = this.settings(row);
     let found: Found | null;
     try {
+      const s = this.settings(row);
       found = await this.connected(s, async (client) => {
         await this.serviceBind(client, s);
         const entries = await this.search(client, s, username);
@@ -282,7 +277,7 @@ export class LdapService {
     } catch (error) {
       const { message, code, name } = error as { message?: string; code?: unknown; name?: string };
       this.deps.logger.warn(
-        { url: s.url, err: { name, message, code } },
+        { url: row.url, err: { name, message, code } },
         'the LDAP directory failed a sign-in',
       );
       throw upstreamUnavailable('ldap.unavailable');
@@ -323,6 +318,27 @@ export class LdapService {
 
   // ---- The connection test (admin) ----
 
+  /** The test's search: for the username when one is given, else the user base itself. */
+  private async testSearch(client: Client, s: Settings, username: string | undefined) {
+    type Step = LdapTestResult['steps'][number];
+    if (!username) {
+      await client.search(s.user_base, { scope: 'base', attributes: ['1.1'], timeLimit: s.timeout_seconds });
+      return { step: { step: 'search', ok: true } as Step };
+    }
+    const entries = await this.search(client, s, username);
+    if (entries.length !== 1) {
+      const failure = entries.length ? 'user_ambiguous' : 'user_not_found';
+      return { step: { step: 'search', ok: false, failure } as Step };
+    }
+    const { dn } = entries[0]!;
+    const user = {
+      dn,
+      email: firstValue(entries[0]!, s.email_attribute),
+      admin: await this.inAdminGroup(client, s, dn),
+    };
+    return { step: { step: 'search', ok: true } as Step, user };
+  }
+
   /**
    * Tries the settings in the form step by step — reach the server, TLS, the service bind, the
    * search (for `username`, else the user base itself) — and answers each step's outcome.
@@ -352,39 +368,16 @@ export class LdapService {
       await this.connected(
         s,
         async (client) => {
-          step = s.bind_dn ? 'bind' : 'search';
           if (s.bind_dn) {
+            step = 'bind';
             await this.serviceBind(client, s);
-            passed('search');
           }
           step = 'search';
-          // The first operation connects: by now the server was reached (and TLS held).
+          const searched = await this.testSearch(client, s, input.username);
+          // The search answered: the server was reached, TLS held and the bind took.
           passed('search');
-          if (!input.username) {
-            await client.search(s.user_base, {
-              scope: 'base',
-              attributes: ['1.1'],
-              timeLimit: s.timeout_seconds,
-            });
-            steps.push({ step: 'search', ok: true });
-            return;
-          }
-          const entries = await this.search(client, s, input.username);
-          if (entries.length !== 1) {
-            steps.push({
-              step: 'search',
-              ok: false,
-              failure: entries.length ? 'user_ambiguous' : 'user_not_found',
-            });
-            return;
-          }
-          const entry = entries[0]!;
-          user = {
-            dn: entry.dn,
-            email: firstValue(entry, s.email_attribute),
-            admin: await this.inAdminGroup(client, s, entry.dn),
-          };
-          steps.push({ step: 'search', ok: true });
+          steps.push(searched.step);
+          user = searched.user;
         },
         (at) => (step = at),
       );
