@@ -191,6 +191,37 @@ for (const dialect of DIALECTS) {
       assert.equal((await t.json('/api/admin/users', { headers: asMember })).status, 403);
     });
 
+    it("applies Cubby's two-factor rule after the directory's password", async () => {
+      const everyone = await t.json('/api/admin/system-settings', {
+        method: 'PUT',
+        headers: admin,
+        json: { require_two_factor: 'everyone' },
+      });
+      assert.equal(everyone.status, 200);
+      try {
+        const res = await login('lina', 'lina ldap pw');
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        assert.equal(res.body.data.two_factor_setup_required, true);
+        const blocked = await t.json('/api/user/pastes', { headers: bearer(res.body.data.token) });
+        assert.equal(blocked.status, 403);
+        // WebDAV takes no password alone from someone who must set up a second factor first.
+        const dav = await t.request('/dav/home/lina/', {
+          method: 'PROPFIND',
+          headers: { Depth: '1', ...basic('lina', 'lina ldap pw') },
+        });
+        assert.equal(dav.status, 403);
+        await dav.body?.cancel();
+      } finally {
+        // The admin would have to set up two factors too before changing settings: turned off directly.
+        await t.database.db.kysely
+          .updateTable('settings')
+          .set({ value: 'off' })
+          .where('key', '=', 'require_two_factor')
+          .execute();
+      }
+      assert.equal((await t.json('/api/admin/users', { headers: admin })).status, 200);
+    });
+
     it('keeps a disabled person out, after the right password only', async () => {
       await signIn('dora', 'dora ldap pw');
       const dora = (await users()).find((u) => u.username === 'dora')!;
