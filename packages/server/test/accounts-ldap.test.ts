@@ -19,7 +19,15 @@ import {
   startTestSlapd,
   type TestSlapd,
 } from './support/slapd.ts';
-import { ADMIN, basic, bearer, createTestApp, mountDiskAtRoot, type TestApp } from './support/test-app.ts';
+import {
+  ADMIN,
+  basic,
+  bearer,
+  createTestApp,
+  mountDiskAtRoot,
+  turnOffTwoFactorRule,
+  type TestApp,
+} from './support/test-app.ts';
 
 for (const dialect of DIALECTS) {
   describe(`LDAP sign-in (${dialect})`, () => {
@@ -212,12 +220,7 @@ for (const dialect of DIALECTS) {
         assert.equal(dav.status, 403);
         await dav.body?.cancel();
       } finally {
-        // The admin would have to set up two factors too before changing settings: turned off directly.
-        await t.database.db.kysely
-          .updateTable('settings')
-          .set({ value: 'off' })
-          .where('key', '=', 'require_two_factor')
-          .execute();
+        await turnOffTwoFactorRule(t);
       }
       assert.equal((await t.json('/api/admin/users', { headers: admin })).status, 200);
     });

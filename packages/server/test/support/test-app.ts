@@ -170,6 +170,18 @@ export const basic = (user: string, password: string) => ({
   Authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
 });
 
+/**
+ * Turns the admin's two-factor rule off behind the app's back: once it requires two factors of
+ * everyone, the admin would have to set them up before changing any setting.
+ */
+export async function turnOffTwoFactorRule(t: TestApp): Promise<void> {
+  await t.database.db.kysely
+    .updateTable('settings')
+    .set({ value: 'off' })
+    .where('key', '=', 'require_two_factor')
+    .execute();
+}
+
 /** A local disk (in the test's data folder) mounted at `/` by the admin: homes and paths land there. */
 export async function mountDiskAtRoot(t: TestApp, admin: Record<string, string>): Promise<void> {
   const config = await t.json('/api/s3-configs', {
