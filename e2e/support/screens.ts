@@ -1204,6 +1204,35 @@ export const SCREENS: Screen[] = [
     },
   },
   { name: 'login-sso', as: 'visitor', path: '/admin', prepare: seedSsoProvider },
+  {
+    // The LDAP section's connection test, stopped at its first step (nothing listens on port 1).
+    name: 'sso-ldap-test',
+    as: 'admin',
+    path: '/admin/sso',
+    action: async (page) => {
+      const form = page.getByTestId('ldap-form');
+      await form.locator('input[name=url]').fill('ldap://127.0.0.1:1');
+      await form.locator('input[name=bind_dn]').fill('');
+      await form.locator('input[name=bind_password]').fill('');
+      await form.locator('input[name=user_base]').fill('ou=people,dc=example,dc=com');
+      await form.locator('input[name=test_username]').fill('alice');
+      await form.getByTestId('test-ldap').click();
+      await expect(form.getByTestId('ldap-step-reach')).toBeVisible();
+    },
+  },
+  {
+    name: 'sso-ldap-errors',
+    as: 'admin',
+    path: '/admin/sso',
+    action: async (page) => {
+      const form = page.getByTestId('ldap-form');
+      await form.locator('input[name=url]').fill('');
+      await form.locator('input[name=user_base]').fill('');
+      await form.locator('input[name=user_filter]').fill('(uid=alice)');
+      await form.getByTestId('save-ldap').click();
+      await expect(form.locator('[aria-invalid=true]')).toHaveCount(3);
+    },
+  },
   { name: 'sso-landing-error', as: 'visitor', path: '/login/oidc#error=signup_not_allowed' },
   {
     name: 'settings-uploads-errors',

@@ -43,6 +43,9 @@ import { passkeysRoutes } from './modules/passkeys/passkeys.routes.ts';
 import { PasskeysService } from './modules/passkeys/passkeys.service.ts';
 import { oidcRoutes } from './modules/oidc/oidc.routes.ts';
 import { OidcService } from './modules/oidc/oidc.service.ts';
+import { LdapRepository } from './modules/ldap/ldap.repository.ts';
+import { ldapRoutes } from './modules/ldap/ldap.routes.ts';
+import { LdapService } from './modules/ldap/ldap.service.ts';
 import { InvitesService } from './modules/users/invites.service.ts';
 import { UsersRepository } from './modules/users/users.repository.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
@@ -158,6 +161,13 @@ export function createApp(deps: AppDeps) {
     limiter,
     twoFactor,
   });
+  const ldap = new LdapService({
+    repo: new LdapRepository(db.kysely),
+    users,
+    clock,
+    logger,
+    secretKey: deps.secretKey,
+  });
   const auth: AuthService = new AuthService(
     new SessionsRepository(db.kysely),
     users,
@@ -165,6 +175,7 @@ export function createApp(deps: AppDeps) {
     clock,
     limiter,
     config.sessionTtlMs,
+    ldap,
   );
   const invites = new InvitesService(users, clock);
   const oidc = new OidcService({
@@ -378,6 +389,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', authRoutes(auth, users));
   api.route('/', usersRoutes(users, invites, { config }));
   api.route('/', oidcRoutes(oidc, { config }));
+  api.route('/', ldapRoutes(ldap));
   api.route('/', appPasswordsRoutes(appPasswords));
   api.route('/', twoFactorRoutes(twoFactor, users));
   api.route('/', passkeysRoutes(passkeys, { auth, users, config }));

@@ -634,6 +634,22 @@ for (const dialect of DIALECTS) {
       check(entry, { action: 'sso.update', ...admin, target: ssoId, outcome: 'success', status: 200 });
       entry = await onlyEntry(() => call('DELETE', `/api/admin/oidc-providers/${ssoId}`));
       check(entry, { action: 'sso.delete', ...admin, target: ssoId, outcome: 'success', status: 200 });
+      // The LDAP directory's settings: the bind password never in the entry (the last test looks).
+      entry = await onlyEntry(() =>
+        call('PUT', '/api/admin/ldap', {
+          url: 'ldaps://ldap.example.com',
+          bind_dn: 'cn=reader,dc=example,dc=com',
+          bind_password: S3_SECRET,
+          user_base: 'ou=people,dc=example,dc=com',
+        }),
+      );
+      check(entry, {
+        action: 'ldap.update',
+        ...admin,
+        outcome: 'success',
+        status: 200,
+        details: { enabled: 'false', url: 'ldaps://ldap.example.com' },
+      });
 
       // The password: a wrong current one fails; a right one changes it (and ends every session).
       entry = await onlyEntry(() =>

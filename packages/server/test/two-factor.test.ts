@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Secret, TOTP } from 'otpauth';
 import { DIALECTS } from './support/databases.ts';
-import { basic, bearer, createTestApp, type TestApp } from './support/test-app.ts';
+import { basic, bearer, createTestApp, turnOffTwoFactorRule, type TestApp } from './support/test-app.ts';
 
 for (const dialect of DIALECTS) {
   describe(`two-factor sign-in (${dialect})`, () => {
@@ -231,12 +231,7 @@ for (const dialect of DIALECTS) {
         const adminMe = await t.json('/api/admin/users', { headers: admin });
         assert.equal(adminMe.status, 403);
       } finally {
-        // The admin must set up two factors too before changing settings: the test turns it off directly.
-        await t.database.db.kysely
-          .updateTable('settings')
-          .set({ value: 'off' })
-          .where('key', '=', 'require_two_factor')
-          .execute();
+        await turnOffTwoFactorRule(t);
       }
       assert.equal((await t.json('/api/admin/users', { headers: admin })).status, 200);
     });

@@ -32,6 +32,7 @@ export const AUDIT_ACTIONS = [
   'sso.create',
   'sso.update',
   'sso.delete',
+  'ldap.update',
   'storage.create',
   'storage.update',
   'storage.delete',

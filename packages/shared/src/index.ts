@@ -8,6 +8,7 @@ export * from './files.ts';
 export * from './fs.ts';
 export * from './mime.ts';
 export * from './mounts.ts';
+export * from './ldap.ts';
 export * from './oidc.ts';
 export * from './paths.ts';
 export * from './principal.ts';

@@ -27,6 +27,7 @@ import * as m0016 from './migrations/0016-audit-log.ts';
 import * as m0017 from './migrations/0017-oidc.ts';
 import * as m0018 from './migrations/0018-two-factor.ts';
 import * as m0019 from './migrations/0019-passkeys.ts';
+import * as m0020 from './migrations/0020-ldap.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -118,6 +119,7 @@ const migrations = {
   '0017-oidc': m0017,
   '0018-two-factor': m0018,
   '0019-passkeys': m0019,
+  '0020-ldap': m0020,
 };
 
 export type MigrationName = keyof typeof migrations;

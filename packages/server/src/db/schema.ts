@@ -26,11 +26,31 @@ export interface UsersTable {
   totp_enabled_at: string | null;
   /** The last time step a code was used for: no code is taken twice. */
   totp_last_step: number | null;
+  /** The DN of the LDAP entry their password lives in (docs/accounts.md, "LDAP"); null: kept here. */
+  ldap_dn: string | null;
   created_at: string;
   updated_at: string;
 }
 
 export type UserRole = 'admin' | 'member';
+
+/** The LDAP directory people may sign in against (one row, id 'default'; docs/accounts.md, "LDAP"). */
+export interface LdapConfigTable {
+  id: string;
+  enabled: number;
+  url: string;
+  start_tls: number;
+  bind_dn: string;
+  /** Sealed (lib/secret-box.ts), or null: the search runs anonymously. */
+  bind_password: string | null;
+  user_base: string;
+  user_filter: string;
+  email_attribute: string;
+  admin_group: string;
+  allow_signup: number;
+  timeout_seconds: number;
+  updated_at: string;
+}
 
 export interface SessionsTable {
   id: string;
@@ -386,6 +406,7 @@ export interface PasskeyChallengesTable {
 export interface Database {
   users: UsersTable;
   oidc_providers: OidcProvidersTable;
+  ldap_config: LdapConfigTable;
   oidc_identities: OidcIdentitiesTable;
   oidc_logins: OidcLoginsTable;
   sessions: SessionsTable;

@@ -77,6 +77,8 @@ export const upstreamFailed = failure(502, 'UPSTREAM_UNAVAILABLE');
 /** 502: the storage answered, but not as it should (a presigned PUT refused). */
 export const storageFailed = failure(502, 'STORAGE_UNAVAILABLE');
 export const storageUnavailable = failure(503, 'STORAGE_UNAVAILABLE');
+/** 503: a service sign-in depends on (an LDAP directory) does not answer. */
+export const upstreamUnavailable = failure(503, 'UPSTREAM_UNAVAILABLE');
 export const upstreamTimeout = failure(504, 'UPSTREAM_TIMEOUT');
 /** 503 while this instance drains: a balancer retries elsewhere at once. */
 export const shuttingDown = () =>

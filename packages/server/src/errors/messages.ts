@@ -149,6 +149,17 @@ const catalogue = {
     'Too many single sign-ons were started from this address; try again later',
   ],
   'oidc.failed': ['单点登录失败', 'Single sign-on failed'],
+  'ldap.loaded': ['获取成功', 'Loaded'],
+  'ldap.saved': ['LDAP 目录设置已保存', 'LDAP directory settings saved'],
+  'ldap.tested': ['连接测试已完成', 'Connection test finished'],
+  'ldap.unavailable': [
+    '暂时无法连接 LDAP 目录，请稍后再试或联系管理员',
+    'The LDAP directory cannot be reached right now; try again later or ask an admin',
+  ],
+  'ldap.password_unreadable': [
+    '无法读取已保存的服务账户密码（SECRET_KEY 是否已更改？），请重新输入',
+    'The stored service account password cannot be read (was SECRET_KEY changed?); enter it again',
+  ],
   'users.listed': ['获取成功', 'Loaded'],
   'users.loaded': ['获取成功', 'Loaded'],
   'users.created': ['用户已创建', 'User created'],
@@ -208,6 +219,28 @@ const catalogue = {
     '管理员取值最多 50 个，每个最多 256 个字符',
     'At most 50 admin values, each of at most 256 characters',
   ],
+  'validation.ldap_url_invalid': [
+    '地址必须是 ldap:// 或 ldaps:// 加主机名（可带端口），不含路径',
+    'The URL must be ldap:// or ldaps:// with a host (and port), without a path',
+  ],
+  'validation.bind_dn_invalid': [
+    '服务账户 DN 最多 1024 个字符',
+    'The bind DN may have at most 1024 characters',
+  ],
+  'validation.user_base_required': ['用户搜索基准 DN 不能为空', 'The user search base is required'],
+  'validation.filter_invalid': [
+    '用户过滤器必须用括号括起并包含 {username}',
+    'The user filter must be in parentheses and contain {username}',
+  ],
+  'validation.email_attribute_invalid': [
+    '邮箱属性名无效',
+    'The email attribute is not a valid attribute name',
+  ],
+  'validation.admin_group_invalid': [
+    '管理员组 DN 最多 1024 个字符',
+    'The admin group DN may have at most 1024 characters',
+  ],
+  'validation.timeout_invalid': ['超时必须是 1 到 30 秒', 'The timeout must be 1 to 30 seconds'],
   'validation.access_invalid': ['权限必须是 read 或 write', 'The access must be read or write'],
   'validation.status_invalid': ['状态必须是 active 或 disabled', 'The status must be active or disabled'],
   'validation.shares_choice_invalid': [

@@ -198,6 +198,18 @@ export const basic = (user: string, password: string) => ({
   Authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
 });
 
+/**
+ * Turns the admin's two-factor rule off behind the app's back: once it requires two factors of
+ * everyone, the admin would have to set them up before changing any setting.
+ */
+export async function turnOffTwoFactorRule(t: TestApp): Promise<void> {
+  await t.database.db.kysely
+    .updateTable('settings')
+    .set({ value: 'off' })
+    .where('key', '=', 'require_two_factor')
+    .execute();
+}
+
 /** A `files` row to insert directly: a ready, unprotected share unless `fields` say otherwise. */
 export function fileRow(fields: Partial<FilesTable> & Pick<FilesTable, 'storage_config_id'>): FilesTable {
   const now = new Date().toISOString();

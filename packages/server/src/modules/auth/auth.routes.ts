@@ -51,8 +51,8 @@ export function authRoutes(auth: AuthService, users: UsersService) {
       async (c, { body }) => {
         // A failed sign-in is recorded under the name it tried (never the password).
         if (typeof body.username === 'string') noteAudit(c, { triedName: body.username.trim() });
-        const { session, who } = await auth.login(body.username, body.password, clientOf(c), body);
-        noteAudit(c, { principal: who });
+        const { session, who, door } = await auth.login(body.username, body.password, clientOf(c), body);
+        noteAudit(c, { principal: who, ...(door === 'ldap' ? { details: { door } } : {}) });
         return ok(c, 'auth.login_ok', session);
       },
     ),

@@ -79,6 +79,14 @@ export async function resetPassword(
   return { username: user.username, password: newPassword, generated: password === undefined };
 }
 
+/**
+ * A directory people's passwords may live in (modules/ldap): the person a username and password
+ * stand for there, null when none, undefined when the directory is off.
+ */
+export interface PasswordDirectory {
+  signIn(username: string, password: string): Promise<UsersTable | null | undefined>;
+}
+
 export class AuthService {
   constructor(
     private readonly repo: SessionsRepository,
@@ -87,6 +95,7 @@ export class AuthService {
     private readonly clock: Clock,
     private readonly limiter: AttemptLimiter,
     private readonly sessionTtlMs: number,
+    private readonly directory?: PasswordDirectory,
   ) {}
 
   /**
@@ -110,7 +119,10 @@ export class AuthService {
   /**
    * Checks a username and password under the login limits (the form's and WebDAV's Basic alike):
    * the attempt is reserved before the password is verified and refunded when it was right. A
-   * disabled account is told so only to someone who knows its password.
+   * disabled account is told so only to someone who knows its password. A password kept here is
+   * checked here, always (the admin gets in while the directory is down); a person linked to the
+   * LDAP directory, or a name unknown here, is checked by the directory when it is on
+   * (docs/accounts.md, "LDAP").
    */
   async verifyCredentials(username: unknown, password: unknown, clientIp: string): Promise<UsersTable> {
     if (typeof username !== 'string' || typeof password !== 'string' || !username.trim() || !password) {
@@ -125,9 +137,22 @@ export class AuthService {
     ];
     const attempt = await this.limiter.reserve(limits);
 
-    const user = await this.users.repo.findByUsername(username.trim());
-    const valid = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), password);
-    if (!user || !valid) throw unauthenticated('auth.invalid_login');
+    const local = await this.users.repo.findByUsername(username.trim());
+    let user: UsersTable | null | undefined;
+    if (local && !local.ldap_dn) {
+      user = (await verifyPassword(local.password_hash, password)) ? local : null;
+    } else {
+      try {
+        user = await this.directory?.signIn(username.trim(), password);
+      } catch (error) {
+        // The directory did not answer: not a guess at the password.
+        await attempt.refund();
+        throw error;
+      }
+      // No directory: as long as a wrong password takes, so a stranger cannot tell names apart.
+      if (user === undefined) await verifyPassword(await dummyPasswordHash(), password);
+    }
+    if (!user) throw unauthenticated('auth.invalid_login');
     await attempt.refund();
     if (user.status !== 'active') throw forbidden('auth.account_disabled');
     return user;
@@ -158,7 +183,11 @@ export class AuthService {
     const user = await this.verifyCredentials(username, password, client.ip);
     await this.twoFactor.verify(user, factor);
     // Who signed in, for the audit log: known here, not asked of the database again.
-    return { session: await this.openSession(user, client), who: userPrincipal(user, []) };
+    return {
+      session: await this.openSession(user, client),
+      who: userPrincipal(user, []),
+      door: user.ldap_dn ? ('ldap' as const) : ('password' as const),
+    };
   }
 
   /**

@@ -388,10 +388,7 @@ export class OidcService {
   /** The user with the role the provider gives (the last active admin is never demoted); disabled ones refused. */
   private async withRole(user: UsersTable, role: 'admin' | 'member' | undefined): Promise<UsersTable> {
     if (user.status !== 'active') throw refusal('account_disabled');
-    if (!role || role === user.role) return user;
-    if (role === 'member' && (await this.deps.users.repo.countOtherActiveAdmins(user.id)) === 0) return user;
-    await this.deps.users.repo.update(user.id, { role, updated_at: this.deps.clock.now().toISOString() });
-    return { ...user, role };
+    return this.deps.users.withProvidedRole(user, role);
   }
 
   private async signUp(

@@ -20,7 +20,7 @@ import {
 } from '@cubby/shared';
 import type { z } from 'zod';
 import { isUniqueViolation } from '../../db/errors.ts';
-import type { UserPathsTable, UsersTable } from '../../db/schema.ts';
+import type { UserPathsTable, UserRole, UsersTable } from '../../db/schema.ts';
 import { badRequest, conflict, conflictingFields, notFound } from '../../errors/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { hashPassword } from '../../lib/crypto.ts';
@@ -52,7 +52,7 @@ export const homeQuotaKey = (userId: string) => `user:${userId}`;
 /** A new person's row: active, no second factor yet; `fields` says who they are. */
 export async function newUserRow(
   fields: Pick<UsersTable, 'username' | 'role'> &
-    Partial<Pick<UsersTable, 'email' | 'home_path' | 'quota_bytes'>> & { password: string },
+    Partial<Pick<UsersTable, 'email' | 'home_path' | 'quota_bytes' | 'ldap_dn'>> & { password: string },
   now: string,
 ): Promise<UsersTable> {
   return {
@@ -69,6 +69,7 @@ export async function newUserRow(
     totp_pending: null,
     totp_enabled_at: null,
     totp_last_step: null,
+    ldap_dn: fields.ldap_dn ?? null,
     created_at: now,
     updated_at: now,
   };
@@ -122,6 +123,18 @@ export class UsersService {
 
   async principalOf(user: UsersTable): Promise<Principal> {
     return userPrincipal(user, user.role === 'admin' ? [] : await this.deps.repo.paths(user.id));
+  }
+
+  /**
+   * The user with the role a sign-in's provider or directory gives (docs/accounts.md): changed when
+   * it differs, except that the last active admin is never demoted. `undefined` maps no role.
+   */
+  async withProvidedRole(user: UsersTable, role: UserRole | undefined): Promise<UsersTable> {
+    if (!role || role === user.role) return user;
+    if (role === 'member' && (await this.deps.repo.countOtherActiveAdmins(user.id)) === 0) return user;
+    await this.deps.repo.update(user.id, { role, updated_at: this.deps.clock.now().toISOString() });
+    await this.deps.quotaChanged(homeQuotaKey(user.id));
+    return { ...user, role };
   }
 
   /** Members' home folders with their quotas, as virtual paths (vfs/resolve.ts folderQuotas). */

@@ -1,7 +1,8 @@
 /**
  * Admin module "sso" (docs/accounts.md, "Single sign-on"): the OpenID Connect providers people may
  * sign in with — each with the redirect URI to register at the provider (with a copy button) —
- * created and edited in a dialog, and deleted after a confirmation.
+ * created and edited in a dialog, and deleted after a confirmation; below them, the LDAP directory
+ * (ldap-section.tsx).
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -19,11 +20,21 @@ import { PageLoading } from '../../../components/spinner.tsx';
 import { showToast } from '../../../components/toast/toast-store.ts';
 import { useConfirmation } from '../../shares/index.ts';
 import { useDeleteSsoProvider, useSsoProviders } from './api/oidc-providers.ts';
+import { LdapSection } from './ldap-section.tsx';
 import { SsoDialog } from './sso-dialog.tsx';
 
 type Editing = { kind: 'create' } | { kind: 'edit'; provider: OidcProviderView };
 
 export default function SsoModule() {
+  return (
+    <div className="space-y-6">
+      <OidcProviders />
+      <LdapSection />
+    </div>
+  );
+}
+
+function OidcProviders() {
   const { t } = useTranslation();
   const providers = useSsoProviders();
   const [editing, setEditing] = useState<Editing | null>(null);
