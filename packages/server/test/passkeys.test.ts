@@ -307,10 +307,15 @@ for (const dialect of DIALECTS) {
     it('limits failed passkey sign-ins per address', async () => {
       t.clock.advance(15 * 60_000); // the failures above are out of the window
       const statuses: number[] = [];
+      let message = '';
       for (let i = 0; i < 21; i++) {
-        statuses.push((await passkeyLogin(await assertion(quinn, { origin: 'http://evil.example' }))).status);
+        const res = await passkeyLogin(await assertion(quinn, { origin: 'http://evil.example' }));
+        statuses.push(res.status);
+        message = res.body.message;
       }
       assert.deepEqual(statuses, [...Array<number>(20).fill(401), 429]);
+      // Not "too many wrong passwords" (密码错误…): no password was typed.
+      assert.match(message, /^尝试次数过多，请 \d+ 秒后再试$/);
     });
 
     it('answers no key, and stores none but public keys', async () => {

@@ -117,6 +117,8 @@ for (const dialect of DIALECTS) {
       const statuses = answers.map((a) => a.status).sort();
       assert.equal(statuses.filter((s) => s === 401).length, 10, JSON.stringify(statuses));
       assert.equal(statuses.filter((s) => s === 429).length, 6);
+      const refused = answers.find((a) => a.status === 429)!;
+      assert.match(refused.body.message, /^尝试次数过多，请 \d+ 秒后再试$/);
       // Even the right code waits now.
       t.clock.advance(30_000);
       assert.equal((await login({ otp: code() }, '198.51.100.99')).status, 429);

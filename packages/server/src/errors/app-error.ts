@@ -83,7 +83,7 @@ export const upstreamTimeout = failure(504, 'UPSTREAM_TIMEOUT');
 /** 503 while this instance drains: a balancer retries elsewhere at once. */
 export const shuttingDown = () =>
   new AppError(503, 'SHUTTING_DOWN', 'system.shutting_down', {}, undefined, { 'Retry-After': '1' });
-export const rateLimited = (retryAfterSeconds: number) =>
-  new AppError(429, 'RATE_LIMITED', 'common.rate_limited', { seconds: retryAfterSeconds }, undefined, {
+export const rateLimited = (retryAfterSeconds: number, key: MessageKey = 'common.rate_limited') =>
+  new AppError(429, 'RATE_LIMITED', key, { seconds: retryAfterSeconds }, undefined, {
     'Retry-After': String(retryAfterSeconds),
   });

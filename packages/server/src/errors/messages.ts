@@ -27,6 +27,10 @@ const catalogue = {
     '密码错误次数过多，请 {seconds} 秒后再试',
     'Too many wrong passwords, try again in {seconds} seconds',
   ],
+  'common.too_many_attempts': [
+    '尝试次数过多，请 {seconds} 秒后再试',
+    'Too many attempts, try again in {seconds} seconds',
+  ],
   'common.validation': ['请求参数无效：{field}', 'Invalid input: {field}'],
   'common.nul_in_url': [
     '请求地址中不能包含 NUL 字符（%00）',

@@ -23,6 +23,7 @@ import type { Database } from '../db/schema.ts';
 import type { Db } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';
 import { rateLimited } from '../errors/app-error.ts';
+import type { MessageKey } from '../errors/messages.ts';
 
 export interface LimitRule {
   /** Names the rule in the log and separates its keys from other rules'. */
@@ -31,6 +32,11 @@ export interface LimitRule {
   readonly windowMs: number;
   /** Log a warning when this rule refuses: it may be locking out someone legitimate. */
   readonly warn?: boolean;
+  /**
+   * What a refusal says: "too many wrong passwords" unless the rule counts something else (codes,
+   * passkey ceremonies, sign-ins begun). CloudPaste's client matches on the password message.
+   */
+  readonly message?: MessageKey;
 }
 
 /** One key under one rule, and what a warning should name (no secret: never a password). */
@@ -61,6 +67,8 @@ const PRUNE_EVERY_MS = 60_000;
 const LOGGED_CHARS = 100;
 
 const keyId = (ruleName: string, key: string) => `${ruleName}\u0000${key}`;
+/** The message of a refusal under these keys (their rules count one kind of thing). */
+const messageOf = (keys: readonly LimitKey[]) => keys.find((k) => k.rule.message)?.rule.message;
 
 /** The shared counters on PostgreSQL, the memory ones otherwise. */
 export function createAttemptLimiter(db: Db, clock: Clock, logger: WarnLogger): AttemptLimiter {
@@ -131,7 +139,7 @@ export class MemoryAttemptLimiter implements AttemptLimiter {
       }
       return { id, window };
     });
-    if (wait > 0) return Promise.reject(rateLimited(wait));
+    if (wait > 0) return Promise.reject(rateLimited(wait, messageOf(keys)));
     for (const { id, window } of windows) {
       window.times.push(now);
       this.windows.set(id, window);
@@ -215,7 +223,7 @@ export class PgAttemptLimiter implements AttemptLimiter {
         this.log.refused(limit, now);
       }
       // Thrown inside the transaction: nothing is counted under any key.
-      if (wait > 0) throw rateLimited(wait);
+      if (wait > 0) throw rateLimited(wait, messageOf(keys));
     });
     let refunded = false;
     return {

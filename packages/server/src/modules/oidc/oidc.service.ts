@@ -42,7 +42,12 @@ const PROVIDER_TIMEOUT_S = 10;
 /** Candidate usernames tried (`alice`, `alice-2`…) before a random suffix. */
 const USERNAME_TRIES = 5;
 /** Sign-ins begun per address (each stores state until it expires), whatever their outcome. */
-const START_LIMIT: LimitRule = { name: 'single sign-on starts per address', max: 30, windowMs: 10 * 60_000 };
+const START_LIMIT: LimitRule = {
+  name: 'single sign-on starts per address',
+  max: 30,
+  windowMs: 10 * 60_000,
+  message: 'common.too_many_attempts',
+};
 
 export type OidcProviderInput = z.output<typeof oidcProviderCreateSchema>;
 export type OidcProviderChanges = z.output<typeof oidcProviderUpdateSchema>;

@@ -51,8 +51,14 @@ const OPTIONS_LIMIT: LimitRule = {
   name: 'passkey sign-in options per address',
   max: 100,
   windowMs: FIFTEEN_MINUTES,
+  message: 'common.too_many_attempts',
 };
-const LOGIN_LIMIT: LimitRule = { name: 'passkey sign-in per address', max: 20, windowMs: FIFTEEN_MINUTES };
+const LOGIN_LIMIT: LimitRule = {
+  name: 'passkey sign-in per address',
+  max: 20,
+  windowMs: FIFTEEN_MINUTES,
+  message: 'common.too_many_attempts',
+};
 
 /** A ceremony's challenge and what the browser made of it. */
 export interface PasskeyProof {

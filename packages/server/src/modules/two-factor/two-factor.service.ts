@@ -23,7 +23,13 @@ const PERIOD_SECONDS = 30;
 const RECOVERY_CODES = 10;
 const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 /** Wrong codes, per person: 10 in 15 minutes (a 6-digit code then stays out of reach). */
-const CODE_LIMIT: LimitRule = { name: 'second factor per user', max: 10, windowMs: 15 * 60_000, warn: true };
+const CODE_LIMIT: LimitRule = {
+  name: 'second factor per user',
+  max: 10,
+  windowMs: 15 * 60_000,
+  warn: true,
+  message: 'common.too_many_attempts',
+};
 
 /** The second factor a sign-in brings: a code from the app, a recovery code, or a passkey's assertion. */
 export interface SecondFactor {
