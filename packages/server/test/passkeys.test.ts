@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { Secret, TOTP } from 'otpauth';
 import { SoftAuthenticator } from './support/authenticator.ts';
 import { DIALECTS } from './support/databases.ts';
-import { basic, bearer, createTestApp, type TestApp } from './support/test-app.ts';
+import { basic, bearer, createTestApp, type TestApp, turnOffTwoFactorRule } from './support/test-app.ts';
 
 for (const dialect of DIALECTS) {
   describe(`passkeys (${dialect})`, () => {
@@ -270,12 +270,15 @@ for (const dialect of DIALECTS) {
         assert.equal(made.status, 201, JSON.stringify(made.body));
         assert.equal((await t.json('/api/user/pastes', { headers: ravi })).status, 200);
         assert.equal((await t.json('/api/auth/me', { headers: ravi })).body.data.must_enrol, false);
+        // Their only second factor stays while it is required.
+        const removed = await t.json(`/api/auth/passkeys/${made.body.data.id}`, {
+          method: 'DELETE',
+          headers: ravi,
+        });
+        assert.equal(removed.status, 409, JSON.stringify(removed.body));
+        assert.equal((await t.json('/api/auth/passkeys', { headers: ravi })).body.data.length, 1);
       } finally {
-        await t.database.db.kysely
-          .updateTable('settings')
-          .set({ value: 'off' })
-          .where('key', '=', 'require_two_factor')
-          .execute();
+        await turnOffTwoFactorRule(t);
       }
     });
 

@@ -229,6 +229,15 @@ for (const dialect of DIALECTS) {
         });
         assert.equal(on.status, 200);
         assert.equal((await t.json('/api/user/pastes', { headers: uma })).status, 200);
+        // While it is required, it cannot be turned off again (a right code notwithstanding).
+        const off = await t.json('/api/auth/two-factor/totp/disable', {
+          method: 'POST',
+          headers: uma,
+          json: { recovery_code: on.body.data.recovery_codes[0] },
+        });
+        assert.equal(off.status, 409, JSON.stringify(off.body));
+        assert.match(off.body.message, /管理员要求你使用两步验证/);
+        assert.equal((await t.json('/api/auth/two-factor', { headers: uma })).body.data.totp, true);
         // The admin, without two factors, is held the same way under `everyone`; not under `off`.
         const adminMe = await t.json('/api/admin/users', { headers: admin });
         assert.equal(adminMe.status, 403);

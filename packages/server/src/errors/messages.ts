@@ -89,6 +89,10 @@ const catalogue = {
   ],
   'two_factor.already_on': ['两步验证已经开启', 'Two-factor sign-in is already on'],
   'two_factor.already_off': ['两步验证尚未开启', 'Two-factor sign-in is not on'],
+  'two_factor.keep_one': [
+    '管理员要求你使用两步验证：请至少保留身份验证器应用或一个通行密钥',
+    'The admin requires two-factor sign-in of you: keep the authenticator app or at least one passkey',
+  ],
   'two_factor.setup_first': ['请先开始设置身份验证器', 'Start setting up the authenticator app first'],
   'two_factor.code_wrong': [
     '验证码不正确。请检查设备时间后输入当前显示的验证码',

@@ -105,7 +105,7 @@ export function passkeysRoutes(
         audit: { action: 'passkey.delete', target: idParam },
       },
       async (c) => {
-        await passkeys.remove(me(c), c.req.param('id')!);
+        await passkeys.remove(await deps.users.row(me(c)), c.req.param('id')!);
         return ok(c, 'passkeys.removed', null);
       },
     ),

@@ -79,7 +79,7 @@ export interface PasskeysDeps {
   repo: PasskeysRepository;
   clock: Clock;
   limiter: AttemptLimiter;
-  twoFactor: Pick<TwoFactorService, 'isOn' | 'issueRecoveryCodes'>;
+  twoFactor: Pick<TwoFactorService, 'isOn' | 'issueRecoveryCodes' | 'assertKeepsAFactor'>;
 }
 
 /** What a ceremony's answer must show: its challenge, the origin it ran at, and that origin's host as RP ID. */
@@ -172,8 +172,15 @@ export class PasskeysService implements PasskeyFactor {
     return view(row);
   }
 
-  async remove(userId: string, id: string): Promise<void> {
-    if (!(await this.deps.repo.delete(userId, id))) throw notFound('passkeys.not_found');
+  /** Removes one of a person's passkeys; not their last second factor while the admin requires one. */
+  async remove(user: UsersTable, id: string): Promise<void> {
+    const mine = await this.deps.repo.listOf(user.id);
+    if (!mine.some((row) => row.id === id)) throw notFound('passkeys.not_found');
+    await this.deps.twoFactor.assertKeepsAFactor(user, {
+      totp: user.totp_enabled_at !== null,
+      passkeys: mine.length - 1,
+    });
+    if (!(await this.deps.repo.delete(user.id, id))) throw notFound('passkeys.not_found');
   }
 
   /** Options for a sign-in with a passkey, alone or as the second factor (any of the site's passkeys). */

@@ -127,6 +127,8 @@ export class TwoFactorService {
   async disable(user: UsersTable, factor: SecondFactor): Promise<void> {
     if (!totpOn(user)) throw conflict('two_factor.already_off');
     await this.verify(user, factor);
+    const passkeys = await this.deps.passkeys.count(user.id);
+    await this.assertKeepsAFactor(user, { totp: false, passkeys });
     await this.deps.repo.update(user.id, {
       totp_secret: null,
       totp_pending: null,
@@ -134,7 +136,20 @@ export class TwoFactorService {
       totp_last_step: null,
     });
     // Recovery codes stay while a passkey still makes two-factor sign-in.
-    if ((await this.deps.passkeys.count(user.id)) === 0) await this.deps.repo.setRecoveryCodes(user.id, []);
+    if (passkeys === 0) await this.deps.repo.setRecoveryCodes(user.id, []);
+  }
+
+  /**
+   * 409 when the admin requires two factors of this person and what would be `left` of theirs
+   * (turning TOTP off, removing a passkey) is none: they keep at least one.
+   */
+  async assertKeepsAFactor(
+    user: Pick<UsersTable, 'role'>,
+    left: { totp: boolean; passkeys: number },
+  ): Promise<void> {
+    if (!left.totp && left.passkeys === 0 && (await this.required(user))) {
+      throw conflict('two_factor.keep_one');
+    }
   }
 
   /** New recovery codes for old ones (all of those stop); it takes a current code. */
