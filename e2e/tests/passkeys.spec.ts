@@ -95,6 +95,10 @@ test('a member adds a passkey, signs in with it alone after signing out, and rem
   await loginAsAdminWithForm(page, username, MEMBER_PASSWORD);
   const step = page.getByTestId('two-factor-step');
   await expect(step).toBeVisible();
+  // She has no authenticator app: no code is asked, only the passkey (or a recovery code).
+  await expect(step).toContainText('Use your passkey below, or one of the recovery codes you stored.');
+  await expect(step.locator('input[name=otp]')).toHaveCount(0);
+  await expect(step.getByRole('textbox', { name: 'Recovery code' })).toBeVisible();
   await step.getByRole('button', { name: 'Use a passkey' }).click();
   await expect(page.getByTestId('signed-in-user')).toHaveText(username);
 

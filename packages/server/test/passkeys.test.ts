@@ -196,6 +196,9 @@ for (const dialect of DIALECTS) {
       const alone = await passwordLogin('pia');
       assert.equal(alone.status, 401);
       assert.equal(alone.body.error, 'TWO_FACTOR_REQUIRED');
+      // Pia has a passkey and her recovery codes, no authenticator app: that is what she is asked for.
+      assert.deepEqual(alone.body.data, { methods: ['passkey', 'recovery_code'] });
+      assert.match(alone.body.message, /通行密钥/);
       const others = await passwordLogin('pia', { passkey: await assertion(quinn) });
       assert.equal(others.status, 401);
       assert.equal(others.body.error, 'TWO_FACTOR_REQUIRED');

@@ -82,7 +82,8 @@ for (const dialect of DIALECTS) {
       const none = await login({});
       assert.equal(none.status, 401);
       assert.equal(none.body.error, 'TWO_FACTOR_REQUIRED');
-      assert.equal(none.body.data, null);
+      // The ways this person has, for the client to offer (no session, nothing else).
+      assert.deepEqual(none.body.data, { methods: ['totp', 'recovery_code'] });
       // A wrong password says nothing of a second factor.
       const badPassword = await login({ password: 'not it' });
       assert.equal(badPassword.body.error, 'UNAUTHENTICATED');

@@ -20,6 +20,8 @@ export const INVITE_MAX_DAYS = 90;
 /** Who must sign in with two factors (the admin's setting `require_two_factor`). */
 export const TWO_FACTOR_POLICIES = ['off', 'admins', 'everyone'] as const;
 export type TwoFactorPolicy = (typeof TWO_FACTOR_POLICIES)[number];
+/** The second factors a person has, as a 401 TWO_FACTOR_REQUIRED names them in `data.methods`. */
+export type SecondFactorMethod = 'totp' | 'passkey' | 'recovery_code';
 
 export const usernameSchema = z
   .string({ error: 'username_required' })

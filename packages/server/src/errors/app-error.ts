@@ -2,7 +2,7 @@
  * Errors as values with stable codes. Services throw an AppError built by the factories below; the
  * one renderer in error-handler.ts turns it into the envelope and HTTP status.
  */
-import { type ErrorCode, formatBytes } from '@cubby/shared';
+import { type ErrorCode, formatBytes, type SecondFactorMethod } from '@cubby/shared';
 import type { MessageKey } from './messages.ts';
 
 export class AppError extends Error {
@@ -41,8 +41,19 @@ export const invalidFields = (key: MessageKey, details: Record<string, MessageKe
   new AppError(400, 'VALIDATION_FAILED', key, params, details);
 export const unauthenticated = (key: MessageKey = 'auth.required') =>
   new AppError(401, 'UNAUTHENTICATED', key);
-/** 401 after a right password: the second factor is missing or wrong (docs/accounts.md). */
-export const twoFactorRequired = failure(401, 'TWO_FACTOR_REQUIRED');
+/**
+ * 401 after a right password: the second factor is missing or wrong (docs/accounts.md); `data`
+ * names the ways the person has (`methods`), so a client offers those.
+ */
+class TwoFactorRequiredError extends AppError {
+  override readonly data: { methods: SecondFactorMethod[] };
+  constructor(key: MessageKey, methods: SecondFactorMethod[]) {
+    super(401, 'TWO_FACTOR_REQUIRED', key);
+    this.data = { methods };
+  }
+}
+export const twoFactorRequired = (key: MessageKey, methods: SecondFactorMethod[]) =>
+  new TwoFactorRequiredError(key, methods);
 export const forbidden = failure(403, 'FORBIDDEN');
 export const notFound = failure(404, 'NOT_FOUND');
 /** 405: the method does not apply to what the path names (WebDAV PUT on a folder, MKCOL on a file). */

@@ -68,6 +68,10 @@ const catalogue = {
     '请输入身份验证器中的验证码（或一个恢复码）',
     'Enter the code from your authenticator app (or a recovery code)',
   ],
+  'auth.two_factor_passkey': [
+    '请使用通行密钥完成登录（或输入一个恢复码）',
+    'Use your passkey to finish signing in (or a recovery code)',
+  ],
   'auth.two_factor_wrong': ['验证码或恢复码不正确', 'That code or recovery code is not right'],
   'auth.app_password_needed': [
     '此账户已开启两步验证：WebDAV 请使用应用密码登录',

@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
-import type { TwoFactorPolicy } from '@cubby/shared';
+import type { SecondFactorMethod, TwoFactorPolicy } from '@cubby/shared';
 import type { UsersTable } from '../../db/schema.ts';
 import { badRequest, conflict, twoFactorRequired } from '../../errors/app-error.ts';
 import type { AttemptLimiter, LimitRule } from '../../http/rate-limiter.ts';
@@ -159,6 +159,15 @@ export class TwoFactorService {
     return { recovery_codes: await this.issueRecoveryCodes(user.id) };
   }
 
+  /** The second factors a person has: TOTP, passkeys, and recovery codes while any is left. */
+  private async methodsOf(user: UsersTable): Promise<SecondFactorMethod[]> {
+    const methods: SecondFactorMethod[] = [];
+    if (totpOn(user)) methods.push('totp');
+    if ((await this.deps.passkeys.count(user.id)) > 0) methods.push('passkey');
+    if ((await this.deps.repo.countRecoveryCodesLeft(user.id)) > 0) methods.push('recovery_code');
+    return methods;
+  }
+
   /**
    * For a sign-in whose password was right: nothing when the person has no second factor; else a
    * current code, an unused recovery code or an assertion by one of their passkeys, or 401
@@ -169,7 +178,13 @@ export class TwoFactorService {
     const otp = typeof factor.otp === 'string' ? factor.otp.replace(/\s/g, '') : '';
     const recovery = typeof factor.recovery_code === 'string' ? normalizeRecovery(factor.recovery_code) : '';
     const passkey = factor.passkey ?? null;
-    if (!otp && !recovery && passkey === null) throw twoFactorRequired('auth.two_factor_required');
+    if (!otp && !recovery && passkey === null) {
+      const methods = await this.methodsOf(user);
+      throw twoFactorRequired(
+        methods.includes('totp') ? 'auth.two_factor_required' : 'auth.two_factor_passkey',
+        methods,
+      );
+    }
     const attempt = await this.deps.limiter.reserve([{ rule: CODE_LIMIT, key: user.id }]);
     let ok: boolean;
     if (passkey !== null) {
@@ -188,7 +203,7 @@ export class TwoFactorService {
     } else {
       ok = false; // a code, and TOTP is not on
     }
-    if (!ok) throw twoFactorRequired('auth.two_factor_wrong');
+    if (!ok) throw twoFactorRequired('auth.two_factor_wrong', await this.methodsOf(user));
     await attempt.refund();
   }
 

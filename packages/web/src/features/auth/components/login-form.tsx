@@ -31,6 +31,7 @@ export function LoginForm() {
   const [password, setPassword] = useState('');
   const [apiKey, setApiKey] = useState('');
   const [secondStep, setSecondStep] = useState(false);
+  const [methods, setMethods] = useState<readonly string[] | undefined>(undefined);
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<'username' | 'password' | 'apiKey', string>>>(
     {},
   );
@@ -73,8 +74,13 @@ export function LoginForm() {
       if (mode === 'admin') await auth.adminLogin(username.trim(), password);
       else await auth.apiKeyLogin(apiKey.trim());
     } catch (caught) {
-      if (isApiError(caught) && caught.code === 'TWO_FACTOR_REQUIRED') setSecondStep(true);
-      else setError(isApiError(caught) ? caught.message : t('errors.unexpected'));
+      if (isApiError(caught) && caught.code === 'TWO_FACTOR_REQUIRED') {
+        const offered = caught.data?.['methods'];
+        setMethods(
+          Array.isArray(offered) ? offered.filter((m): m is string => typeof m === 'string') : undefined,
+        );
+        setSecondStep(true);
+      } else setError(isApiError(caught) ? caught.message : t('errors.unexpected'));
       setPending(false);
     }
   };
@@ -99,6 +105,7 @@ export function LoginForm() {
             username={username.trim()}
             password={password}
             onBack={() => setSecondStep(false)}
+            methods={methods}
             extra={<PasskeySignIn after={{ username: username.trim(), password }} />}
           />
         ) : (

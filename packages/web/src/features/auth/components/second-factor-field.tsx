@@ -19,9 +19,9 @@ export interface SecondFactorFieldProps {
 }
 
 /** What was typed, the field's props, and `take()`: the factor to send, or null (the field then says why). */
-export function useSecondFactorInput(onKindChange?: () => void) {
+export function useSecondFactorInput(onKindChange?: () => void, initial: SecondFactorKind = 'otp') {
   const { t } = useTranslation();
-  const [kind, setKind] = useState<SecondFactorKind>('otp');
+  const [kind, setKind] = useState<SecondFactorKind>(initial);
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | null>(null);
   const field: SecondFactorFieldProps = {
@@ -57,10 +57,13 @@ export function SecondFactorField({
   onKindChange,
   onChange,
   codeOnly = false,
+  noCode = false,
   autoFocus,
 }: SecondFactorFieldProps & {
   /** Only a code from the app (turning it on), no switch to a recovery code. */
   codeOnly?: boolean;
+  /** No authenticator app (a person with passkeys only): a recovery code, no switch to a code. */
+  noCode?: boolean;
   autoFocus?: boolean;
 }) {
   const { t } = useTranslation();
@@ -84,7 +87,7 @@ export function SecondFactorField({
         required
         className={otp ? 'font-mono tracking-widest' : 'font-mono'}
       />
-      {!codeOnly && (
+      {!codeOnly && !noCode && (
         <button
           type="button"
           className="text-sm font-medium text-accent-text underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-ring"

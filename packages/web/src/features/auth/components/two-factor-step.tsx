@@ -19,16 +19,20 @@ export function TwoFactorStep({
   password,
   onBack,
   extra,
+  methods,
 }: {
   username: string;
   password: string;
   onBack: () => void;
   extra?: ReactNode;
+  /** The ways the person has (the server's `data.methods`); without `totp`, no code is asked. */
+  methods?: readonly string[];
 }) {
   const { t } = useTranslation();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
-  const input = useSecondFactorInput(() => setError(null));
+  const noCode = methods !== undefined && !methods.includes('totp');
+  const input = useSecondFactorInput(() => setError(null), noCode ? 'recovery' : 'otp');
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -50,13 +54,15 @@ export function TwoFactorStep({
       <div>
         <h2 className="text-lg font-semibold text-fg">{t('auth.login.twoFactor.title')}</h2>
         <p className="mt-1 text-sm text-fg-muted">
-          {input.field.kind === 'otp'
-            ? t('auth.login.twoFactor.description')
-            : t('auth.login.twoFactor.recoveryDescription')}
+          {noCode
+            ? t('auth.login.twoFactor.passkeyDescription')
+            : input.field.kind === 'otp'
+              ? t('auth.login.twoFactor.description')
+              : t('auth.login.twoFactor.recoveryDescription')}
         </p>
       </div>
       <form onSubmit={(event) => void onSubmit(event)} noValidate className="space-y-4">
-        <SecondFactorField {...input.field} autoFocus />
+        <SecondFactorField {...input.field} noCode={noCode} autoFocus={!noCode} />
         {error && (
           <Alert tone="error" testId="login-error">
             {error}
