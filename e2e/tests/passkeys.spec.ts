@@ -61,6 +61,8 @@ test('a member adds a passkey, signs in with it alone after signing out, and rem
   browser,
   api,
 }) => {
+  // Eight screenshots with axe runs besides the ceremonies: more than a minute on a loaded machine.
+  test.setTimeout(120_000);
   const { username } = await api.createMember();
   const page = await pageWithAuthenticator(browser);
   await page.goto('/admin');

@@ -106,7 +106,11 @@ export function LoginForm() {
             password={password}
             onBack={() => setSecondStep(false)}
             methods={methods}
-            extra={<PasskeySignIn after={{ username: username.trim(), password }} />}
+            extra={
+              methods === undefined || methods.includes('passkey') ? (
+                <PasskeySignIn after={{ username: username.trim(), password }} />
+              ) : undefined
+            }
           />
         ) : (
           <>
