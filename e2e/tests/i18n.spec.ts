@@ -111,7 +111,8 @@ for (const part of walkParts(SCREENS, 15, 20_000)) {
           ALLOWED.has(text) ||
           userData.has(text) ||
           /^[^\p{L}]*$/u.test(text) || // digits, punctuation, symbols
-          /^https?:\/\/\S+$/.test(text); // example addresses (placeholders)
+          /^(https?|ldaps?):\/\/\S+$/.test(text) || // example addresses (placeholders)
+          /^([a-z]+=[^,\s]+)(,[a-z]+=[^,\s]+)*$/i.test(text); // example LDAP names (cn=…,dc=…)
 
         const { texts, attributes, title } = await renderedText(page);
         for (const text of [...texts, ...attributes]) {
