@@ -7,7 +7,12 @@
 import { z } from 'zod';
 
 /** What the answers show instead of a stored client secret; sent back unchanged, it keeps it. */
-export const OIDC_SECRET_MASK = '********';
+/**
+ * What an answer shows instead of a stored secret (a client secret, a bind or SMTP password); the
+ * same value sent back on an edit keeps the stored one.
+ */
+export const SECRET_MASK = '********';
+export const OIDC_SECRET_MASK = SECRET_MASK;
 export const OIDC_DEFAULT_SCOPES = 'openid email profile';
 export const OIDC_NAME_MAX = 64;
 export const OIDC_ADMIN_VALUES_MAX = 50;

@@ -25,6 +25,20 @@ export class SecretBox {
     return VERSION + Buffer.concat([nonce, body, cipher.getAuthTag()]).toString('base64url');
   }
 
+  /**
+   * What to store for a secret an edit form sent: the mask sent back (or no field at all) keeps
+   * `stored`; '' removes it (null); anything else is sealed.
+   */
+  sealEdited(
+    given: string | undefined,
+    stored: string | null,
+    mask: string,
+    associatedData: string,
+  ): string | null {
+    if (given === undefined || given === mask) return stored;
+    return given ? this.seal(given, associatedData) : null;
+  }
+
   /** Throws when the value was not sealed by this key for this associated data, or was altered. */
   open(sealed: string, associatedData: string): string {
     if (!sealed.startsWith(VERSION)) throw new Error('unknown sealed-secret format');

@@ -133,7 +133,12 @@ export class LdapService {
       url: input.url,
       start_tls: Number(input.start_tls),
       bind_dn: input.bind_dn,
-      bind_password: this.passwordToStore(input.bind_password, current),
+      bind_password: this.box.sealEdited(
+        input.bind_password,
+        current?.bind_password ?? null,
+        LDAP_SECRET_MASK,
+        LDAP_CONFIG_ID,
+      ),
       user_base: input.user_base,
       user_filter: input.user_filter,
       email_attribute: input.email_attribute,
@@ -143,12 +148,6 @@ export class LdapService {
       updated_at: this.deps.clock.now().toISOString(),
     });
     return this.view();
-  }
-
-  /** The mask sent back (or no field at all) keeps the stored password; '' removes it. */
-  private passwordToStore(given: string | undefined, current: LdapConfigTable | undefined): string | null {
-    if (given === undefined || given === LDAP_SECRET_MASK) return current?.bind_password ?? null;
-    return given ? this.box.seal(given, LDAP_CONFIG_ID) : null;
   }
 
   /** The settings a connection uses: these (the form's), their password opened. */
@@ -350,7 +349,12 @@ export class LdapService {
       enabled: 1,
       allow_signup: 0,
       start_tls: Number(input.start_tls),
-      bind_password: this.passwordToStore(input.bind_password, current),
+      bind_password: this.box.sealEdited(
+        input.bind_password,
+        current?.bind_password ?? null,
+        LDAP_SECRET_MASK,
+        LDAP_CONFIG_ID,
+      ),
     });
     const steps: LdapTestResult['steps'] = [];
     const usesTls = s.url.startsWith('ldaps:') || Boolean(s.start_tls);

@@ -189,10 +189,12 @@ export class OidcService {
       enabled: input.enabled === undefined ? undefined : Number(input.enabled),
       updated_at: this.deps.clock.now().toISOString(),
     };
-    // The mask sent back (or no field at all) keeps the stored secret; '' removes it.
-    if (input.client_secret !== undefined && input.client_secret !== OIDC_SECRET_MASK) {
-      changes.client_secret = this.sealSecret(id, input.client_secret);
-    }
+    changes.client_secret = this.box.sealEdited(
+      input.client_secret,
+      current.client_secret,
+      OIDC_SECRET_MASK,
+      id,
+    );
     const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
     await this.deps.repo.updateProvider(id, defined);
     this.discovered.delete(id);
