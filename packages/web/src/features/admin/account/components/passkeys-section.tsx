@@ -10,6 +10,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../../components/alert.tsx';
 import { Badge } from '../../../../components/badge.tsx';
+import { RowActions } from '../../../../components/row-actions.tsx';
 import { Button } from '../../../../components/button.tsx';
 import { Card } from '../../../../components/card.tsx';
 import { CopyButton } from '../../../../components/copy-button.tsx';
@@ -63,26 +64,24 @@ export function PasskeysSection() {
               }
               columns="grid-cols-1 sm:grid-cols-2"
               actions={
-                <div className="flex flex-wrap gap-2">
-                  <Button
-                    variant="secondary"
-                    size="sm"
-                    aria-label={t('accounts.passkeys.renameNamed', { name: item.name })}
-                    onClick={() => setRenaming(item)}
-                  >
-                    <PencilIcon className="size-4" />
-                    {t('accounts.passkeys.rename')}
-                  </Button>
-                  <Button
-                    variant="secondary"
-                    size="sm"
-                    aria-label={t('accounts.passkeys.removeNamed', { name: item.name })}
-                    onClick={() => setRemoving(item)}
-                  >
-                    <TrashIcon className="size-4" />
-                    {t('accounts.passkeys.remove')}
-                  </Button>
-                </div>
+                <RowActions
+                  actions={[
+                    {
+                      testId: 'rename-passkey',
+                      icon: <PencilIcon className="size-4" />,
+                      text: t('accounts.passkeys.rename'),
+                      name: t('accounts.passkeys.renameNamed', { name: item.name }),
+                      onClick: () => setRenaming(item),
+                    },
+                    {
+                      testId: 'remove-passkey',
+                      icon: <TrashIcon className="size-4" />,
+                      text: t('accounts.passkeys.remove'),
+                      name: t('accounts.passkeys.removeNamed', { name: item.name }),
+                      onClick: () => setRemoving(item),
+                    },
+                  ]}
+                />
               }
             >
               <Fact label={t('accounts.passkeys.added')}>
