@@ -153,6 +153,7 @@ for (const dialect of DIALECTS) {
 
     it('lists public pastes only while the page is on, never their text nor protected or ended ones', async () => {
       assert.equal((await t.json('/api/public/pastes')).status, 404);
+      assert.deepEqual((await t.json('/api/public/pastes/status')).body.data, { enabled: false });
       const listed = await create({ title: 'Listed', is_public: true, files: TWO_FILES });
       await create({ title: 'Protected', is_public: true, content: 'secret', password: 'pw' });
       await create({ title: 'Private', content: 'not listed' });
@@ -162,6 +163,7 @@ for (const dialect of DIALECTS) {
       await t.json(`/api/admin/pastes/${revoked.body.data.id}/revoke`, { method: 'POST', headers: admin });
 
       assert.equal((await setPublicPage(true)).status, 200);
+      assert.deepEqual((await t.json('/api/public/pastes/status')).body.data, { enabled: true });
       const page = await t.json('/api/public/pastes?limit=50');
       assert.equal(page.status, 200);
       const titles = page.body.data.map((p: { title: string }) => p.title);

@@ -129,6 +129,18 @@ export function pastesRoutes(pastes: PastesService) {
   );
 
   app.get(
+    '/public/pastes/status',
+    route(
+      {
+        tag,
+        summary: 'Whether the public paste page is on (the web shows its link only then)',
+        auth: 'none',
+      },
+      async (c) => ok(c, 'pastes.loaded', { enabled: await pastes.publicPastesEnabled() }),
+    ),
+  );
+
+  app.get(
     '/public/pastes',
     route(
       {

@@ -160,6 +160,11 @@ export class PastesService {
     };
   }
 
+  /** Whether the admin turned the public page on (setting public_pastes_enabled). */
+  publicPastesEnabled(): Promise<boolean> {
+    return this.settings.publicPastesEnabled();
+  }
+
   /**
    * GET /api/public/pastes: the public, unprotected, live pastes, newest first — never their text;
    * 404 while the admin has not turned the public page on.
@@ -168,7 +173,7 @@ export class PastesService {
     offset: number;
     limit: number;
   }): Promise<{ items: PublicPasteItem[]; total: number }> {
-    if (!(await this.settings.publicPastesEnabled())) throw notFound('pastes.public_disabled');
+    if (!(await this.publicPastesEnabled())) throw notFound('pastes.public_disabled');
     const { rows, total } = await this.repo.listPublic({ ...options, now: this.clock.now().toISOString() });
     const items = rows.map((r) => ({
       slug: r.slug,
