@@ -67,6 +67,10 @@ export async function seed(db: Db): Promise<void> {
         owner_id: null,
         created_at: created,
         updated_at: created,
+        title: null,
+        is_public: 0,
+        revoked_at: null,
+        file_count: 0,
       });
       files.push({
         id: randomUUID(),
@@ -90,6 +94,7 @@ export async function seed(db: Db): Promise<void> {
         owner_id: null,
         created_at: created,
         updated_at: created,
+        revoked_at: null,
       });
     }
     await db.kysely.insertInto('pastes').values(pastes).execute();

@@ -212,7 +212,11 @@ export class Api {
 }
 
 export interface PasteInput {
-  content: string;
+  /** Or `files`, for a paste of several named files. */
+  content?: string;
+  files?: { name: string; language?: string; content: string }[];
+  title?: string;
+  is_public?: boolean;
   /** Omitted: a random suffix. */
   format?: 'markdown' | 'text';
   slug?: string;

@@ -8,6 +8,7 @@ import { createOnce, ensureShare, pdfOf, pngOf, usedUpShare } from './files.ts';
 import { makeFolder, putFile, putText } from './explorer.ts';
 import { MEMBER_PASSWORD, uniqueName, type Api } from './fixtures.ts';
 import { codeAt, serverNow, turnOnTwoFactor } from './two-factor.ts';
+import { BASE_URL } from './env.ts';
 
 export const SOURCE_URL = 'https://github.com/cubby-app/cubby';
 
@@ -82,6 +83,32 @@ async function seedPasteList(api: Api) {
     password: 'pw',
     remark: 'Protected note',
   });
+}
+
+/** A public paste of two named files, with the public page turned on. */
+async function seedPublicPastes(api: Api) {
+  await ensurePaste(api, {
+    slug: 'screens-files',
+    title: 'Deploy notes',
+    is_public: true,
+    files: [
+      {
+        name: 'README.md',
+        language: 'markdown',
+        content: '# Deploy\n\nRun **deploy.sh** from the project root.',
+      },
+      {
+        name: 'deploy.sh',
+        language: 'bash',
+        content: '#!/bin/sh\nset -e\nnpm run build\nrsync -a dist/ web:/srv/cubby/\n',
+      },
+    ],
+  });
+  const response = await api.request.put(`${BASE_URL}/api/admin/system-settings`, {
+    headers: { Authorization: `Bearer ${await api.adminToken()}` },
+    data: { public_pastes_enabled: true },
+  });
+  expect(response.status(), await response.text()).toBe(200);
 }
 
 async function openPasteRowDialog(page: Page, testId: string, dialogTestId: string) {
@@ -381,6 +408,25 @@ export const SCREENS: Screen[] = [
     },
   },
   { name: 'paste-view-text', as: 'visitor', path: '/paste/screens-plain', prepare: seedPasteList },
+  {
+    name: 'paste-view-files',
+    as: 'visitor',
+    path: '/paste/screens-files',
+    prepare: seedPublicPastes,
+    action: async (page) => {
+      await expect(page.locator('code.hljs').first()).toBeVisible();
+    },
+  },
+  { name: 'public-pastes', as: 'visitor', path: '/pastes/public', prepare: seedPublicPastes },
+  {
+    name: 'home-files',
+    as: 'admin',
+    path: '/',
+    action: async (page) => {
+      await page.getByTestId('add-file').click();
+      await expect(page.getByTestId('file-tabs')).toBeVisible();
+    },
+  },
   { name: 'paste-password', as: 'visitor', path: '/paste/screens-secret', prepare: seedPasteList },
   {
     name: 'paste-wrong-password',

@@ -210,7 +210,7 @@ export function createApp(deps: AppDeps) {
       return user?.principal.type === 'admin' ? user : null;
     },
   });
-  const pastes = new PastesService(new PastesRepository(db.kysely, db.writeBatch), clock, limiter);
+  const pastes = new PastesService(new PastesRepository(db.kysely, db.writeBatch), clock, limiter, settings);
   const mountsRepository = new MountsRepository(db.kysely);
   // Each storage config's quota, kept on every door (vfs/quota.ts); `drivers` is built
   // below, and a storage is only counted once a request arrives.

@@ -271,6 +271,14 @@ for (const dialect of DIALECTS) {
       entry = await onlyEntry(() => call('DELETE', '/api/admin/pastes/audit-a'));
       check(entry, { action: 'paste.delete', ...admin, target: 'audit-a', outcome: 'success', status: 200 });
       const b = await call('POST', '/api/paste', { content: 'b' });
+      entry = await onlyEntry(() => call('POST', `/api/admin/pastes/${b.body.data.id}/revoke`));
+      check(entry, {
+        action: 'paste.revoke',
+        ...admin,
+        target: b.body.data.id,
+        outcome: 'success',
+        status: 200,
+      });
       entry = await onlyEntry(() =>
         call('POST', '/api/admin/pastes/batch-delete', { ids: [b.body.data.id] }),
       );
@@ -375,6 +383,8 @@ for (const dialect of DIALECTS) {
       check(entry, { action: 'share.update', ...admin, target: formId, outcome: 'success', status: 200 });
       entry = await onlyEntry(() => call('DELETE', `/api/admin/files/${formId}`));
       check(entry, { action: 'share.delete', ...admin, target: formId, outcome: 'success', status: 200 });
+      entry = await onlyEntry(() => call('POST', `/api/admin/files/${rawId}/revoke`));
+      check(entry, { action: 'share.revoke', ...admin, target: rawId, outcome: 'success', status: 200 });
       entry = await onlyEntry(() => call('POST', '/api/admin/files/batch-delete', { ids: [rawId] }));
       check(entry, {
         action: 'share.bulk_delete',

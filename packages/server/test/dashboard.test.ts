@@ -44,6 +44,10 @@ for (const dialect of DIALECTS) {
       owner_id: null,
       created_at,
       updated_at: created_at,
+      title: null,
+      is_public: 0,
+      revoked_at: null,
+      file_count: 0,
       ...fields,
     });
 

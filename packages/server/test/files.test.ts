@@ -66,6 +66,7 @@ async function seedFile(t: TestApp, options: SeedOptions = {}) {
     owner_id: null,
     created_at: now,
     updated_at: now,
+    revoked_at: null,
   };
   await t.services.files.repo.insert(row);
   return { row, driver, bytes };

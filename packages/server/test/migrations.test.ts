@@ -54,7 +54,7 @@ for (const dialect of DIALECTS) {
       try {
         // The schema as version 0012 left it: no source column yet.
         const db = database.db.kysely as unknown as Kysely<
-          Omit<Database, 'files'> & { files: Omit<FilesTable, 'source' | 'owner_id'> }
+          Omit<Database, 'files'> & { files: Omit<FilesTable, 'source' | 'owner_id' | 'revoked_at'> }
         >;
         const config = storageConfigRow();
         await db.insertInto('storage_configs').values(config).execute();
@@ -62,6 +62,7 @@ for (const dialect of DIALECTS) {
           const {
             source: _none,
             owner_id: _later,
+            revoked_at: _later0026,
             ...fields
           } = fileRow({
             storage_config_id: config.id,

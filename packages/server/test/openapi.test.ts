@@ -83,6 +83,8 @@ describe('API reference', () => {
         `${path} missing from /api/docs`,
       );
     }
-    assert.match(html, /<code>content<\/code> <span class="req">required<\/span><\/td><td>body<\/td>/);
+    assert.match(html, /<code>ids<\/code> <span class="req">required<\/span><\/td><td>body<\/td>/);
+    // A paste takes `content` or `files` (docs/api.md, "Multi-file pastes"): neither alone is required.
+    assert.match(html, /<code>files<\/code><\/td><td>body<\/td>/);
   });
 });

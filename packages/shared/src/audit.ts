@@ -45,10 +45,12 @@ export const AUDIT_ACTIONS = [
   'paste.delete',
   'paste.bulk_delete',
   'paste.clear_expired',
+  'paste.revoke',
   'share.create',
   'share.update',
   'share.delete',
   'share.bulk_delete',
+  'share.revoke',
   'fs.bulk_delete',
 ] as const;
 

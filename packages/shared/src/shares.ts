@@ -61,8 +61,73 @@ export const PASTE_MAX_BYTES = 5 * 1024 * 1024;
 export const PASTE_FORMATS = ['markdown', 'text'] as const;
 export type PasteFormat = (typeof PASTE_FORMATS)[number];
 
-/** Whether a share can still be opened: expiry first, then its view limit. */
-export type ShareState = 'active' | 'expired' | 'used_up';
+/** Whether a share can still be opened: revoked by its owner first, then expiry, then its view limit. */
+export type ShareState = 'active' | 'expired' | 'used_up' | 'revoked';
+
+/** Most files in one paste (docs/api.md, "Multi-file pastes"). */
+export const PASTE_MAX_FILES = 20;
+export const PASTE_TITLE_MAX = 200;
+export const PASTE_FILE_NAME_MAX = 100;
+
+/** The languages a paste file may name: the ones the web app highlights, plus plain text and Markdown. */
+export const PASTE_LANGUAGES = [
+  'text',
+  'markdown',
+  'bash',
+  'c',
+  'cpp',
+  'css',
+  'diff',
+  'go',
+  'java',
+  'javascript',
+  'json',
+  'python',
+  'rust',
+  'sql',
+  'typescript',
+  'xml',
+  'yaml',
+] as const;
+export type PasteLanguage = (typeof PASTE_LANGUAGES)[number];
+
+/**
+ * A paste file's name: shown, and offered as the download name of its raw text, so no path
+ * separators, control characters, or names of the dot folders.
+ */
+export const pasteFileNameSchema = z
+  .string({ error: 'paste_file_name_invalid' })
+  .trim()
+  .min(1, { message: 'paste_file_name_invalid' })
+  .max(PASTE_FILE_NAME_MAX, { message: 'paste_file_name_invalid' })
+  // eslint-disable-next-line no-control-regex
+  .refine((name) => !/[/\\\u0000-\u001f\u007f]/.test(name) && name !== '.' && name !== '..', {
+    message: 'paste_file_name_invalid',
+  });
+
+/** Several named files; names unique (case-insensitively, as a downloaded set would need). */
+export const pasteFilesSchema = z
+  .array(
+    z.object({
+      name: pasteFileNameSchema,
+      language: z.enum(PASTE_LANGUAGES, { error: 'paste_language_invalid' }).nullish(),
+      content: z.string({ error: 'content_required' }),
+    }),
+    { error: 'paste_files_invalid' },
+  )
+  .min(1, { message: 'paste_files_invalid' })
+  .max(PASTE_MAX_FILES, { message: 'paste_files_too_many' })
+  .refine((files) => new Set(files.map((f) => f.name.toLowerCase())).size === files.length, {
+    message: 'paste_file_names_repeat',
+  })
+  .refine((files) => files.some((f) => f.content.trim() !== ''), { message: 'content_required' });
+
+/** CloudPaste clients send booleans; some send 0/1. */
+const publicFlagSchema = z
+  .union([z.boolean(), z.literal(0), z.literal(1)], { error: 'is_public_invalid' })
+  .transform((v) => v === true || v === 1);
+
+const pasteTitleSchema = z.string().trim().max(PASTE_TITLE_MAX, { message: 'title_too_long' }).nullish();
 
 /** An optional expiry: an ISO date-time, or null / "" for none. */
 export const optionalExpirySchema = z.union(
@@ -70,23 +135,35 @@ export const optionalExpirySchema = z.union(
   { error: 'invalid_expiry' },
 );
 
-export const pasteCreateSchema = z.object({
-  content: z
-    .string({ error: 'content_required' })
-    .refine((c) => c.trim() !== '', { message: 'content_required' }),
-  remark: z.string().max(500, { message: 'remark_too_long' }).nullish(),
-  slug: z.union([z.literal(''), z.null(), slugSchema]).optional(),
-  password: z.string().max(200).nullish(),
-  expiresAt: optionalExpirySchema.optional(),
-  maxViews: maxViewsSchema.optional(),
-  format: z.enum(PASTE_FORMATS).optional(),
-});
+const pasteContentSchema = z
+  .string({ error: 'content_required' })
+  .refine((c) => c.trim() !== '', { message: 'content_required' });
+
+/** `content` for a one-file paste (as CloudPaste 0.6), or `files` for several. */
+export const pasteCreateSchema = z
+  .object({
+    content: pasteContentSchema.optional(),
+    files: pasteFilesSchema.optional(),
+    title: pasteTitleSchema,
+    is_public: publicFlagSchema.optional(),
+    remark: z.string().max(500, { message: 'remark_too_long' }).nullish(),
+    slug: z.union([z.literal(''), z.null(), slugSchema]).optional(),
+    password: z.string().max(200).nullish(),
+    expiresAt: optionalExpirySchema.optional(),
+    maxViews: maxViewsSchema.optional(),
+    format: z.enum(PASTE_FORMATS).optional(),
+  })
+  .refine((input) => input.content !== undefined || input.files !== undefined, {
+    message: 'content_required',
+    path: ['content'],
+  });
 
 export const pasteUpdateSchema = z.object({
-  content: z
-    .string({ error: 'content_required' })
-    .refine((c) => c.trim() !== '', { message: 'content_required' })
-    .optional(),
+  content: pasteContentSchema.optional(),
+  /** Replaces every file of the paste. */
+  files: pasteFilesSchema.optional(),
+  title: pasteTitleSchema,
+  is_public: publicFlagSchema.optional(),
   remark: z.string().max(500, { message: 'remark_too_long' }).nullish(),
   expiresAt: optionalExpirySchema.optional(),
   maxViews: maxViewsSchema.optional(),
@@ -116,6 +193,27 @@ export interface PasteView {
   createdAt: string;
   updatedAt: string;
   created_by: string | null;
+  title: string | null;
+  is_public: boolean;
+  /** Present on a paste made of named files (`files` on create): each file, in order. */
+  files?: PasteFile[];
+}
+
+/** One named file of a paste. */
+export interface PasteFile {
+  name: string;
+  language: PasteLanguage;
+  content: string;
+}
+
+/** A listed public paste (GET /api/public/pastes): never its content. */
+export interface PublicPasteItem {
+  slug: string;
+  title: string | null;
+  created_at: string;
+  languages: PasteLanguage[];
+  /** UTF-8 bytes of all its text. */
+  size: number;
 }
 
 /** A paste as management lists show it. */
@@ -130,6 +228,11 @@ export interface PasteSummary {
   views: number;
   view_count: number;
   status: ShareState;
+  title: string | null;
+  is_public: boolean;
+  revoked_at: string | null;
+  /** How many named files it holds; 0 for a paste of one unnamed text. */
+  file_count: number;
   content_preview: string;
   size: number;
   created_by: string | null;
@@ -140,4 +243,5 @@ export interface PasteSummary {
 
 export interface PasteDetail extends PasteSummary {
   content: string;
+  files?: PasteFile[];
 }

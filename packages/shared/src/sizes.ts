@@ -62,6 +62,8 @@ export const systemSettingsUpdateSchema = z
     fs_upload_share: z.boolean({ error: 'fs_upload_share_invalid' }).optional(),
     /** Whether a file uploaded into a mount over WebDAV is also a file share. */
     webdav_upload_share: z.boolean({ error: 'webdav_upload_share_invalid' }).optional(),
+    /** Whether public pastes are listed on the public page (docs/api.md, "Public pastes"). */
+    public_pastes_enabled: z.boolean({ error: 'public_pastes_enabled_invalid' }).optional(),
     /** Who must sign in with two factors: nobody, the admins, or everyone (docs/accounts.md). */
     require_two_factor: z.enum(TWO_FACTOR_POLICIES, { error: 'require_two_factor_invalid' }).optional(),
     /** Days the audit log keeps an entry; 0 keeps entries for ever (modules/audit/). */

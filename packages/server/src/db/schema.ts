@@ -140,6 +140,22 @@ export interface PastesTable {
   owner_id: string | null;
   created_at: string;
   updated_at: string;
+  title: string | null;
+  /** 1: listed on the public page (when the admin turned it on) while unprotected and live. */
+  is_public: number;
+  /** When its owner revoked it; its link then answers 410. */
+  revoked_at: string | null;
+  /** Its rows in paste_files; 0 for a paste of one unnamed text. */
+  file_count: number;
+}
+
+/** The named files of a multi-file paste, in order (migration 0026). */
+export interface PasteFilesTable {
+  paste_id: string;
+  position: number;
+  name: string;
+  language: string;
+  content: string;
 }
 
 export interface StorageConfigsTable {
@@ -188,6 +204,8 @@ export interface FilesTable {
   owner_id: string | null;
   created_at: string;
   updated_at: string;
+  /** When its owner revoked it; its links then answer 410. */
+  revoked_at: string | null;
 }
 
 export interface UploadSessionsTable {
@@ -419,6 +437,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   settings: SettingsTable;
   pastes: PastesTable;
+  paste_files: PasteFilesTable;
   storage_configs: StorageConfigsTable;
   files: FilesTable;
   upload_sessions: UploadSessionsTable;

@@ -232,6 +232,7 @@ export function fileRow(fields: Partial<FilesTable> & Pick<FilesTable, 'storage_
     source: 'share',
     created_by: null,
     owner_id: null,
+    revoked_at: null,
     created_at: now,
     updated_at: now,
     ...fields,

@@ -24,6 +24,9 @@ const SsoLandingPage = lazy(() =>
   withSections(import('../features/auth/components/sso-landing.tsx'), ['admin']),
 );
 const PasteViewPage = lazy(() => withSections(import('../features/paste-view/paste-view-page.tsx'), []));
+const PublicPastesPage = lazy(() =>
+  withSections(import('../features/public-pastes/public-pastes-page.tsx'), ['pastes']),
+);
 const FileViewPage = lazy(() =>
   withSections(import('../features/file-view/file-view-page.tsx'), ['fileView']),
 );
@@ -45,6 +48,7 @@ function AppRoutes() {
           </Route>
           <Route path={paths.loginOidc.path} element={<SsoLandingPage />} />
           <Route path={paths.paste.path} element={<PasteViewPage />} />
+          <Route path={paths.publicPastes.path} element={<PublicPastesPage />} />
           <Route path={paths.file.path} element={<FileViewPage />} />
           <Route path={paths.invite.path} element={<InvitePage />} />
           <Route path={paths.mountExplorer.path} element={<ExplorerScreen />} />

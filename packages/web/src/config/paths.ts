@@ -46,6 +46,7 @@ export const paths = {
   /** Where a single sign-on lands, the session or the error in the fragment (docs/accounts.md). */
   loginOidc: { path: '/login/oidc' },
   invite: { path: '/invite/:token', getHref: (token: string) => `/invite/${encodeURIComponent(token)}` },
+  publicPastes: { path: '/pastes/public', getHref: () => '/pastes/public' },
   paste: { path: '/paste/:slug', getHref: (slug: string) => `/paste/${encodeURIComponent(slug)}` },
   file: { path: '/file/:slug', getHref: (slug: string) => `/file/${encodeURIComponent(slug)}` },
   mountExplorer: {

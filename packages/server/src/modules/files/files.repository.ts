@@ -8,7 +8,7 @@ import { type Kysely, type Updateable, sql } from 'kysely';
 import { pathBelow } from '../../db/path-below.ts';
 import type { Database, FilesTable } from '../../db/schema.ts';
 import type { Place } from '../../vfs/changes.ts';
-import { createdByKey, likePattern, type Whose } from '../shares/share-rules.ts';
+import { createdByKey, likePattern, revokeShare, type Whose } from '../shares/share-rules.ts';
 
 /**
  * A new file share's row: an unprotected share served through this server (no password, expiry or
@@ -38,6 +38,7 @@ export function newFileRow(
     owner_id: userIdOf(principal),
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
+    revoked_at: null,
   };
 }
 
@@ -148,6 +149,10 @@ export class FilesRepository {
     await this.db.updateTable('files').set(changes).where('id', '=', id).execute();
   }
 
+  revoke(id: string, now: string): Promise<void> {
+    return revokeShare(this.db, 'files', id, now);
+  }
+
   async delete(id: string): Promise<boolean> {
     const result = await this.db.deleteFrom('files').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
@@ -223,6 +228,7 @@ export class FilesRepository {
     return sql<FilesTable>`update files set views = views + 1
       where id = ${id}
         and status = 'ready'
+        and revoked_at is null
         and (max_views = 0 or views < max_views)
         and (expires_at is null or expires_at > ${now})
       returning *`

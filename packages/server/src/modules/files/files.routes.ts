@@ -213,6 +213,24 @@ export function filesRoutes(files: FilesService, config: Pick<Config, 'publicUrl
       ),
     );
 
+    app.post(
+      `${base}/:id/revoke`,
+      route(
+        {
+          tag,
+          summary: `Revokes one of ${whose}: its links answer 410 from now on (the file stays until deleted)`,
+          auth,
+          audit: { action: 'share.revoke', target: idParam },
+        },
+        async (c) =>
+          ok(
+            c,
+            'files.revoked_done',
+            await files.revoke(c.get('principal')!, c.req.param('id')!, publicOrigin(c, config)),
+          ),
+      ),
+    );
+
     app.delete(
       `${base}/:id`,
       route(

@@ -18,6 +18,10 @@
  * is refused. Nothing is deleted under a delivery it allowed: not while a stream of this process
  * sends its bytes, nor while a grant (a counted token, a direct download's presigned URL) lives —
  * the purge job deletes what is left, expired and used-up shares alike.
+ *
+ * Revoking (docs/api.md, "Revoking a share"): every public route answers 410 from the next request
+ * on, counted tokens included; the share stays (its owner lists and deletes it) until it would have
+ * been retired anyway.
  */
 import {
   type FileItem,
@@ -187,7 +191,8 @@ export class FilesService {
     const check = request.token ? verifyFileToken(this.options.secretKey, row, request.token, now) : null;
     const token = check?.ok ? check.token : null;
     const state = shareState(row, now);
-    if (state === 'expired') this.refuseGone(row, state);
+    // A revoked share is refused even to a token counted before (docs/api.md, "Revoking a share").
+    if (state === 'expired' || state === 'revoked') this.refuseGone(row, state);
     if (state === 'used_up') {
       const counted = token && (await this.repo.hasGrant(row.id, token.nonce, now.toISOString()));
       if (!counted) this.refuseGone(row, state);
@@ -404,6 +409,13 @@ export class FilesService {
     return this.update(principal, row.id, rest, origin);
   }
 
+  /** Revokes a share its principal manages: its links answer 410 from now on. */
+  async revoke(principal: Principal, id: string, origin: string): Promise<FileDetail> {
+    const row = await this.owned(principal, id);
+    await this.repo.revoke(row.id, this.clock.now().toISOString());
+    return this.get(principal, row.id, origin);
+  }
+
   /** Deletes a share and its object; false when the object could not be deleted (logged; the record goes). */
   async delete(principal: Principal, id: string): Promise<{ objectDeleted: boolean }> {
     const row = await this.owned(principal, id);
@@ -448,6 +460,7 @@ export class FilesService {
   }
 
   private refuseGone(row: FilesTable, state: Exclude<ShareState, 'active'>): never {
+    if (state === 'revoked') throw gone('files.revoked');
     this.retire(row.id);
     throw gone(state === 'expired' ? 'files.expired' : 'files.used_up');
   }
@@ -463,8 +476,9 @@ export class FilesService {
     const row = await this.repo.findById(id);
     if (!row || row.status !== 'ready') return false;
     const now = this.clock.now();
-    const state = shareState(row, now);
-    if (state === 'active') return false;
+    // Revoking alone retires nothing: the share goes once it is expired or used up as well.
+    const state = shareState({ ...row, revoked_at: null }, now);
+    if (state === 'active' || state === 'revoked') return false;
     if (state === 'used_up' && (await this.repo.hasLiveGrants(id, now.toISOString()))) return false;
     if (what === 'object') await this.deleteObject(row);
     else await this.deleteShare(row);

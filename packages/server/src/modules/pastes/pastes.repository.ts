@@ -1,11 +1,34 @@
 /** SQL for text shares, including the one-statement view count. */
 import { type Kysely, type Updateable, sql } from 'kysely';
-import type { Database, PastesTable } from '../../db/schema.ts';
-import { createdByKey, creatorKeyName, likePattern, type Whose } from '../shares/share-rules.ts';
+import type { Database, PasteFilesTable, PastesTable } from '../../db/schema.ts';
+import { createdByKey, creatorKeyName, likePattern, revokeShare, type Whose } from '../shares/share-rules.ts';
 import type { SqliteWriteBatch } from '../../db/write-batch.ts';
 
 export interface PasteListRow extends PastesTable {
   key_name: string | null;
+}
+
+export interface PasteFileInput {
+  name: string;
+  language: string;
+  content: string;
+}
+
+export interface PublicPasteRow {
+  id: string;
+  slug: string;
+  title: string | null;
+  created_at: string;
+  size: number;
+  languages: string[];
+}
+
+async function insertFiles(db: Kysely<Database>, pasteId: string, files: PasteFileInput[]): Promise<void> {
+  if (files.length === 0) return;
+  await db
+    .insertInto('paste_files')
+    .values(files.map((f, position) => ({ paste_id: pasteId, position, ...f })))
+    .execute();
 }
 
 /** The hottest statement of the app, written as SQL: the query builder costs more than the query. */
@@ -13,6 +36,7 @@ function countViewStatement(idOrSlug: string, byId: boolean, now: string) {
   const match = byId ? sql`id = ${idOrSlug}` : sql`slug = ${idOrSlug} and password_hash is null`;
   return sql<PastesTable>`update pastes set views = views + 1
     where ${match}
+      and revoked_at is null
       and (expires_at is null or expires_at > ${now})
       and (max_views = 0 or views < max_views)
     returning *`;
@@ -47,12 +71,91 @@ export class PastesRepository {
     );
   }
 
-  async insert(row: PastesTable): Promise<void> {
-    await this.db.insertInto('pastes').values(row).execute();
+  /** A paste with its named files (none for a paste of one unnamed text), in one transaction. */
+  async insert(row: PastesTable, files: PasteFileInput[] = []): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('pastes').values(row).execute();
+      await insertFiles(trx, row.id, files);
+    });
   }
 
-  async update(id: string, changes: Updateable<PastesTable>): Promise<void> {
-    await this.db.updateTable('pastes').set(changes).where('id', '=', id).execute();
+  /** Changes a paste; with `files`, they replace every file it had. */
+  async update(id: string, changes: Updateable<PastesTable>, files?: PasteFileInput[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('pastes').set(changes).where('id', '=', id).execute();
+      if (files === undefined) return;
+      await trx.deleteFrom('paste_files').where('paste_id', '=', id).execute();
+      await insertFiles(trx, id, files);
+    });
+  }
+
+  /** The named files of a paste, in order. */
+  files(pasteId: string): Promise<PasteFilesTable[]> {
+    return this.db
+      .selectFrom('paste_files')
+      .selectAll()
+      .where('paste_id', '=', pasteId)
+      .orderBy('position')
+      .execute();
+  }
+
+  revoke(id: string, now: string): Promise<void> {
+    return revokeShare(this.db, 'pastes', id, now);
+  }
+
+  /**
+   * The public page (docs/api.md, "Public pastes"): public pastes anyone may open now — unprotected,
+   * not revoked, expired or used up — newest first, with their size and languages, never their text.
+   */
+  async listPublic(options: {
+    offset: number;
+    limit: number;
+    now: string;
+  }): Promise<{ rows: PublicPasteRow[]; total: number }> {
+    const base = this.db
+      .selectFrom('pastes')
+      .where('is_public', '=', 1)
+      .where('password_hash', 'is', null)
+      .where('revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', options.now)]))
+      .where((eb) => eb.or([eb('max_views', '=', 0), eb('views', '<', eb.ref('max_views'))]));
+    const totalRow = await base
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
+    const rows = await base
+      .select(['id', 'slug', 'title', 'format', 'file_count', 'created_at'])
+      .select(
+        sql<number | string>`case when file_count > 0
+          then (select coalesce(sum(octet_length(f.content)), 0) from paste_files f where f.paste_id = pastes.id)
+          else octet_length(content) end`.as('size'),
+      )
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .limit(options.limit)
+      .offset(options.offset)
+      .execute();
+    const multi = rows.filter((r) => r.file_count > 0).map((r) => r.id);
+    const languages =
+      multi.length === 0
+        ? []
+        : await this.db
+            .selectFrom('paste_files')
+            .select(['paste_id', 'language'])
+            .where('paste_id', 'in', multi)
+            .orderBy('paste_id')
+            .orderBy('position')
+            .execute();
+    return {
+      rows: rows.map((r) => ({
+        ...r,
+        size: Number(r.size),
+        languages:
+          r.file_count > 0
+            ? [...new Set(languages.filter((l) => l.paste_id === r.id).map((l) => l.language))]
+            : [r.format],
+      })),
+      total: Number(totalRow.n),
+    };
   }
 
   /**
@@ -83,7 +186,10 @@ export class PastesRepository {
 
   /** Erases the text of a used-up paste; the row stays so readers learn it was used up. */
   async eraseContent(id: string): Promise<void> {
-    await this.db.updateTable('pastes').set({ content: '' }).where('id', '=', id).execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('pastes').set({ content: '' }).where('id', '=', id).execute();
+      await trx.deleteFrom('paste_files').where('paste_id', '=', id).execute();
+    });
   }
 
   async delete(id: string): Promise<boolean> {
@@ -125,7 +231,7 @@ export class PastesRepository {
       const pattern = likePattern(options.search);
       base = base.where(
         (eb) =>
-          sql<boolean>`(lower(${eb.ref('pastes.slug')}) like ${pattern} escape '\\' or lower(coalesce(${eb.ref('pastes.remark')}, '')) like ${pattern} escape '\\' or lower(${eb.ref('pastes.content')}) like ${pattern} escape '\\')`,
+          sql<boolean>`(lower(${eb.ref('pastes.slug')}) like ${pattern} escape '\\' or lower(coalesce(${eb.ref('pastes.title')}, '')) like ${pattern} escape '\\' or lower(coalesce(${eb.ref('pastes.remark')}, '')) like ${pattern} escape '\\' or lower(${eb.ref('pastes.content')}) like ${pattern} escape '\\')`,
       );
     }
     const totalRow = await base

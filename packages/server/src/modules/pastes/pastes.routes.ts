@@ -9,15 +9,24 @@ import { idsBodySchema } from '../shares/share-rules.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { answer } from '../../http/answer.ts';
 import { ok, okWith } from '../../http/envelope.ts';
-import { AppError, unauthenticated } from '../../errors/app-error.ts';
+import { AppError, notFound, unauthenticated } from '../../errors/app-error.ts';
 import { translate } from '../../errors/messages.ts';
+import { contentDisposition } from '../../lib/content-disposition.ts';
 import { idParam, noteAudit, route } from '../../http/route-docs.ts';
 import type { PastesService } from './pastes.service.ts';
 
 const TEXT_TYPE = 'text/plain; charset=utf-8';
 
 const passwordBody = z.object({ password: z.string().max(1024).optional() });
-const rawQuery = z.object({ password: z.string().max(1024).optional() });
+const rawQuery = z.object({
+  password: z.string().max(1024).optional(),
+  /** One named file of a multi-file paste. */
+  file: z.string().max(200).optional(),
+});
+const publicListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+});
 const idsBody = idsBodySchema('ids_required');
 const listQuery = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
@@ -100,9 +109,13 @@ export function pastesRoutes(pastes: PastesService) {
             count: c.req.method !== 'HEAD',
           });
           if (view.requiresPassword) throw unauthenticated('pastes.password_required');
-          return answer(c, view.content ?? '', 200, {
+          const file = query.file === undefined ? undefined : view.files?.find((f) => f.name === query.file);
+          if (query.file !== undefined && !file) throw notFound('pastes.file_not_found');
+          return answer(c, file?.content ?? view.content ?? '', 200, {
             'content-type': TEXT_TYPE,
-            'content-disposition': `inline; filename="${view.slug}.txt"`,
+            'content-disposition': file
+              ? contentDisposition('inline', file.name)
+              : `inline; filename="${view.slug}.txt"`,
             'x-content-type-options': 'nosniff',
             'cache-control': 'no-store',
           });
@@ -111,6 +124,42 @@ export function pastesRoutes(pastes: PastesService) {
           const message = translate(error.messageKey, c.get('lang'), error.params);
           return answer(c, message, error.status, { ...error.headers, 'content-type': TEXT_TYPE });
         }
+      },
+    ),
+  );
+
+  app.get(
+    '/public/pastes/status',
+    route(
+      {
+        tag,
+        summary: 'Whether the public paste page is on (the web shows its link only then)',
+        auth: 'none',
+      },
+      async (c) => ok(c, 'pastes.loaded', { enabled: await pastes.publicPastesEnabled() }),
+    ),
+  );
+
+  app.get(
+    '/public/pastes',
+    route(
+      {
+        tag,
+        summary:
+          'Lists public pastes (titles, sizes, languages; never their text); 404 while the page is off',
+        auth: 'none',
+        query: publicListQuery,
+      },
+      async (c, { query }) => {
+        const { items, total } = await pastes.listPublic(query);
+        return okWith(c, 'pastes.loaded', items, {
+          pagination: {
+            total,
+            limit: query.limit,
+            offset: query.offset,
+            hasMore: query.offset + items.length < total,
+          },
+        });
       },
     ),
   );
@@ -199,6 +248,20 @@ export function pastesRoutes(pastes: PastesService) {
         },
         async (c, { body }) =>
           ok(c, 'pastes.updated', await pastes.update(c.get('principal')!, c.req.param('id')!, body)),
+      ),
+    );
+
+    app.post(
+      `${base}/:id/revoke`,
+      route(
+        {
+          tag,
+          summary: `Revokes one of ${whose}: its link answers 410 from now on`,
+          auth,
+          audit: { action: 'paste.revoke', target: idParam },
+        },
+        async (c) =>
+          ok(c, 'pastes.revoked_done', await pastes.revoke(c.get('principal')!, c.req.param('id')!)),
       ),
     );
 

@@ -6,10 +6,17 @@
  * do not. The view that uses up the last allowed view still gets the content, which is erased right
  * after; the paste then answers 410 ("used up") once and is deleted, like an expired one. The
  * periodic purge deletes whatever nobody asked for again.
+ *
+ * A paste may hold several named files (docs/api.md, "Multi-file pastes"): they live in paste_files
+ * and its `content` is the first file's text, so CloudPaste 0.6 clients still read something
+ * sensible. A revoked paste answers 410 on every read and stays listed for its owner.
  */
 import { randomUUID } from 'node:crypto';
 import {
   PASTE_MAX_BYTES,
+  type PasteFile,
+  type PasteLanguage,
+  type PublicPasteItem,
   creatorId,
   mayManage,
   type PasteDetail,
@@ -36,7 +43,10 @@ import {
   shareState,
   type ShareState,
 } from '../shares/share-rules.ts';
-import type { PasteListRow, PastesRepository } from './pastes.repository.ts';
+import type { SettingsService } from '../settings/settings.service.ts';
+import type { PasteFileInput, PasteListRow, PastesRepository } from './pastes.repository.ts';
+
+type FilesInput = z.output<typeof pasteCreateSchema>['files'];
 
 const PREVIEW_CHARS = 200;
 
@@ -53,16 +63,23 @@ export class PastesService {
     private readonly repo: PastesRepository,
     private readonly clock: Clock,
     private readonly passwordLimiter: AttemptLimiter,
+    private readonly settings: Pick<SettingsService, 'publicPastesEnabled'>,
   ) {}
 
   async create(principal: Principal, input: z.output<typeof pasteCreateSchema>) {
-    this.checkSize(input.content);
+    const files = this.namedFiles(input.files);
+    const content = files[0]?.content ?? input.content ?? '';
+    this.checkSize(files.length > 0 ? files.map((f) => f.content) : [content]);
     const now = this.clock.now().toISOString();
     const row: PastesTable = {
       id: randomUUID(),
       slug: input.slug || (await this.randomSlug()),
-      content: input.content,
-      format: input.format ?? 'markdown',
+      content,
+      format: input.format ?? (files.length > 0 ? formatOf(files[0]!.language) : 'markdown'),
+      title: input.title || null,
+      is_public: input.is_public ? 1 : 0,
+      revoked_at: null,
+      file_count: files.length,
       remark: input.remark || null,
       password_hash: input.password ? await hashPassword(input.password) : null,
       expires_at: this.futureExpiry(input.expiresAt),
@@ -75,7 +92,7 @@ export class PastesService {
     };
     if (input.slug && (await this.repo.slugExists(input.slug))) throw conflict('pastes.slug_taken');
     try {
-      await this.repo.insert(row);
+      await this.repo.insert(row, files);
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict('pastes.slug_taken');
       throw error;
@@ -89,6 +106,8 @@ export class PastesService {
       maxViews: row.max_views,
       hasPassword: row.password_hash !== null,
       createdAt: row.created_at,
+      title: row.title,
+      is_public: row.is_public === 1,
     };
   }
 
@@ -113,7 +132,7 @@ export class PastesService {
       if (options.password === undefined) return { ...this.view(row), requiresPassword: true };
       await this.checkPassword(row, options.password, options.clientIp);
     }
-    if (!options.count) return { ...this.view(row), content: row.content };
+    if (!options.count) return { ...this.view(row), content: row.content, ...(await this.filesOf(row)) };
 
     const counted = await this.repo.countView({ id: row.id }, this.clock.now().toISOString());
     if (!counted) {
@@ -126,8 +145,51 @@ export class PastesService {
 
   /** The answer to a counted view; the last allowed view erases the text behind it. */
   private async delivered(counted: PastesTable): Promise<PasteView> {
+    // Read the files before the last view erases them.
+    const files = await this.filesOf(counted);
     if (counted.max_views > 0 && counted.views >= counted.max_views) await this.repo.eraseContent(counted.id);
-    return { ...this.view(counted), content: counted.content };
+    return { ...this.view(counted), content: counted.content, ...files };
+  }
+
+  /** `files` of a multi-file paste (one more query only for those), nothing for a plain one. */
+  private async filesOf(row: PastesTable): Promise<{ files?: PasteFile[] }> {
+    if (row.file_count === 0) return {};
+    const files = await this.repo.files(row.id);
+    return {
+      files: files.map((f) => ({ name: f.name, language: f.language as PasteLanguage, content: f.content })),
+    };
+  }
+
+  /** Whether the admin turned the public page on (setting public_pastes_enabled). */
+  publicPastesEnabled(): Promise<boolean> {
+    return this.settings.publicPastesEnabled();
+  }
+
+  /**
+   * GET /api/public/pastes: the public, unprotected, live pastes, newest first — never their text;
+   * 404 while the admin has not turned the public page on.
+   */
+  async listPublic(options: {
+    offset: number;
+    limit: number;
+  }): Promise<{ items: PublicPasteItem[]; total: number }> {
+    if (!(await this.publicPastesEnabled())) throw notFound('pastes.public_disabled');
+    const { rows, total } = await this.repo.listPublic({ ...options, now: this.clock.now().toISOString() });
+    const items = rows.map((r) => ({
+      slug: r.slug,
+      title: r.title,
+      created_at: r.created_at,
+      languages: r.languages as PasteLanguage[],
+      size: r.size,
+    }));
+    return { items, total };
+  }
+
+  /** Revokes a paste its principal manages: its link answers 410 from now on (docs/api.md, "Revoking a share"). */
+  async revoke(principal: Principal, idOrSlug: string): Promise<PasteDetail> {
+    const row = await this.owned(principal, idOrSlug);
+    await this.repo.revoke(row.id, this.clock.now().toISOString());
+    return this.get(principal, row.id);
   }
 
   async list(
@@ -148,16 +210,35 @@ export class PastesService {
     return {
       ...this.summary({ ...row, key_name: await this.repo.keyName(row.created_by) }),
       content: row.content,
+      ...(await this.filesOf(row)),
     };
   }
 
   async update(principal: Principal, idOrSlug: string, input: z.output<typeof pasteUpdateSchema>) {
     const row = await this.owned(principal, idOrSlug);
     const changes: Partial<PastesTable> = {};
-    if (input.content !== undefined) {
-      this.checkSize(input.content);
+    let files: PasteFileInput[] | undefined;
+    if (input.files !== undefined) {
+      files = this.namedFiles(input.files);
+      this.checkSize(files.map((f) => f.content));
+      changes.content = files[0]!.content;
+      changes.file_count = files.length;
+    } else if (input.content !== undefined && row.file_count > 0) {
+      // New text for a multi-file paste, from a client that knows only `content`: its first file.
+      const current = await this.repo.files(row.id);
+      files = current.map((f, i) => ({
+        name: f.name,
+        language: f.language,
+        content: i === 0 ? input.content! : f.content,
+      }));
+      this.checkSize(files.map((f) => f.content));
+      changes.content = input.content;
+    } else if (input.content !== undefined) {
+      this.checkSize([input.content]);
       changes.content = input.content;
     }
+    if (input.title !== undefined) changes.title = input.title || null;
+    if (input.is_public !== undefined) changes.is_public = input.is_public ? 1 : 0;
     if (input.format !== undefined) changes.format = input.format;
     if (input.remark !== undefined) changes.remark = input.remark || null;
     if (input.expiresAt !== undefined) changes.expires_at = this.futureExpiry(input.expiresAt);
@@ -174,7 +255,7 @@ export class PastesService {
     }
     changes.updated_at = this.clock.now().toISOString();
     try {
-      await this.repo.update(row.id, changes);
+      await this.repo.update(row.id, changes, files);
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict('pastes.slug_taken');
       throw error;
@@ -215,6 +296,8 @@ export class PastesService {
   private async refuseIfGone(row: PastesTable): Promise<void> {
     const state = this.state(row);
     if (state === 'active') return;
+    // A revoked paste stays (its owner still lists it); an expired or used-up one goes.
+    if (state === 'revoked') throw gone('pastes.revoked');
     await this.repo.delete(row.id);
     throw gone(state === 'expired' ? 'pastes.expired' : 'pastes.used_up');
   }
@@ -243,6 +326,8 @@ export class PastesService {
       createdAt: row.created_at,
       updatedAt: row.updated_at,
       created_by: row.created_by,
+      title: row.title,
+      is_public: row.is_public === 1,
     };
   }
 
@@ -258,6 +343,10 @@ export class PastesService {
       views: row.views,
       view_count: row.views,
       status: this.state(row),
+      title: row.title,
+      is_public: row.is_public === 1,
+      revoked_at: row.revoked_at,
+      file_count: row.file_count,
       content_preview:
         row.content.length > PREVIEW_CHARS ? row.content.slice(0, PREVIEW_CHARS) + '...' : row.content,
       size: Buffer.byteLength(row.content),
@@ -268,8 +357,16 @@ export class PastesService {
     };
   }
 
-  private checkSize(content: string): void {
-    if (Buffer.byteLength(content) > PASTE_MAX_BYTES) {
+  /** Named files as stored: each with its language (plain text when none was given). */
+  private namedFiles(files: FilesInput): PasteFileInput[] {
+    return (files ?? []).map((f) => ({ name: f.name, language: f.language ?? 'text', content: f.content }));
+  }
+
+  /** All the text of one paste, every file together, within PASTE_MAX_BYTES. */
+  private checkSize(texts: string[]): void {
+    let bytes = 0;
+    for (const text of texts) bytes += Buffer.byteLength(text);
+    if (bytes > PASTE_MAX_BYTES) {
       throw tooLarge('pastes.content_too_large', { limit: '5 MiB' });
     }
   }
@@ -281,4 +378,9 @@ export class PastesService {
   private randomSlug(): Promise<string> {
     return randomSlug((slug) => this.repo.slugExists(slug), 'pastes.slug_exhausted');
   }
+}
+
+/** The `format` CloudPaste 0.6 clients read for a multi-file paste: Markdown for a Markdown first file. */
+function formatOf(language: string): PastesTable['format'] {
+  return language === 'markdown' ? 'markdown' : 'text';
 }

@@ -4,7 +4,8 @@
  * it sends files to Microsoft's viewer), and whether uploads into mounts are also published as file
  * shares — through the explorer and the fs API (on by default: CloudPaste does so, and its clients
  * read the share's fields) and over WebDAV (off by default, as in CloudPaste), and how many days the
- * audit log keeps its entries (90 by default; 0 for ever). Answers in
+ * audit log keeps its entries (90 by default; 0 for ever), and whether public pastes are listed on
+ * the public page (off by default: docs/api.md, "Public pastes"). Answers in
  * CloudPaste's shape too: `max_upload_size` in MB.
  */
 import {
@@ -31,6 +32,7 @@ const FS_UPLOAD_SHARE_KEY = 'fs_upload_share';
 const WEBDAV_UPLOAD_SHARE_KEY = 'webdav_upload_share';
 const AUDIT_RETENTION_KEY = 'audit_retention_days';
 const REQUIRE_TWO_FACTOR_KEY = 'require_two_factor';
+const PUBLIC_PASTES_KEY = 'public_pastes_enabled';
 const MB = 1024 ** 2;
 
 /** Bytes as CloudPaste's `max_upload_size`: megabytes, to three decimals. */
@@ -66,6 +68,11 @@ export class SettingsService {
   /** Whether file shares may be sent to the online Office viewer (GET /api/office-preview/:slug). */
   async officePreviewEnabled(): Promise<boolean> {
     return (await this.repo.get(OFFICE_PREVIEW_KEY)) === 'true';
+  }
+
+  /** Whether GET /api/public/pastes and the web's public page list public pastes. */
+  async publicPastesEnabled(): Promise<boolean> {
+    return (await this.repo.get(PUBLIC_PASTES_KEY)) === 'true';
   }
 
   /** Whether a file uploaded into a mount publishes a file share: through fs (explorer, API) or WebDAV. */
@@ -150,6 +157,12 @@ export class SettingsService {
         updated_at: updated(AUDIT_RETENTION_KEY),
       },
       {
+        key: PUBLIC_PASTES_KEY,
+        value: String(await this.publicPastesEnabled()),
+        description: 'List public pastes on the public page',
+        updated_at: updated(PUBLIC_PASTES_KEY),
+      },
+      {
         key: REQUIRE_TWO_FACTOR_KEY,
         value: await this.requireTwoFactor(),
         description: 'Who must sign in with two factors: off, admins or everyone',
@@ -186,6 +199,9 @@ export class SettingsService {
     }
     if (input.webdav_upload_share !== undefined) {
       await this.repo.set(WEBDAV_UPLOAD_SHARE_KEY, String(input.webdav_upload_share), now);
+    }
+    if (input.public_pastes_enabled !== undefined) {
+      await this.repo.set(PUBLIC_PASTES_KEY, String(input.public_pastes_enabled), now);
     }
     if (input.require_two_factor !== undefined) {
       await this.repo.set(REQUIRE_TWO_FACTOR_KEY, input.require_two_factor, now);

@@ -1,5 +1,5 @@
 /**
- * Rules text shares and file shares apply alike: their state (live, expired, used up), link suffixes
+ * Rules text shares and file shares apply alike: their state (live, revoked, expired, used up), link suffixes
  * (slugs) picked at random, share passwords checked under their rate limits, future
  * expiries, the LIKE pattern of management searches, and the API key name of a creator.
  */
@@ -38,11 +38,15 @@ export function managedShares(principal: Principal): Whose | undefined {
   return principal.type === 'admin' ? undefined : ownShares(principal);
 }
 
-/** Whether a share can still be opened at `now`: expiry first, then its view limit. */
+/**
+ * Whether a share can still be opened at `now`: revoked by its owner first (docs/api.md, "Revoking
+ * a share"; the one home of that rule for every kind of share), then expiry, then its view limit.
+ */
 export function shareState(
-  row: { expires_at: string | null; max_views: number; views: number },
+  row: { expires_at: string | null; max_views: number; views: number; revoked_at?: string | null },
   now: Date,
 ): ShareState {
+  if (row.revoked_at) return 'revoked';
   if (row.expires_at !== null && row.expires_at <= now.toISOString()) return 'expired';
   if (row.max_views > 0 && row.views >= row.max_views) return 'used_up';
   return 'active';
@@ -133,6 +137,24 @@ export function creatorKeyName(db: Kysely<Database>, createdBy: string | null): 
     .where('id', '=', id)
     .executeTakeFirst()
     .then((row) => row?.name ?? null);
+}
+
+/**
+ * Marks a share revoked (docs/api.md, "Revoking a share") once: a second revoke keeps the first
+ * time. Its state is then 'revoked' (shareState above).
+ */
+export async function revokeShare(
+  db: Kysely<Database>,
+  table: 'pastes' | 'files',
+  id: string,
+  now: string,
+): Promise<void> {
+  await db
+    .updateTable(table)
+    .set({ revoked_at: now, updated_at: now })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 /** The join condition from a share table's `created_by` to the API key that created it. */

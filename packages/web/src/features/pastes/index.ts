@@ -11,7 +11,12 @@ export { usePasteView, pasteViewQueryOptions, toPasteView } from './api/get-past
 export { useUnlockPaste } from './api/unlock-paste.ts';
 export { usePastes, type Pagination, type PastePage } from './api/get-pastes.ts';
 export { usePasteDetail } from './api/get-paste-detail.ts';
-export { useDeletePaste, useBatchDeletePastes, useClearExpiredPastes } from './api/delete-pastes.ts';
+export {
+  useDeletePaste,
+  useBatchDeletePastes,
+  useClearExpiredPastes,
+  useRevokePaste,
+} from './api/delete-pastes.ts';
 export { useManagementScope, type ManagementScope } from './api/management-scope.ts';
 export { pasteKeys } from './api/query-keys.ts';
 export { useCanCreatePaste, useCanEditPaste } from './use-can-edit-paste.ts';

@@ -9,6 +9,7 @@ import {
   pasteCreateSchema,
   pasteUpdateSchema,
   type PasteCreateInput,
+  type PasteFile,
   type PasteFormat,
   type PasteUpdateInput,
 } from '@cubby/shared';
@@ -60,13 +61,17 @@ export type PasteErrorKey =
   | 'pastes.errors.passwordTooLong'
   | 'pastes.errors.customExpiryInvalid'
   | 'pastes.errors.customExpiryPast'
-  | 'pastes.errors.maxViewsInvalid';
+  | 'pastes.errors.maxViewsInvalid'
+  | 'pastes.errors.fileNameInvalid'
+  | 'pastes.errors.fileNamesRepeat'
+  | 'pastes.errors.tooManyFiles';
 
 export type PasteErrors = Partial<Record<PasteField, PasteErrorKey>>;
 
 /** Maps the server's field names in a 400 `details` object to form fields. */
 export const SERVER_FIELD: Record<string, PasteField> = {
   content: 'content',
+  files: 'content',
   remark: 'remark',
   slug: 'slug',
   newSlug: 'slug',
@@ -120,10 +125,14 @@ export const MESSAGE_ERRORS: Record<string, PasteErrorKey> = {
   slug_reserved: 'pastes.errors.slugReserved',
   max_views_invalid: 'pastes.errors.maxViewsInvalid',
   invalid_expiry: 'pastes.errors.customExpiryInvalid',
+  paste_file_name_invalid: 'pastes.errors.fileNameInvalid',
+  paste_file_names_repeat: 'pastes.errors.fileNamesRepeat',
+  paste_files_too_many: 'pastes.errors.tooManyFiles',
 };
 
 const SCHEMA_FIELD: Record<string, PasteField> = {
   content: 'content',
+  files: 'content',
   remark: 'remark',
   slug: 'slug',
   newSlug: 'slug',
@@ -166,13 +175,30 @@ export function commonErrors(
 
 type Validated<T> = { ok: true; input: T } | { ok: false; errors: PasteErrors };
 
+/** What the Home editor adds to a paste: a title, the public flag, and named files when several. */
+export interface PasteExtras {
+  title?: string;
+  isPublic?: boolean;
+  /** Two or more named files (docs/api.md, "Multi-file pastes"); `content` is then ignored. */
+  files?: PasteFile[];
+}
+
 export function validateCreate(
-  { content, format, values }: { content: string; format: PasteFormat; values: PasteSettingsValues },
+  {
+    content,
+    format,
+    values,
+    extras = {},
+  }: { content: string; format: PasteFormat; values: PasteSettingsValues; extras?: PasteExtras },
   now = Date.now(),
 ): Validated<PasteCreateInput> {
-  const errors = commonErrors(content, values, now);
+  const files = extras.files;
+  // Every file counts towards the one size limit: their texts together are measured.
+  const errors = commonErrors(files ? files.map((f) => f.content).join('') : content, values, now);
   const input: PasteCreateInput = {
-    content,
+    ...(files ? { files } : { content }),
+    ...(extras.title?.trim() ? { title: extras.title.trim() } : {}),
+    ...(extras.isPublic ? { is_public: true } : {}),
     format,
     remark: values.remark.trim() || undefined,
     slug: values.slug.trim() || undefined,

@@ -21,7 +21,10 @@ export const SECTIONS = {
   admin: ['admin', 'keys', 'settings', 'textManagement', 'auth.login', 'accounts'],
   /** The backend switcher panel, shown only to an admin who asks for it. */
   envSwitcher: ['envSwitcher'],
-  /** The paste settings and editing texts: the editor on Home, uploads, management, the edit dialog. */
+  /**
+   * The paste settings and editing texts: the editor on Home, uploads, management, the edit dialog,
+   * the public paste page.
+   */
   pastes: ['pastes'],
   /** The install and update prompts, loaded with them. */
   pwa: ['pwa'],
@@ -35,6 +38,9 @@ export const CORE_PATHS: readonly string[] = [
   // A paste's format and password badge: the paste and file views.
   'pastes.format',
   'pastes.protected',
+  // A multi-file paste's file count and languages: the paste view and the public page.
+  'pastes.fileCount',
+  'pastes.languages',
   // Shown after a sign-out from another tab, on whatever screen is open.
   'settings.account.updated',
 ];

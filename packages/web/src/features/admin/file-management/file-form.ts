@@ -65,11 +65,15 @@ export function validateFileUpdate(
   return { ok: true, input };
 }
 
-/** Whether a share still opens at `now`: past its expiry, or out of views, it does not. */
+/**
+ * Whether a share still opens at `now`: revoked (as the server said), past its expiry, or out of
+ * views, it does not.
+ */
 export function fileStatus(
-  file: Pick<FileItem, 'expires_at' | 'max_views' | 'views'>,
+  file: Pick<FileItem, 'expires_at' | 'max_views' | 'views'> & { status?: FileItem['status'] },
   now: number,
 ): ShareState {
+  if (file.status === 'revoked') return 'revoked';
   if (file.expires_at && Date.parse(file.expires_at) <= now) return 'expired';
   if (file.max_views > 0 && file.views >= file.max_views) return 'used_up';
   return 'active';

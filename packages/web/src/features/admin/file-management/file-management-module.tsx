@@ -15,7 +15,12 @@ import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { showToast } from '../../../components/toast/toast-store.ts';
 import { useManagementScope } from '../../pastes/index.ts';
 import { ShareListPanel, useConfirmation, useShareList } from '../../shares/index.ts';
-import { useBatchDeleteFileShares, useDeleteFileShare, useFileShares } from './api/file-shares.ts';
+import {
+  useBatchDeleteFileShares,
+  useDeleteFileShare,
+  useFileShares,
+  useRevokeFileShare,
+} from './api/file-shares.ts';
 import { EditFileDialog } from './components/edit-file-dialog.tsx';
 import { FileDetailsDialog } from './components/file-details-dialog.tsx';
 import { FileList } from './components/file-list.tsx';
@@ -23,7 +28,8 @@ import { FileList } from './components/file-list.tsx';
 /** File shares per page (docs/product.md §9: files list default limit 50). */
 export const PAGE_SIZE = 50;
 
-type Confirming = { kind: 'one'; file: FileItem } | { kind: 'batch'; ids: string[] };
+type Confirming =
+  { kind: 'one'; file: FileItem } | { kind: 'revoke'; file: FileItem } | { kind: 'batch'; ids: string[] };
 
 export default function FileManagementModule() {
   const { t } = useTranslation();
@@ -37,6 +43,7 @@ export default function FileManagementModule() {
   const { confirming } = confirmation;
   const removeOne = useDeleteFileShare();
   const removeMany = useBatchDeleteFileShares();
+  const revoke = useRevokeFileShare();
 
   const items = files.data?.items ?? [];
   const narrowed = list.searching || source !== 'all';
@@ -55,6 +62,17 @@ export default function FileManagementModule() {
         { scope, id: confirming.file.id },
         {
           onSuccess: () => removed(t('admin.files.delete.done', { name: confirming.file.filename }), 1),
+          onError: confirmation.fail,
+        },
+      );
+    } else if (confirming.kind === 'revoke') {
+      revoke.mutate(
+        { scope, id: confirming.file.id },
+        {
+          onSuccess: () => {
+            showToast(t('admin.files.revoke.done', { name: confirming.file.filename }), 'success');
+            confirmation.close();
+          },
           onError: confirmation.fail,
         },
       );
@@ -126,6 +144,7 @@ export default function FileManagementModule() {
           onDetails={setDetails}
           onEdit={setEditing}
           onDelete={(file) => confirmation.open({ kind: 'one', file })}
+          onRevoke={(file) => confirmation.open({ kind: 'revoke', file })}
         />
       </ShareListPanel>
 
@@ -134,23 +153,33 @@ export default function FileManagementModule() {
       {confirming && (
         <ConfirmDialog
           title={
-            confirming.kind === 'one' ? t('admin.files.delete.title') : t('admin.files.batchDelete.title')
+            confirming.kind === 'revoke'
+              ? t('admin.files.revoke.title')
+              : confirming.kind === 'one'
+                ? t('admin.files.delete.title')
+                : t('admin.files.batchDelete.title')
           }
           description={
-            confirming.kind === 'one'
-              ? confirming.file.keeps_file
-                ? t('admin.files.delete.descriptionKeepsFile', { name: confirming.file.filename })
-                : t('admin.files.delete.description', { name: confirming.file.filename })
-              : keepsMountFiles(confirming.ids)
-                ? t('admin.files.batchDelete.descriptionKeepsMountFiles', { count: confirming.ids.length })
-                : t('admin.files.batchDelete.description', { count: confirming.ids.length })
+            confirming.kind === 'revoke'
+              ? t('admin.files.revoke.description', { name: confirming.file.filename })
+              : confirming.kind === 'one'
+                ? confirming.file.keeps_file
+                  ? t('admin.files.delete.descriptionKeepsFile', { name: confirming.file.filename })
+                  : t('admin.files.delete.description', { name: confirming.file.filename })
+                : keepsMountFiles(confirming.ids)
+                  ? t('admin.files.batchDelete.descriptionKeepsMountFiles', { count: confirming.ids.length })
+                  : t('admin.files.batchDelete.description', { count: confirming.ids.length })
           }
           confirmLabel={
-            confirming.kind === 'one' ? t('admin.files.delete.confirm') : t('admin.files.batchDelete.confirm')
+            confirming.kind === 'revoke'
+              ? t('admin.files.revoke.confirm')
+              : confirming.kind === 'one'
+                ? t('admin.files.delete.confirm')
+                : t('admin.files.batchDelete.confirm')
           }
           onConfirm={confirm}
           onClose={confirmation.close}
-          pending={removeOne.isPending || removeMany.isPending}
+          pending={removeOne.isPending || removeMany.isPending || revoke.isPending}
           error={confirmation.error}
           testId="confirm-dialog"
         />

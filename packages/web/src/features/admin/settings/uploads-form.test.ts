@@ -13,6 +13,7 @@ const base: UploadsFormValues = {
   urlAllowlist: '',
   webdavUploadMode: 'auto',
   officePreview: false,
+  publicPastes: false,
   fsUploadShare: true,
   webdavUploadShare: false,
 };
@@ -21,6 +22,7 @@ const stored: SystemSettings = {
   webdavUploadMode: 'auto',
   urlAllowlist: '',
   officePreviewEnabled: false,
+  publicPastesEnabled: false,
   fsUploadShare: true,
   webdavUploadShare: false,
   auditRetentionDays: 90,
@@ -76,6 +78,7 @@ test('the stored settings fill the form in the largest whole unit', () => {
     { key: 'webdav_upload_mode', value: 'multipart' },
     { key: 'url_allowlist', value: 'a.lan\n10.0.0.0/8' },
     { key: 'office_preview_enabled', value: 'true' },
+    { key: 'public_pastes_enabled', value: 'true' },
     { key: 'fs_upload_share', value: 'false' },
     { key: 'webdav_upload_share', value: 'true' },
   ]);
@@ -85,10 +88,11 @@ test('the stored settings fill the form in the largest whole unit', () => {
     urlAllowlist: 'a.lan\n10.0.0.0/8',
     webdavUploadMode: 'multipart',
     officePreview: true,
+    publicPastes: true,
     fsUploadShare: false,
     webdavUploadShare: true,
   });
-  // Nothing stored: the defaults (100 MB, auto, no Office preview; explorer and API uploads
+  // Nothing stored: the defaults (100 MB, auto, no Office preview, no public pastes; explorer and API uploads
   // published as shares, WebDAV uploads not, as CloudPaste does).
   assert.deepEqual(valuesOf(toSystemSettings([])), {
     maxSize: '100',
@@ -96,6 +100,7 @@ test('the stored settings fill the form in the largest whole unit', () => {
     urlAllowlist: '',
     webdavUploadMode: 'auto',
     officePreview: false,
+    publicPastes: false,
     fsUploadShare: true,
     webdavUploadShare: false,
   });

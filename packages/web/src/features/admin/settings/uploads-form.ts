@@ -24,12 +24,19 @@ export interface UploadsFormValues {
   urlAllowlist: string;
   webdavUploadMode: WebdavUploadMode;
   officePreview: boolean;
+  publicPastes: boolean;
   fsUploadShare: boolean;
   webdavUploadShare: boolean;
 }
 
 export type UploadsField =
-  'maxSize' | 'urlAllowlist' | 'webdavUploadMode' | 'officePreview' | 'fsUploadShare' | 'webdavUploadShare';
+  | 'maxSize'
+  | 'urlAllowlist'
+  | 'webdavUploadMode'
+  | 'officePreview'
+  | 'publicPastes'
+  | 'fsUploadShare'
+  | 'webdavUploadShare';
 
 export type UploadsErrorKey =
   | 'admin.settings.uploads.errors.maxSizeInvalid'
@@ -47,6 +54,7 @@ export const SERVER_FIELD: Record<string, UploadsField> = {
   url_allowlist: 'urlAllowlist',
   webdav_upload_mode: 'webdavUploadMode',
   office_preview_enabled: 'officePreview',
+  public_pastes_enabled: 'publicPastes',
   fs_upload_share: 'fsUploadShare',
   webdav_upload_share: 'webdavUploadShare',
 };
@@ -59,6 +67,7 @@ export function valuesOf(settings: SystemSettings): UploadsFormValues {
     urlAllowlist: splitUrlAllowlist(settings.urlAllowlist).join('\n'),
     webdavUploadMode: settings.webdavUploadMode,
     officePreview: settings.officePreviewEnabled,
+    publicPastes: settings.publicPastesEnabled,
     fsUploadShare: settings.fsUploadShare,
     webdavUploadShare: settings.webdavUploadShare,
   };
@@ -94,6 +103,7 @@ export function validateUploads(values: UploadsFormValues, stored: SystemSetting
   if (mode !== stored.webdavUploadMode) input.webdav_upload_mode = mode;
   if (values.officePreview !== stored.officePreviewEnabled)
     input.office_preview_enabled = values.officePreview;
+  if (values.publicPastes !== stored.publicPastesEnabled) input.public_pastes_enabled = values.publicPastes;
   if (values.fsUploadShare !== stored.fsUploadShare) input.fs_upload_share = values.fsUploadShare;
   if (values.webdavUploadShare !== stored.webdavUploadShare)
     input.webdav_upload_share = values.webdavUploadShare;

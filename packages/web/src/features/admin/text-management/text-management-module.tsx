@@ -18,6 +18,7 @@ import {
   useDeletePaste,
   useManagementScope,
   usePastes,
+  useRevokePaste,
 } from '../../pastes/index.ts';
 import { ShareListPanel, useConfirmation, useShareList } from '../../shares/index.ts';
 import { PasteList } from './components/paste-list.tsx';
@@ -26,7 +27,11 @@ import { PreviewPasteDialog } from './components/preview-paste-dialog.tsx';
 /** Pastes per page (docs/product.md §9). */
 export const PAGE_SIZE = 10;
 
-type Confirming = { kind: 'one'; paste: PasteSummary } | { kind: 'batch'; ids: string[] } | { kind: 'clear' };
+type Confirming =
+  | { kind: 'one'; paste: PasteSummary }
+  | { kind: 'revoke'; paste: PasteSummary }
+  | { kind: 'batch'; ids: string[] }
+  | { kind: 'clear' };
 
 export default function TextManagementModule() {
   const { t } = useTranslation();
@@ -40,6 +45,7 @@ export default function TextManagementModule() {
   const removeOne = useDeletePaste();
   const removeMany = useBatchDeletePastes();
   const clearExpired = useClearExpiredPastes();
+  const revoke = useRevokePaste();
 
   const items = pastes.data?.items ?? [];
   const removed = (message: string, count: number) => {
@@ -56,6 +62,17 @@ export default function TextManagementModule() {
         { scope, id: confirming.paste.id },
         {
           onSuccess: () => removed(t('textManagement.delete.done', { slug: confirming.paste.slug }), 1),
+          onError: confirmation.fail,
+        },
+      );
+    } else if (confirming.kind === 'revoke') {
+      revoke.mutate(
+        { scope, id: confirming.paste.id },
+        {
+          onSuccess: () => {
+            showToast(t('textManagement.revoke.done', { slug: confirming.paste.slug }), 'success');
+            confirmation.close();
+          },
           onError: confirmation.fail,
         },
       );
@@ -87,17 +104,23 @@ export default function TextManagementModule() {
           description: t('textManagement.delete.description', { slug: confirming.paste.slug }),
           label: t('textManagement.delete.confirm'),
         }
-      : confirming?.kind === 'batch'
+      : confirming?.kind === 'revoke'
         ? {
-            title: t('textManagement.batchDelete.title'),
-            description: t('textManagement.batchDelete.description', { count: confirming.ids.length }),
-            label: t('textManagement.batchDelete.confirm'),
+            title: t('textManagement.revoke.title'),
+            description: t('textManagement.revoke.description', { slug: confirming.paste.slug }),
+            label: t('textManagement.revoke.confirm'),
           }
-        : {
-            title: t('textManagement.clearExpired.title'),
-            description: t('textManagement.clearExpired.description'),
-            label: t('textManagement.clearExpired.confirm'),
-          };
+        : confirming?.kind === 'batch'
+          ? {
+              title: t('textManagement.batchDelete.title'),
+              description: t('textManagement.batchDelete.description', { count: confirming.ids.length }),
+              label: t('textManagement.batchDelete.confirm'),
+            }
+          : {
+              title: t('textManagement.clearExpired.title'),
+              description: t('textManagement.clearExpired.description'),
+              label: t('textManagement.clearExpired.confirm'),
+            };
 
   return (
     <Card
@@ -145,6 +168,7 @@ export default function TextManagementModule() {
           onPreview={setPreviewing}
           onEdit={setEditing}
           onDelete={(paste) => confirmation.open({ kind: 'one', paste })}
+          onRevoke={(paste) => confirmation.open({ kind: 'revoke', paste })}
         />
       </ShareListPanel>
 
@@ -161,7 +185,7 @@ export default function TextManagementModule() {
           confirmLabel={confirmText.label}
           onConfirm={confirm}
           onClose={confirmation.close}
-          pending={removeOne.isPending || removeMany.isPending || clearExpired.isPending}
+          pending={removeOne.isPending || removeMany.isPending || clearExpired.isPending || revoke.isPending}
           error={confirmation.error}
           testId="confirm-dialog"
         />

@@ -2,15 +2,25 @@
  * The Home editor: a CodeMirror editor (lazy) with a Markdown toolbar, edit / split / preview
  * modes, Markdown or plain-text format, opening a local .md/.txt file (after asking, when it would
  * replace text), character and word counts, the share settings, and the draft kept in the offline
- * database.
+ * database. A title, the public flag, and "Add file" for a paste of several named files
+ * (file-tabs.tsx; docs/api.md, "Multi-file pastes").
  */
 import { Suspense, useDeferredValue, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { PASTE_MAX_BYTES, formatBytes, type PasteFormat } from '@cubby/shared';
+import {
+  PASTE_MAX_BYTES,
+  PASTE_MAX_FILES,
+  PASTE_TITLE_MAX,
+  formatBytes,
+  type PasteFormat,
+  type PasteLanguage,
+} from '@cubby/shared';
 import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
 import { Card } from '../../../components/card.tsx';
+import { Checkbox, TextField } from '../../../components/form-field.tsx';
+import { PlusIcon } from '../../../components/icons.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { PageLoading, Spinner } from '../../../components/spinner.tsx';
 import { paths } from '../../../config/paths.ts';
@@ -30,6 +40,7 @@ import { editFor, type EditorCommand } from '../editor-commands.ts';
 import { countText } from '../text-stats.ts';
 import { useMarkdownDraft } from '../use-markdown-draft.ts';
 import { EditorToolbar } from './editor-toolbar.tsx';
+import { type DraftFile, FileTabs, fileName } from './file-tabs.tsx';
 import { MarkdownEditor } from './lazy-markdown-editor.ts';
 import type { EditorHandle } from './markdown-editor.tsx';
 
@@ -56,6 +67,13 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
   const [fileError, setFileError] = useState<string | null>(null);
   /** A file read while the editor had text: it replaces the text only once the user agrees. */
   const [pendingFile, setPendingFile] = useState<{ name: string; text: string } | null>(null);
+  const [title, setTitle] = useState('');
+  const [isPublic, setIsPublic] = useState(false);
+  /** Empty for a paste of one text; else every file, the first being the editor's text. */
+  const [files, setFiles] = useState<DraftFile[]>([]);
+  const [activeFile, setActiveFile] = useState(0);
+  const nextKey = useRef(1);
+  const extraEditor = useRef<EditorHandle | null>(null);
   const { errorScope, ...form } = usePasteForm(EMPTY_SETTINGS);
   const create = useCreatePaste();
   const draft = useMarkdownDraft();
@@ -67,11 +85,41 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
   const stats = useMemo(() => countText(counted), [counted]);
   const markdownMode = format === 'markdown';
   const shownMode: Mode = markdownMode ? mode : 'edit';
+  const multi = files.length > 0;
+  const extra = activeFile > 0 ? files[activeFile] : undefined;
 
   const changeContent = (value: string) => {
     draft.note(value);
     setContent(value);
     form.clearErrors(['content']);
+  };
+
+  const newFile = (language: PasteLanguage, text = ''): DraftFile => ({
+    key: nextKey.current++,
+    name: '',
+    language,
+    content: text,
+  });
+  const addFile = () => {
+    const start = multi ? files : [newFile(format === 'markdown' ? 'markdown' : 'text')];
+    setFiles([...start, newFile('text')]);
+    setActiveFile(start.length);
+  };
+  const changeFile = (index: number, change: Partial<DraftFile>) => {
+    setFiles((list) => list.map((file, i) => (i === index ? { ...file, ...change } : file)));
+    if (index === 0 && change.language) setFormat(change.language === 'markdown' ? 'markdown' : 'text');
+    form.clearErrors(['content']);
+  };
+  const removeFile = (index: number) => {
+    const rest = files.filter((_, i) => i !== index);
+    if (index === 0) {
+      // The next file moves into the editor.
+      const next = rest[0]!;
+      changeContent(next.content);
+      setFormat(next.language === 'markdown' ? 'markdown' : 'text');
+    }
+    setFiles(rest.length > 1 ? rest : []);
+    setActiveFile(0);
   };
 
   const runCommand = (command: EditorCommand) => {
@@ -118,7 +166,19 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (!canCreate) return;
-    const result = validateCreate({ content, format, values: form.values });
+    const named = multi
+      ? files.map((file, index) => ({
+          name: fileName(file, index),
+          language: file.language,
+          content: index === 0 ? content : file.content,
+        }))
+      : undefined;
+    const result = validateCreate({
+      content,
+      format,
+      values: form.values,
+      extras: { title, isPublic, ...(named ? { files: named } : {}) },
+    });
     form.setFormError(null);
     if (!result.ok) {
       form.setErrors(result.errors);
@@ -135,7 +195,7 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
 
   const contentError = form.fieldError('content', (key) => t(key));
   const editorPane = (
-    <div className={`min-w-0 ${shownMode === 'preview' ? 'hidden' : ''}`}>
+    <div className={`min-w-0 ${shownMode === 'preview' || extra ? 'hidden' : ''}`}>
       <Suspense fallback={<PageLoading />}>
         <MarkdownEditor
           value={content}
@@ -180,18 +240,27 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
         </Alert>
       )}
 
+      <TextField
+        label={t('home.title.label')}
+        value={title}
+        placeholder={t('home.title.placeholder')}
+        maxLength={PASTE_TITLE_MAX}
+        onChange={(event) => setTitle(event.target.value)}
+        data-testid="paste-title"
+      />
+
       <section
         aria-label={t('home.editor.section')}
         className={`overflow-hidden rounded-xl border bg-surface shadow-card ${contentError ? 'border-danger' : 'border-border'}`}
       >
         <div className="flex flex-wrap items-center justify-between gap-2 border-b border-border px-2 py-1.5">
-          {markdownMode ? (
+          {markdownMode && !extra ? (
             <EditorToolbar onCommand={runCommand} disabled={shownMode === 'preview'} />
           ) : (
             <span />
           )}
           <div className="flex flex-wrap items-center gap-2">
-            {markdownMode && (
+            {markdownMode && !extra && (
               <div
                 role="group"
                 aria-label={t('home.modes.label')}
@@ -211,18 +280,32 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
                 ))}
               </div>
             )}
-            <label className="sr-only" htmlFor="paste-format">
-              {t('pastes.fields.format')}
-            </label>
-            <select
-              id="paste-format"
-              value={format}
-              onChange={(event) => setFormat(event.target.value as PasteFormat)}
-              className="h-8 rounded-md border border-border-strong/70 bg-surface px-2 text-xs text-fg focus-visible:outline-2 focus-visible:outline-ring"
+            {!multi && (
+              <>
+                <label className="sr-only" htmlFor="paste-format">
+                  {t('pastes.fields.format')}
+                </label>
+                <select
+                  id="paste-format"
+                  value={format}
+                  onChange={(event) => setFormat(event.target.value as PasteFormat)}
+                  className="h-8 rounded-md border border-border-strong/70 bg-surface px-2 text-xs text-fg focus-visible:outline-2 focus-visible:outline-ring"
+                >
+                  <option value="markdown">{t('pastes.format.markdown')}</option>
+                  <option value="text">{t('pastes.format.text')}</option>
+                </select>
+              </>
+            )}
+            <Button
+              size="sm"
+              variant="ghost"
+              onClick={addFile}
+              disabled={files.length >= PASTE_MAX_FILES}
+              data-testid="add-file"
             >
-              <option value="markdown">{t('pastes.format.markdown')}</option>
-              <option value="text">{t('pastes.format.text')}</option>
-            </select>
+              <PlusIcon className="size-4" />
+              {t('home.files.add')}
+            </Button>
             <Button
               size="sm"
               variant="ghost"
@@ -244,9 +327,34 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
             />
           </div>
         </div>
-        <div className={shownMode === 'split' ? 'grid lg:grid-cols-2 lg:divide-x divide-border' : ''}>
+        {multi && (
+          <FileTabs
+            files={files}
+            active={activeFile}
+            onSelect={setActiveFile}
+            onChange={changeFile}
+            onRemove={removeFile}
+          />
+        )}
+        {extra && (
+          <Suspense fallback={<PageLoading />}>
+            <MarkdownEditor
+              key={extra.key}
+              value={extra.content}
+              onChange={(value) => changeFile(activeFile, { content: value })}
+              format={extra.language === 'markdown' ? 'markdown' : 'text'}
+              label={t('home.files.editorLabel', { name: fileName(extra, activeFile) })}
+              placeholder={t('home.editor.placeholderText')}
+              onShortcut={() => undefined}
+              handleRef={extraEditor}
+            />
+          </Suspense>
+        )}
+        <div
+          className={shownMode === 'split' && !extra ? 'grid lg:grid-cols-2 lg:divide-x divide-border' : ''}
+        >
           {editorPane}
-          {markdownMode && shownMode !== 'edit' && (
+          {markdownMode && shownMode !== 'edit' && !extra && (
             <div
               className={`min-w-0 overflow-auto px-4 py-3 ${shownMode === 'split' ? 'max-lg:border-t max-lg:border-border lg:max-h-[36rem]' : 'min-h-[22rem]'}`}
               aria-label={t('home.editor.preview')}
@@ -295,6 +403,14 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
 
       <Card title={t('home.settings.title')} description={t('home.settings.description')}>
         <PasteSettingsFields form={form} />
+        <Checkbox
+          className="mt-4"
+          label={t('home.public.label')}
+          description={t('home.public.description')}
+          checked={isPublic}
+          onChange={(event) => setIsPublic(event.target.checked)}
+          data-testid="paste-public"
+        />
         {form.formError && (
           <Alert tone="error" className="mt-4" testId="paste-form-error">
             {form.formError}

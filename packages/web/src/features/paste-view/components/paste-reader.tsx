@@ -1,7 +1,8 @@
 /**
- * A paste as its reader sees it: title (remark or link suffix), expiry and views left, actions
+ * A paste as its reader sees it: title (its title, remark or link suffix), expiry and views left, actions
  * (copy, raw text, download, QR code of the page, edit for its creator), the outline of a Markdown
- * paste, and the content: Markdown rendered and sanitised, plain text monospaced and wrapped.
+ * paste, and the content: Markdown rendered and sanitised, plain text monospaced and wrapped — or,
+ * for a multi-file paste, each file with its own copy and raw actions (paste-files.tsx).
  */
 import { Suspense, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,6 +18,7 @@ import { formatDateTime } from '../../../lib/i18n/format-date.ts';
 import { MarkdownView } from '../../../lib/markdown/markdown-view.tsx';
 import type { Heading } from '../../../lib/markdown/render-markdown.ts';
 import { EditPasteDialog, pastePageUrl, rawPasteUrl, useCanEditPaste } from '../../pastes/index.ts';
+import { PasteFiles } from './paste-files.tsx';
 import { PasteOutline } from './paste-outline.tsx';
 
 export interface PasteReaderProps {
@@ -42,7 +44,8 @@ export function PasteReader({ paste, password, onEdited }: PasteReaderProps) {
   const [headings, setHeadings] = useState<Heading[]>([]);
   const onHeadings = useCallback((list: Heading[]) => setHeadings(list), []);
   const markdown = paste.format === 'markdown';
-  const outline = markdown && headings.length > 1;
+  const files = paste.files && paste.files.length > 0 ? paste.files : undefined;
+  const outline = !files && markdown && headings.length > 1;
 
   const facts = [
     t('pasteView.created', { date: formatDateTime(paste.createdAt) }),
@@ -59,13 +62,17 @@ export function PasteReader({ paste, password, onEdited }: PasteReaderProps) {
       <header className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
           <h1 className="text-2xl font-semibold tracking-tight break-words text-fg" data-user-content="">
-            {paste.remark || paste.slug}
+            {paste.title || paste.remark || paste.slug}
           </h1>
           <p
             className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-fg-muted"
             data-testid="paste-facts"
           >
-            <Badge tone="muted">{markdown ? t('pastes.format.markdown') : t('pastes.format.text')}</Badge>
+            {files ? (
+              <Badge tone="muted">{t('pastes.fileCount', { count: files.length })}</Badge>
+            ) : (
+              <Badge tone="muted">{markdown ? t('pastes.format.markdown') : t('pastes.format.text')}</Badge>
+            )}
             {paste.hasPassword && <Badge tone="warning">{t('pastes.protected')}</Badge>}
             {facts.map((fact) => (
               <span key={fact}>{fact}</span>
@@ -73,26 +80,30 @@ export function PasteReader({ paste, password, onEdited }: PasteReaderProps) {
           </p>
         </div>
         <div className="flex flex-wrap gap-2" data-testid="paste-actions">
-          <CopyButton text={paste.content} testId="copy-content">
-            {t('pasteView.actions.copy')}
-          </CopyButton>
-          <a
-            href={rawPasteUrl(paste.slug, password)}
-            target="_blank"
-            rel="noopener noreferrer"
-            className={buttonClasses('secondary', 'sm')}
-            data-testid="raw-link"
-          >
-            {t('pasteView.actions.raw')}
-          </a>
-          <Button
-            variant="secondary"
-            size="sm"
-            onClick={() => download(paste.slug, paste.content, markdown)}
-            data-testid="download"
-          >
-            {markdown ? t('pasteView.actions.downloadMarkdown') : t('pasteView.actions.downloadText')}
-          </Button>
+          {!files && (
+            <>
+              <CopyButton text={paste.content} testId="copy-content">
+                {t('pasteView.actions.copy')}
+              </CopyButton>
+              <a
+                href={rawPasteUrl(paste.slug, password)}
+                target="_blank"
+                rel="noopener noreferrer"
+                className={buttonClasses('secondary', 'sm')}
+                data-testid="raw-link"
+              >
+                {t('pasteView.actions.raw')}
+              </a>
+              <Button
+                variant="secondary"
+                size="sm"
+                onClick={() => download(paste.slug, paste.content, markdown)}
+                data-testid="download"
+              >
+                {markdown ? t('pasteView.actions.downloadMarkdown') : t('pasteView.actions.downloadText')}
+              </Button>
+            </>
+          )}
           <Button
             variant="secondary"
             size="sm"
@@ -128,26 +139,30 @@ export function PasteReader({ paste, password, onEdited }: PasteReaderProps) {
         </Alert>
       )}
 
-      <div className={outline ? 'grid gap-4 lg:grid-cols-[minmax(0,1fr)_15rem] lg:items-start' : ''}>
-        {outline && (
-          <div className="lg:order-2">
-            <PasteOutline headings={headings} />
-          </div>
-        )}
-        <div className="min-w-0 rounded-xl border border-border bg-surface p-4 shadow-card sm:p-6">
-          {markdown ? (
-            <MarkdownView content={paste.content} onHeadings={onHeadings} testId="paste-content" />
-          ) : (
-            <pre
-              data-testid="paste-content"
-              data-user-content=""
-              className="font-mono text-sm leading-relaxed break-words whitespace-pre-wrap text-fg"
-            >
-              {paste.content}
-            </pre>
+      {files ? (
+        <PasteFiles slug={paste.slug} files={files} password={password} />
+      ) : (
+        <div className={outline ? 'grid gap-4 lg:grid-cols-[minmax(0,1fr)_15rem] lg:items-start' : ''}>
+          {outline && (
+            <div className="lg:order-2">
+              <PasteOutline headings={headings} />
+            </div>
           )}
+          <div className="min-w-0 rounded-xl border border-border bg-surface p-4 shadow-card sm:p-6">
+            {markdown ? (
+              <MarkdownView content={paste.content} onHeadings={onHeadings} testId="paste-content" />
+            ) : (
+              <pre
+                data-testid="paste-content"
+                data-user-content=""
+                className="font-mono text-sm leading-relaxed break-words whitespace-pre-wrap text-fg"
+              >
+                {paste.content}
+              </pre>
+            )}
+          </div>
         </div>
-      </div>
+      )}
 
       {editing && (
         <Suspense fallback={null}>

@@ -1,7 +1,8 @@
 /**
  * Removing pastes: DELETE …/pastes/:id, POST …/pastes/batch-delete {ids} (a key only ever
- * deletes its own), and POST /admin/pastes/clear-expired (admin only). The batch calls answer
- * with the number removed.
+ * deletes its own), POST /admin/pastes/clear-expired (admin only), and revoking one — POST
+ * …/pastes/:id/revoke: its link answers 410 from then on, the record stays listed. The batch calls
+ * answer with the number removed.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api/index.ts';
@@ -24,6 +25,10 @@ export async function batchDeletePastes({
   return Number(result?.count ?? 0);
 }
 
+export async function revokePaste({ scope, id }: { scope: ManagementScope; id: string }): Promise<void> {
+  await api.post<unknown>(`${managementPath(scope, id)}/revoke`, {});
+}
+
 export async function clearExpiredPastes(): Promise<number> {
   const result = await api.post<{ count?: number }>('/admin/pastes/clear-expired', { clearExpired: true });
   return Number(result?.count ?? 0);
@@ -40,3 +45,4 @@ function useInvalidatingMutation<TInput, TResult>(mutationFn: (input: TInput) =>
 export const useDeletePaste = () => useInvalidatingMutation(deletePaste);
 export const useBatchDeletePastes = () => useInvalidatingMutation(batchDeletePastes);
 export const useClearExpiredPastes = () => useInvalidatingMutation(clearExpiredPastes);
+export const useRevokePaste = () => useInvalidatingMutation(revokePaste);

@@ -45,5 +45,8 @@ export function toPasteView(detail: PasteDetail): PasteView {
     createdAt: detail.created_at,
     updatedAt: detail.updated_at,
     created_by: detail.created_by,
+    title: detail.title,
+    is_public: detail.is_public,
+    ...(detail.files ? { files: detail.files } : {}),
   };
 }

@@ -82,6 +82,11 @@ export async function deleteFileShare({ scope, id }: { scope: ManagementScope; i
   await api.delete<unknown>(filesPath(scope, id));
 }
 
+/** Revokes a share: its links answer 410 from now on; it stays listed until deleted. */
+export async function revokeFileShare({ scope, id }: { scope: ManagementScope; id: string }): Promise<void> {
+  await api.post<unknown>(`${filesPath(scope)}/${encodeURIComponent(id)}/revoke`, {});
+}
+
 /** Deletes several shares; answers how many the server removed. */
 export async function batchDeleteFileShares({
   scope,
@@ -109,3 +114,4 @@ function useInvalidatingMutation<TInput, TResult>(mutationFn: (input: TInput) =>
 export const useUpdateFileShare = () => useInvalidatingMutation(updateFileShare);
 export const useDeleteFileShare = () => useInvalidatingMutation(deleteFileShare);
 export const useBatchDeleteFileShares = () => useInvalidatingMutation(batchDeleteFileShares);
+export const useRevokeFileShare = () => useInvalidatingMutation(revokeFileShare);

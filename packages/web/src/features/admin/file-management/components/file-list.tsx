@@ -10,7 +10,13 @@ import { type FileItem, formatBytes, type ShareState } from '@cubby/shared';
 import { Fact } from '../../../../components/fact.tsx';
 import { Badge, type BadgeTone } from '../../../../components/badge.tsx';
 import { buttonClasses } from '../../../../components/button.tsx';
-import { ExternalLinkIcon, EyeIcon, PencilIcon, TrashIcon } from '../../../../components/icons.tsx';
+import {
+  ExternalLinkIcon,
+  EyeIcon,
+  PencilIcon,
+  PowerIcon,
+  TrashIcon,
+} from '../../../../components/icons.tsx';
 import { RowActions, rowActionTextClass, type RowAction } from '../../../../components/row-actions.tsx';
 import { paths } from '../../../../config/paths.ts';
 import { formatDateTime } from '../../../../lib/i18n/format-date.ts';
@@ -25,11 +31,13 @@ export interface FileListProps extends ShareSelection {
   onDetails(file: FileItem): void;
   onEdit(file: FileItem): void;
   onDelete(file: FileItem): void;
+  onRevoke(file: FileItem): void;
 }
 
 const STATUS_TONE: Record<Exclude<ShareState, 'active'>, BadgeTone> = {
   expired: 'danger',
   used_up: 'warning',
+  revoked: 'danger',
 };
 
 function useRowText(now: number) {
@@ -79,7 +87,11 @@ function Actions({
   onDetails,
   onEdit,
   onDelete,
-}: { file: FileItem; compact?: boolean } & Pick<FileListProps, 'onDetails' | 'onEdit' | 'onDelete'>) {
+  onRevoke,
+}: { file: FileItem; compact?: boolean } & Pick<
+  FileListProps,
+  'onDetails' | 'onEdit' | 'onDelete' | 'onRevoke'
+>) {
   const { t } = useTranslation();
   const actions: RowAction[] = [
     {
@@ -96,6 +108,17 @@ function Actions({
       name: t('admin.files.edit.action', { name: file.filename }),
       onClick: () => onEdit(file),
     },
+    ...(file.status === 'revoked'
+      ? []
+      : [
+          {
+            testId: 'revoke-file',
+            icon: <PowerIcon className="size-4" />,
+            text: t('admin.files.revoke.button'),
+            name: t('admin.files.revoke.action', { name: file.filename }),
+            onClick: () => onRevoke(file),
+          },
+        ]),
     {
       testId: 'delete-file',
       icon: <TrashIcon className="size-4 text-danger-text" />,

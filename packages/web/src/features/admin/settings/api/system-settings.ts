@@ -29,6 +29,8 @@ export interface SystemSettings {
   urlAllowlist: string;
   /** File pages offer Office preview (sends the file to Microsoft's online viewer). */
   officePreviewEnabled: boolean;
+  /** Whether public pastes are listed at /pastes/public (docs/api.md, "Public pastes"). */
+  publicPastesEnabled: boolean;
   /** Uploads into mounts through the explorer or the API publish a file share (on unless turned off). */
   fsUploadShare: boolean;
   /** Uploads into mounts over WebDAV publish a file share (off unless turned on). */
@@ -63,6 +65,7 @@ export function toSystemSettings(rows: unknown): SystemSettings {
       : 'auto',
     urlAllowlist: value('url_allowlist') ?? '',
     officePreviewEnabled: value('office_preview_enabled') === 'true',
+    publicPastesEnabled: value('public_pastes_enabled') === 'true',
     fsUploadShare: value('fs_upload_share') !== 'false',
     webdavUploadShare: value('webdav_upload_share') === 'true',
     auditRetentionDays: retention(value('audit_retention_days')),

@@ -178,6 +178,14 @@ function UploadsForm({ settings }: { settings: SystemSettings }) {
         checked={values.officePreview}
         onChange={(event) => change({ officePreview: event.target.checked })}
       />
+      <Checkbox
+        name="publicPastes"
+        label={t('admin.settings.uploads.publicPastes')}
+        description={t('admin.settings.uploads.publicPastesHint')}
+        checked={values.publicPastes}
+        onChange={(event) => change({ publicPastes: event.target.checked })}
+        data-testid="public-pastes-setting"
+      />
       {serverError && (
         <Alert tone="error" testId="uploads-settings-error">
           {serverError}

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import type { PasteSummary } from '@cubby/shared';
 import { Badge, type BadgeTone } from '../../../../components/badge.tsx';
 import { Fact } from '../../../../components/fact.tsx';
-import { EyeIcon, PencilIcon, TrashIcon } from '../../../../components/icons.tsx';
+import { EyeIcon, PencilIcon, PowerIcon, TrashIcon } from '../../../../components/icons.tsx';
 import { RowActions, type RowAction } from '../../../../components/row-actions.tsx';
 import { formatDateTime } from '../../../../lib/i18n/format-date.ts';
 import { SelectableShareList, type ShareSelection } from '../../../shares/index.ts';
@@ -18,12 +18,14 @@ export interface PasteListProps extends ShareSelection {
   onPreview(paste: PasteSummary): void;
   onEdit(paste: PasteSummary): void;
   onDelete(paste: PasteSummary): void;
+  onRevoke(paste: PasteSummary): void;
 }
 
 const STATUS_TONE: Record<PasteSummary['status'], BadgeTone> = {
   active: 'success',
   expired: 'danger',
   used_up: 'warning',
+  revoked: 'danger',
 };
 
 function useRowText() {
@@ -52,7 +54,11 @@ function Actions({
   onPreview,
   onEdit,
   onDelete,
-}: { paste: PasteSummary; compact?: boolean } & Pick<PasteListProps, 'onPreview' | 'onEdit' | 'onDelete'>) {
+  onRevoke,
+}: { paste: PasteSummary; compact?: boolean } & Pick<
+  PasteListProps,
+  'onPreview' | 'onEdit' | 'onDelete' | 'onRevoke'
+>) {
   const { t } = useTranslation();
   const actions: RowAction[] = [
     {
@@ -69,6 +75,17 @@ function Actions({
       name: t('textManagement.edit.action', { slug: paste.slug }),
       onClick: () => onEdit(paste),
     },
+    ...(paste.status === 'revoked'
+      ? []
+      : [
+          {
+            testId: 'revoke-paste',
+            icon: <PowerIcon className="size-4" />,
+            text: t('textManagement.revoke.button'),
+            name: t('textManagement.revoke.action', { slug: paste.slug }),
+            onClick: () => onRevoke(paste),
+          },
+        ]),
     {
       testId: 'delete-paste',
       icon: <TrashIcon className="size-4 text-danger-text" />,
@@ -90,13 +107,17 @@ function SlugCell({ paste }: { paste: PasteSummary }) {
         {paste.slug}
       </p>
       <p className="truncate text-xs text-fg-muted" data-user-content="" title={paste.remark ?? undefined}>
-        {paste.remark || paste.content_preview.slice(0, 80)}
+        {paste.title || paste.remark || paste.content_preview.slice(0, 80)}
       </p>
       <div className="mt-1 flex flex-wrap gap-1">
         <Badge tone="muted">
           {paste.format === 'markdown' ? t('pastes.format.markdown') : t('pastes.format.text')}
         </Badge>
         {paste.has_password && <Badge tone="warning">{t('pastes.protected')}</Badge>}
+        {paste.file_count > 1 && (
+          <Badge tone="muted">{t('pastes.fileCount', { count: paste.file_count })}</Badge>
+        )}
+        {paste.is_public && <Badge tone="muted">{t('pastes.public')}</Badge>}
       </div>
     </div>
   );
