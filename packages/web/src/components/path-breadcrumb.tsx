@@ -1,4 +1,5 @@
 /** A folder's path as links, root first; the last crumb is the current folder (the explorer, folder shares). */
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ChevronRightIcon } from './icons.tsx';
 
@@ -17,7 +18,8 @@ export function PathBreadcrumb({
 }: {
   /** Root first. */
   crumbs: readonly Crumb[];
-  rootLabel: string;
+  /** The first crumb's text (user content comes marked, `data-user-content`). */
+  rootLabel: ReactNode;
   hrefOf(path: string): string;
   /** The navigation's accessible name. */
   label: string;

@@ -36,7 +36,7 @@ export default function FolderViewPage() {
   const { slug = '' } = useParams();
   const info = useFolderShare(slug);
   const [unlocked, setUnlocked] = useState<FolderShareInfo | null>(null);
-  usePageTitle(info.data?.title ?? info.data?.name ?? t('titles.folder'));
+  usePageTitle(t('titles.folder'));
 
   if (info.isPending) return <PageLoading />;
   if (info.isError) return <FolderUnavailable error={info.error} />;
@@ -77,12 +77,14 @@ function FolderBrowser({ share, token }: { share: FolderShareInfo; token: string
       <Card
         title={<span data-user-content="">{heading}</span>}
         as="h1"
-        description={share.remark ?? t('fileView.folder.description')}
+        description={
+          share.remark ? <span data-user-content="">{share.remark}</span> : t('fileView.folder.description')
+        }
       >
         <div className="flex flex-wrap items-center gap-3">
           <PathBreadcrumb
             crumbs={crumbsOf(path)}
-            rootLabel={share.name}
+            rootLabel={<span data-user-content="">{share.name}</span>}
             hrefOf={(sub) => paths.folder.getHref(share.slug, sub)}
             label={t('fileView.folder.breadcrumb')}
             testId="folder-breadcrumb"
@@ -173,7 +175,9 @@ function FolderRow({
             {item.name}
           </button>
         )}
-        <p className="text-xs text-fg-muted">{meta.join(' · ')}</p>
+        <p className="text-xs text-fg-muted" data-user-content="">
+          {meta.join(' · ')}
+        </p>
       </div>
       {!item.isDirectory && (
         <a
@@ -208,8 +212,8 @@ function PreviewDialog({
     <Dialog
       open
       onOpenChange={(open) => !open && onClose()}
-      title={item.name}
-      description={formatBytes(item.size)}
+      title={<span data-user-content="">{item.name}</span>}
+      description={<span data-user-content="">{formatBytes(item.size)}</span>}
       testId="folder-preview"
       wide
     >
