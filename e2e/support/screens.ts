@@ -290,6 +290,16 @@ async function writeExplorerFiles(api: Api) {
 
 const EXPLORER_DOCS = '/mount-explorer/screens/team/docs';
 
+/** A folder share of the explorer's "Project documents" folder (made once; later walks find it: 409). */
+async function seedFolderShare(api: Api, slug: string, password?: string): Promise<void> {
+  await seedExplorer(api);
+  const made = await api.request.post('/api/fs/create-share', {
+    headers: { Authorization: `Bearer ${await api.adminToken()}` },
+    data: { path: '/screens/team/docs', slug, title: 'Project documents', ...(password ? { password } : {}) },
+  });
+  expect([201, 409], await made.text()).toContain(made.status());
+}
+
 /**
  * Copy tasks for the tasks screen, made once per walk and changing no folder the screens show: one
  * done (its file is there: skipped), and one failed (its target lies under a file), so Retry and
@@ -596,6 +606,30 @@ export const SCREENS: Screen[] = [
       }),
   },
   { name: 'file-view-gone', as: 'visitor', path: '/file/used-up', prepare: usedUpShare },
+  {
+    name: 'folder-view',
+    as: 'visitor',
+    path: '/folder/screens-folder',
+    prepare: (api) => seedFolderShare(api, 'screens-folder'),
+    action: (page) => expect(page.getByTestId('folder-item').first()).toBeVisible(),
+  },
+  {
+    name: 'folder-view-preview',
+    as: 'visitor',
+    path: '/folder/screens-folder',
+    prepare: (api) => seedFolderShare(api, 'screens-folder'),
+    action: async (page) => {
+      await page.locator('[data-testid=folder-item][data-name="team-photo.png"] button').click();
+      await expect(page.getByTestId('image-preview')).toBeVisible();
+    },
+  },
+  {
+    name: 'folder-view-password',
+    as: 'visitor',
+    path: '/folder/screens-folder-locked',
+    prepare: (api) => seedFolderShare(api, 'screens-folder-locked', 'pw'),
+  },
+  { name: 'folder-view-not-found', as: 'visitor', path: '/folder/no-such-folder' },
   { name: 'mount-explorer', as: 'visitor', path: '/mount-explorer/docs/reports?preview=summary.pdf' },
   {
     name: 'explorer-root',

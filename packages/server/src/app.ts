@@ -83,6 +83,10 @@ import { FsTasksService } from './modules/fs-tasks/fs-tasks.service.ts';
 import { fsRoutes } from './modules/fs/fs.routes.ts';
 import { FsZipService } from './modules/fs/fs-zip.ts';
 import { fsZipRoutes } from './modules/fs/fs-zip.routes.ts';
+import { FolderSharesRepository } from './modules/folder-shares/folder-shares.repository.ts';
+import { folderSharesRoutes } from './modules/folder-shares/folder-shares.routes.ts';
+import { FolderSharesService } from './modules/folder-shares/folder-shares.service.ts';
+import { folderShareUpkeep } from './modules/folder-shares/folder-shares.upkeep.ts';
 import { FsService } from './modules/fs/fs.service.ts';
 import { MountsRepository } from './modules/mounts/mounts.repository.ts';
 import { mountsRoutes } from './modules/mounts/mounts.routes.ts';
@@ -285,6 +289,9 @@ export function createApp(deps: AppDeps) {
   }
   // File shares follow their files on every door (modules/files/share-upkeep.ts).
   vfs.changes.subscribe(shareUpkeep(filesRepository, clock));
+  // Folder shares follow their folders too (modules/folder-shares/folder-shares.upkeep.ts).
+  const folderSharesRepository = new FolderSharesRepository(db.kysely);
+  vfs.changes.subscribe(folderShareUpkeep(folderSharesRepository, clock));
   // The quota counts what every door wrote and deleted.
   vfs.changes.subscribe(quota.follow);
   /** For share uploads and deletes: what follows storage must not fail the upload that changed it. */
@@ -311,6 +318,14 @@ export function createApp(deps: AppDeps) {
     linkSeconds: config.zip.linkSeconds,
   });
   const mounts = new MountsService({ repo: mountsRepository, storageConfigs, vfs, clock });
+  const folderShares = new FolderSharesService({
+    repo: folderSharesRepository,
+    vfs,
+    mounts: mountsRepository,
+    clock,
+    limiter,
+    secretKey: deps.secretKey,
+  });
 
   const uploads = new UploadsService({
     files: filesRepository,
@@ -400,8 +415,12 @@ export function createApp(deps: AppDeps) {
   api.route('/', settingsRoutes(settings));
   api.route('/', storageConfigsRoutes(storageConfigs, { config, selfFetch: async (r) => app.fetch(r) }));
   api.route('/', mountsRoutes(mounts));
-  api.route('/', fsRoutes(fs, vfs, { config, internalBaseUrl: storageConfigs.internalBaseUrl, files }));
+  api.route(
+    '/',
+    fsRoutes(fs, vfs, { config, internalBaseUrl: storageConfigs.internalBaseUrl, files, folderShares }),
+  );
   api.route('/', fsZipRoutes(zips, { config, clock }));
+  api.route('/', folderSharesRoutes(folderShares, { vfs, zips, clock, config }));
   api.route('/', fsTasksRoutes(fsTasks, vfs));
   api.route('/', urlUploadRoutes(settings));
   api.route(
@@ -458,6 +477,7 @@ export function createApp(deps: AppDeps) {
       mounts,
       fs,
       fsTasks,
+      folderShares,
       davRepository,
       quota,
     },

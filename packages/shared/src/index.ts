@@ -5,6 +5,7 @@ export * from './audit.ts';
 export * from './dashboard.ts';
 export * from './etag.ts';
 export * from './files.ts';
+export * from './folder-shares.ts';
 export * from './fs.ts';
 export * from './mime.ts';
 export * from './mounts.ts';

@@ -208,6 +208,30 @@ export interface FilesTable {
   revoked_at: string | null;
 }
 
+/** A read-only link to a mount folder (migration 0022). */
+export interface FolderSharesTable {
+  id: string;
+  slug: string;
+  /** The folder: a storage config and a driver path in it (it follows moves, as file shares do). */
+  storage_config_id: string;
+  storage_path: string;
+  /** The virtual path it was made from, for display. */
+  virtual_path: string;
+  title: string | null;
+  remark: string | null;
+  password_hash: string | null;
+  expires_at: string | null;
+  max_views: number;
+  views: number;
+  revoked_at: string | null;
+  /** When the folder was deleted. */
+  folder_gone_at: string | null;
+  created_by: string | null;
+  owner_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface UploadSessionsTable {
   id: string;
   file_id: string | null;
@@ -440,6 +464,7 @@ export interface Database {
   paste_files: PasteFilesTable;
   storage_configs: StorageConfigsTable;
   files: FilesTable;
+  folder_shares: FolderSharesTable;
   upload_sessions: UploadSessionsTable;
   upload_parts: UploadPartsTable;
   file_view_tokens: FileViewTokensTable;

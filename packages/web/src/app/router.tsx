@@ -30,6 +30,9 @@ const PublicPastesPage = lazy(() =>
 const FileViewPage = lazy(() =>
   withSections(import('../features/file-view/file-view-page.tsx'), ['fileView']),
 );
+const FolderViewPage = lazy(() =>
+  withSections(import('../features/folder-view/folder-view-page.tsx'), ['fileView']),
+);
 const InvitePage = lazy(() => withSections(import('../features/invite/invite-page.tsx'), ['admin']));
 const ExplorerScreen = lazy(() =>
   withSections(import('./guards/explorer-screen.tsx'), ['explorer', 'fileView', 'home', 'upload', 'pastes']),
@@ -50,6 +53,7 @@ function AppRoutes() {
           <Route path={paths.paste.path} element={<PasteViewPage />} />
           <Route path={paths.publicPastes.path} element={<PublicPastesPage />} />
           <Route path={paths.file.path} element={<FileViewPage />} />
+          <Route path={paths.folder.path} element={<FolderViewPage />} />
           <Route path={paths.invite.path} element={<InvitePage />} />
           <Route path={paths.mountExplorer.path} element={<ExplorerScreen />} />
           <Route path={paths.mountExplorer.splatPath} element={<ExplorerScreen />} />

@@ -49,6 +49,12 @@ export const paths = {
   publicPastes: { path: '/pastes/public', getHref: () => '/pastes/public' },
   paste: { path: '/paste/:slug', getHref: (slug: string) => `/paste/${encodeURIComponent(slug)}` },
   file: { path: '/file/:slug', getHref: (slug: string) => `/file/${encodeURIComponent(slug)}` },
+  /** A folder share; `sub` (relative to the shared folder) is kept in the query, `?path=/a/b`. */
+  folder: {
+    path: '/folder/:slug',
+    getHref: (slug: string, sub = '/') =>
+      `/folder/${encodeURIComponent(slug)}${sub === '/' ? '' : `?path=${encodeURIComponent(sub)}`}`,
+  },
   mountExplorer: {
     path: MOUNT_EXPLORER,
     /** Splat route for `/mount-explorer/<path…>`. */

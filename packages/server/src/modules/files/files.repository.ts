@@ -5,7 +5,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { creatorId, type FileSource, mimeFromFilename, type Principal, userIdOf } from '@cubby/shared';
 import { type Kysely, type Updateable, sql } from 'kysely';
-import { pathBelow } from '../../db/path-below.ts';
+import { movePlaceRows, pathBelow } from '../../db/path-below.ts';
 import type { Database, FilesTable } from '../../db/schema.ts';
 import type { Place } from '../../vfs/changes.ts';
 import { createdByKey, likePattern, revokeShare, type Whose } from '../shares/share-rules.ts';
@@ -115,22 +115,7 @@ export class FilesRepository {
    * within one storage or into another.
    */
   async moveUnder(from: Place, to: Place): Promise<void> {
-    await this.db
-      .updateTable('files')
-      .set({ storage_config_id: to.configId, storage_path: to.path })
-      .where('storage_config_id', '=', from.configId)
-      .where('storage_path', '=', from.path)
-      .execute();
-    const cut = [...from.path].length + 1;
-    await this.db
-      .updateTable('files')
-      .set({
-        storage_config_id: to.configId,
-        storage_path: sql<string>`${to.path} || substr(storage_path, ${cut})`,
-      })
-      .where('storage_config_id', '=', from.configId)
-      .where(() => underPrefix(from.path))
-      .execute();
+    await movePlaceRows(this.db, 'files', from, to);
   }
 
   /** Whether any share (pending uploads aside) points at the object at `storagePath`. */

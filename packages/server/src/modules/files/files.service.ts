@@ -46,16 +46,15 @@ import {
 } from '../../errors/app-error.ts';
 import type { AttemptLimiter } from '../../http/rate-limiter.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { hashPassword } from '../../lib/crypto.ts';
 import { isStorageError, type StoredObjects } from '../../vfs/objects.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import {
   checkSharePassword,
-  futureExpiry,
   managedShares,
   ownShares,
   randomSlug,
   reserveShareGuess,
+  shareSettingChanges,
   shareState,
   type ShareState,
 } from '../shares/share-rules.ts';
@@ -353,21 +352,7 @@ export class FilesService {
   async update(principal: Principal, id: string, input: FileUpdate, origin: string): Promise<FileDetail> {
     const row = await this.owned(principal, id);
     const now = this.clock.now();
-    const changes: Partial<FilesTable> = {};
-    if (input.remark !== undefined) changes.remark = input.remark || null;
-    if (input.expires_in !== undefined) {
-      changes.expires_at =
-        input.expires_in > 0 ? new Date(now.getTime() + input.expires_in * 3600_000).toISOString() : null;
-    }
-    if (input.expires_at !== undefined)
-      changes.expires_at = futureExpiry(input.expires_at, now, 'expires_at');
-    if (input.max_views !== undefined) {
-      changes.max_views = input.max_views;
-      // A new limit the share has already reached would use it up at once: start counting again.
-      if (input.max_views > 0 && row.views >= input.max_views) changes.views = 0;
-    }
-    if (input.password) changes.password_hash = await hashPassword(input.password);
-    else if (input.password !== undefined) changes.password_hash = null;
+    const changes: Partial<FilesTable> = await shareSettingChanges(input, row, now);
     if (input.use_proxy !== undefined) changes.use_proxy = input.use_proxy ? 1 : 0;
     if (input.slug !== undefined && input.slug !== row.slug) {
       if (input.slug && (await this.repo.slugExists(input.slug))) throw conflict('files.slug_taken');

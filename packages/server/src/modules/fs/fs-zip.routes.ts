@@ -15,7 +15,7 @@ import { route } from '../../http/route-docs.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { contentDisposition } from '../../lib/content-disposition.ts';
 import { FS_TREES } from './fs-trees.ts';
-import { type FsZipService, ZIP_MAX_PATHS } from './fs-zip.ts';
+import { type FsZipService, ZIP_MAX_PATHS, type ZipPlan } from './fs-zip.ts';
 import { zipArchive } from './zip-archive.ts';
 
 /** Where the link route is mounted (under /api). */
@@ -40,28 +40,31 @@ const requested = (path: string | undefined, paths: readonly string[] | undefine
   ...(paths ?? []),
 ];
 
+/** The archive a plan describes, streamed as a download (folder shares answer their zips so too). */
+export function zipResponse(c: Context<AppEnv>, plan: ZipPlan, now: Date): Response {
+  const archive = zipArchive(plan.entries, {
+    now,
+    onFailure: (error) => c.get('log').warn({ err: error }, 'zip download cut off'),
+  });
+  return new Response(archive.body, {
+    status: 200,
+    headers: {
+      'Content-Type': 'application/zip',
+      'Content-Disposition': contentDisposition('attachment', plan.filename),
+      'Content-Length': String(archive.size),
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+    },
+  });
+}
+
 export function fsZipRoutes(zips: FsZipService, options: { config: Config; clock: Clock }) {
   const app = new Hono<AppEnv>();
   const principal = (c: Context<AppEnv>): Principal => c.get('principal')!;
 
   /** Plans the archive (every 4xx comes here, before a byte is sent), then streams it. */
-  const answerZip = async (c: Context<AppEnv>, who: Principal, raws: string[]): Promise<Response> => {
-    const plan = await zips.plan(who, raws, c.req.raw.signal);
-    const archive = zipArchive(plan.entries, {
-      now: options.clock.now(),
-      onFailure: (error) => c.get('log').warn({ err: error }, 'zip download cut off'),
-    });
-    return new Response(archive.body, {
-      status: 200,
-      headers: {
-        'Content-Type': 'application/zip',
-        'Content-Disposition': contentDisposition('attachment', plan.filename),
-        'Content-Length': String(archive.size),
-        'Cache-Control': 'no-store',
-        'X-Content-Type-Options': 'nosniff',
-      },
-    });
-  };
+  const answerZip = async (c: Context<AppEnv>, who: Principal, raws: string[]): Promise<Response> =>
+    zipResponse(c, await zips.plan(who, raws, c.req.raw.signal), options.clock.now());
 
   for (const { prefix, doc } of FS_TREES) {
     app.get(

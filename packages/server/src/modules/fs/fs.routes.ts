@@ -18,7 +18,9 @@ import { servingHeaders } from '../files/files.serving.ts';
 import { FS_TREES } from './fs-trees.ts';
 import type { FsService } from './fs.service.ts';
 import { fileUpdateSchema } from '../files/files.routes.ts';
-import type { FilesService } from '../files/files.service.ts';
+import type { FileUpdate, FilesService } from '../files/files.service.ts';
+import { folderShareSettingsSchema } from '../folder-shares/folder-shares.routes.ts';
+import type { FolderSharesService } from '../folder-shares/folder-shares.service.ts';
 
 const PATH_MAX = 4096;
 const EMPTY_CACHE = { hits: 0, misses: 0, expired: 0, invalidations: 0, pruned: 0, cacheSize: 0, hitRate: 0 };
@@ -104,6 +106,7 @@ const updateBody = z.object({
   etag: z.string().max(200).optional(),
 });
 const shareBody = fileUpdateSchema.extend({ path: text });
+const createShareBody = shareBody.extend({ title: folderShareSettingsSchema.shape.title });
 const cacheClearBody = z.object({
   mountId: z.string().max(100).optional(),
   s3ConfigId: z.string().max(100).optional(),
@@ -112,13 +115,63 @@ const cacheClearBody = z.object({
 export function fsRoutes(
   fs: FsService,
   vfs: Vfs,
-  options: { config: Config; internalBaseUrl: string; files: FilesService },
+  options: {
+    config: Config;
+    internalBaseUrl: string;
+    files: FilesService;
+    folderShares: FolderSharesService;
+  },
 ) {
   const app = new Hono<AppEnv>();
   const tag = 'File system';
   const principal = (c: Context<AppEnv>): Principal => c.get('principal')!;
   const clientUrl = (c: Context<AppEnv>, url: URL | null) =>
     url ? rebaseUrl(url, options.internalBaseUrl, publicOrigin(c, options.config)) : null;
+
+  /** A new file share of a mount file (…/fs/share, and …/fs/create-share on a file). */
+  const shareFile = async (c: Context<AppEnv>, path: string | undefined, settings: FileUpdate) => {
+    const source = await fs.shareSource(principal(c), path);
+    const share = await options.files.shareStored(
+      principal(c),
+      source,
+      settings,
+      publicOrigin(c, options.config),
+    );
+    noteAudit(c, { target: share.slug, details: { source: 'mount' } });
+    return ok(c, 'fs.shared', share, 201);
+  };
+
+  app.post(
+    '/fs/create-share',
+    route(
+      {
+        tag,
+        summary:
+          'Shares a path of a mount: a folder makes a folder share (a read-only link to it), a file a file share as …/fs/share does',
+        description:
+          'CloudPaste 1.9’s route. Fields as for …/fs/share, and `title` for a folder (`expires_in` ' +
+          'hours, `max_views`, `password`, `remark`, `slug`). The caller must be able to read the path ' +
+          '(a key: inside its base path). A folder share answers `{id, slug, url, path, …}` (201); ' +
+          'see /api/folder-shares to manage it.',
+        auth: 'mount',
+        body: createShareBody,
+        audit: { action: 'share.create', target: (_c, { body }) => body?.path },
+      },
+      async (c, { body }) => {
+        const { path, title, ...settings } = body;
+        const { at, entry } = await vfs.stat(principal(c), path);
+        if (!entry.isDirectory) return shareFile(c, path, settings);
+        const share = await options.folderShares.create(
+          principal(c),
+          at,
+          { ...settings, title },
+          publicOrigin(c, options.config),
+        );
+        noteAudit(c, { target: share.slug, details: { source: 'folder' } });
+        return ok(c, 'folder_shares.created', share, 201);
+      },
+    ),
+  );
 
   for (const { prefix, doc } of FS_TREES) {
     app.get(
@@ -461,15 +514,7 @@ export function fsRoutes(
         },
         async (c, { body }) => {
           const { path, ...settings } = body;
-          const source = await fs.shareSource(principal(c), path);
-          const share = await options.files.shareStored(
-            principal(c),
-            source,
-            settings,
-            publicOrigin(c, options.config),
-          );
-          noteAudit(c, { target: share.slug, details: { source: 'mount' } });
-          return ok(c, 'fs.shared', share, 201);
+          return shareFile(c, path, settings);
         },
       ),
     );

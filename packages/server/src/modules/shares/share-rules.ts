@@ -10,7 +10,7 @@ import type { Database } from '../../db/schema.ts';
 import { type AppError, internal, invalidFields } from '../../errors/app-error.ts';
 import type { MessageKey } from '../../errors/messages.ts';
 import type { Attempt, AttemptLimiter, LimitRule } from '../../http/rate-limiter.ts';
-import { randomString, verifyPassword } from '../../lib/crypto.ts';
+import { hashPassword, randomString, verifyPassword } from '../../lib/crypto.ts';
 
 const SLUG_LENGTH = 6;
 const SLUG_ATTEMPTS = 10;
@@ -120,6 +120,47 @@ export function futureExpiry(value: string | null | undefined, now: Date, field:
   const date = new Date(value);
   if (date <= now) throw invalidFields('common.validation', { [field]: 'validation.invalid_expiry' });
   return date.toISOString();
+}
+
+/** The settings an owner may change on a file share or a folder share (every one optional). */
+export interface ShareSettings {
+  remark?: string | null | undefined;
+  /** ISO time, or null / "" for never. */
+  expires_at?: string | null | undefined;
+  /** Hours from now; 0 for never (the upload forms' unit). */
+  expires_in?: number | undefined;
+  max_views?: number | undefined;
+  /** A new password; "", null or false removes it. */
+  password?: string | null | false | undefined;
+}
+
+/** The columns `input` changes on a share that has had `current.views` views, at `now`. */
+export async function shareSettingChanges(
+  input: ShareSettings,
+  current: { views: number },
+  now: Date,
+): Promise<{
+  remark?: string | null;
+  expires_at?: string | null;
+  max_views?: number;
+  views?: number;
+  password_hash?: string | null;
+}> {
+  const changes: Awaited<ReturnType<typeof shareSettingChanges>> = {};
+  if (input.remark !== undefined) changes.remark = input.remark || null;
+  if (input.expires_in !== undefined) {
+    changes.expires_at =
+      input.expires_in > 0 ? new Date(now.getTime() + input.expires_in * 3600_000).toISOString() : null;
+  }
+  if (input.expires_at !== undefined) changes.expires_at = futureExpiry(input.expires_at, now, 'expires_at');
+  if (input.max_views !== undefined) {
+    changes.max_views = input.max_views;
+    // A new limit the share has already reached would use it up at once: start counting again.
+    if (input.max_views > 0 && current.views >= input.max_views) changes.views = 0;
+  }
+  if (input.password) changes.password_hash = await hashPassword(input.password);
+  else if (input.password !== undefined) changes.password_hash = null;
+  return changes;
 }
 
 /** Escapes LIKE wildcards so a search for "50%" finds "50%"; lower-cased, for `lower(col) like`. */

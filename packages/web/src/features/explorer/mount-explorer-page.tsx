@@ -226,7 +226,8 @@ function Explorer({ folder }: { folder: string }) {
         icon: <LinkIcon className="size-4" />,
         run: () => setModal({ kind: 'link', item: one }),
       });
-    if (one && !one.isDirectory && !one.isVirtual)
+    // A file makes a file share, a folder a folder share (explorer-dialogs.tsx).
+    if (one && !one.isVirtual)
       list.push({
         id: 'share',
         label: t('explorer.actions.share'),

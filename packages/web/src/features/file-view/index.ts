@@ -5,3 +5,4 @@
 export { filePageUrl } from './file-urls.ts';
 export { previewKind, type PreviewKind } from './preview-kind.ts';
 export { InlinePreview } from './components/file-preview.tsx';
+export { SharePasswordGate } from './components/file-password-gate.tsx';

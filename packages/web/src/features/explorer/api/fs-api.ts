@@ -6,6 +6,7 @@
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   FileItem,
+  FolderShareDetail,
   FsFileLinkAnswer,
   FsInfoAnswer,
   FsListingAnswer,
@@ -246,6 +247,10 @@ export const finishRelay = (
 
 export const abortRelay = (tree: FsTree, key: string, uploadId: string) =>
   api.post<unknown>(`${base(tree)}/multipart/abort`, { key, uploadId });
+
+/** A new folder share: a read-only link to a mount folder (POST /api/fs/create-share). */
+export const shareFolder = (path: string, settings: ShareInput) =>
+  api.post<FolderShareDetail>('/fs/create-share', { path, ...settings });
 
 /** A new file share of a mount file (the file stays in the mount when the share ends). */
 export const shareFile = (tree: FsTree, path: string, settings: ShareInput) =>

@@ -1,7 +1,8 @@
 /**
  * The explorer's small dialogs: a new folder (its name checked before the call: required, no `/`,
  * no `..`, not taken), a direct link to a file (expiry choice, inline or as a download; the
- * link with a copy button and a QR code), and a file share of a file.
+ * link with a copy button and a QR code), and a share of a file (a file share) or of a folder (a
+ * folder share: a read-only link to it).
  */
 import type { FsFileLinkAnswer, FsListItem } from '@cubby/shared';
 import { useMutation } from '@tanstack/react-query';
@@ -26,7 +27,8 @@ import {
   type UploadErrors,
   type UploadSettingsValues,
 } from '../../upload/index.ts';
-import { fileLink, shareFile, type FsTree } from '../api/fs-api.ts';
+import { folderPageUrl } from '../../folder-view/index.ts';
+import { fileLink, shareFile, shareFolder, type FsTree } from '../api/fs-api.ts';
 import { nameProblem } from '../explorer-model.ts';
 
 export function NewFolderDialog({
@@ -188,9 +190,9 @@ export function LinkDialog({ tree, item, onClose }: { tree: FsTree; item: FsList
 }
 
 /**
- * A file share of a mount file: link suffix, remark, password, expiry and view limit checked as the
- * upload page checks them, then the share's page link with a copy button and a QR code. The file
- * stays in the mount when the share ends.
+ * A file share of a mount file, or a folder share of a mount folder: link suffix, remark, password,
+ * expiry and view limit checked as the upload page checks them, then the share's page link with a
+ * copy button and a QR code. The file or folder stays in the mount when the share ends.
  */
 export function ShareDialog({ tree, item, onClose }: { tree: FsTree; item: FsListItem; onClose(): void }) {
   const { t } = useTranslation();
@@ -198,7 +200,10 @@ export function ShareDialog({ tree, item, onClose }: { tree: FsTree; item: FsLis
   const [errors, setErrors] = useState<UploadErrors>({});
   const { errorScope, focusFirstError } = useErrorFocus();
   const share = useMutation({
-    mutationFn: (settings: ShareInput) => shareFile(tree, item.path, settings),
+    mutationFn: async (settings: ShareInput) =>
+      item.isDirectory
+        ? folderPageUrl((await shareFolder(item.path, settings)).slug)
+        : filePageUrl((await shareFile(tree, item.path, settings)).slug),
     onSuccess: () => showToast(t('explorer.share.done'), 'success'),
   });
   const change = (patch: Partial<UploadSettingsValues>) => {
@@ -216,14 +221,14 @@ export function ShareDialog({ tree, item, onClose }: { tree: FsTree; item: FsLis
     }
     share.mutate(checked.input);
   };
-  const link = share.data ? filePageUrl(share.data.slug) : null;
+  const link = share.data ?? null;
 
   return (
     <Dialog
       open
       onOpenChange={(open) => !open && onClose()}
       title={t('explorer.share.title', { name: item.name })}
-      description={t('explorer.share.description')}
+      description={item.isDirectory ? t('explorer.share.folderDescription') : t('explorer.share.description')}
       testId="share-dialog"
     >
       <form ref={errorScope} onSubmit={submit} noValidate className="space-y-4">
