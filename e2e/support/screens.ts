@@ -8,6 +8,7 @@ import { createOnce, ensureShare, pdfOf, pngOf, usedUpShare } from './files.ts';
 import { makeFolder, putFile, putText } from './explorer.ts';
 import { MEMBER_PASSWORD, uniqueName, type Api } from './fixtures.ts';
 import { codeAt, serverNow, turnOnTwoFactor } from './two-factor.ts';
+import { BASE_URL } from './env.ts';
 
 export const SOURCE_URL = 'https://github.com/cubby-app/cubby';
 
@@ -128,6 +129,31 @@ async function seedFileList(api: Api) {
     password: 'pw',
     maxViews: 10,
   });
+}
+
+/** A bundle of two file shares (one an image), unlimited views, optionally protected; answers its page. */
+async function seedBundle(api: Api, password?: string): Promise<string> {
+  await seedFileList(api);
+  await ensureShare(api, {
+    slug: 'screens-image',
+    name: 'team-photo.png',
+    mimeType: 'image/png',
+    body: pngOf(640, 360),
+    remark: 'Team offsite, day one',
+  });
+  const response = await api.request.post(`${BASE_URL}/api/bundles`, {
+    headers: { Authorization: `Bearer ${await api.adminToken()}` },
+    data: {
+      title: 'Offsite 2026',
+      ...(password ? { password } : {}),
+      items: [
+        { type: 'file', value: 'screens-image' },
+        { type: 'file', value: 'screens-report' },
+      ],
+    },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return `/bundle/${((await response.json()) as { data: { slug: string } }).data.slug}`;
 }
 
 async function openFileRowDialog(page: Page, testId: string, dialogTestId: string) {
@@ -451,6 +477,20 @@ export const SCREENS: Screen[] = [
     },
   },
   {
+    name: 'upload-bundle-created',
+    as: 'admin',
+    path: '/upload',
+    action: async (page) => {
+      await page.getByTestId('file-input').setInputFiles([
+        { name: 'agenda.txt', mimeType: 'text/plain', buffer: Buffer.from('agenda') },
+        { name: 'team-photo.png', mimeType: 'image/png', buffer: pngOf(4, 4) },
+      ]);
+      await page.getByTestId('start-upload').click();
+      await page.getByTestId('share-as-bundle-submit').click();
+      await expect(page.getByTestId('share-as-bundle-done')).toBeVisible();
+    },
+  },
+  {
     name: 'upload-url',
     as: 'admin',
     path: '/upload',
@@ -461,6 +501,16 @@ export const SCREENS: Screen[] = [
       await expect(page.locator('input[name=url]')).toHaveAttribute('aria-invalid', 'true');
     },
   },
+  {
+    name: 'bundle-view',
+    as: 'visitor',
+    path: '/',
+    prepare: (api) => seedBundle(api),
+    action: async (page) => {
+      await expect(page.getByTestId('bundle-item').getByRole('img')).toBeVisible();
+    },
+  },
+  { name: 'bundle-password', as: 'visitor', path: '/', prepare: (api) => seedBundle(api, 'pw') },
   {
     name: 'file-view-image',
     as: 'visitor',

@@ -27,6 +27,9 @@ const PasteViewPage = lazy(() => withSections(import('../features/paste-view/pas
 const FileViewPage = lazy(() =>
   withSections(import('../features/file-view/file-view-page.tsx'), ['fileView']),
 );
+const BundleViewPage = lazy(() =>
+  withSections(import('../features/bundle-view/bundle-view-page.tsx'), ['fileView']),
+);
 const InvitePage = lazy(() => withSections(import('../features/invite/invite-page.tsx'), ['admin']));
 const ExplorerScreen = lazy(() =>
   withSections(import('./guards/explorer-screen.tsx'), ['explorer', 'fileView', 'home', 'upload', 'pastes']),
@@ -46,6 +49,7 @@ function AppRoutes() {
           <Route path={paths.loginOidc.path} element={<SsoLandingPage />} />
           <Route path={paths.paste.path} element={<PasteViewPage />} />
           <Route path={paths.file.path} element={<FileViewPage />} />
+          <Route path={paths.bundle.path} element={<BundleViewPage />} />
           <Route path={paths.invite.path} element={<InvitePage />} />
           <Route path={paths.mountExplorer.path} element={<ExplorerScreen />} />
           <Route path={paths.mountExplorer.splatPath} element={<ExplorerScreen />} />

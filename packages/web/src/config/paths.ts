@@ -48,6 +48,7 @@ export const paths = {
   invite: { path: '/invite/:token', getHref: (token: string) => `/invite/${encodeURIComponent(token)}` },
   paste: { path: '/paste/:slug', getHref: (slug: string) => `/paste/${encodeURIComponent(slug)}` },
   file: { path: '/file/:slug', getHref: (slug: string) => `/file/${encodeURIComponent(slug)}` },
+  bundle: { path: '/bundle/:slug', getHref: (slug: string) => `/bundle/${encodeURIComponent(slug)}` },
   mountExplorer: {
     path: MOUNT_EXPLORER,
     /** Splat route for `/mount-explorer/<path…>`. */

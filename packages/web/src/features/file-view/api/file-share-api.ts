@@ -29,10 +29,6 @@ export function usePublicFile(slug: string) {
   return useQuery(publicFileQueryOptions(slug));
 }
 
-export function useVerifyFilePassword() {
-  return useMutation({ mutationFn: verifyFilePassword, gcTime: 0 });
-}
-
 /** GET /office-preview/:slug with the page's share token (which stands for a password given). */
 export const getOfficePreview = ({ slug, token }: { slug: string; token?: string | undefined }) =>
   api.get<OfficePreviewAnswer>(

@@ -1,9 +1,10 @@
 /**
- * The password form of a protected file. The right password answers the file's details with
- * URLs carrying a short-lived token; a wrong one says so; after too many guesses the server
- * answers 429 and the form waits out `Retry-After` (counting down).
+ * The password form of a protected share (a file, a bundle). The right password answers the share's
+ * details with URLs carrying a short-lived token; a wrong one says so; after too many guesses the
+ * server answers 429 and the form waits out `Retry-After` (counting down).
  */
 import type { FileShare } from '@cubby/shared';
+import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../components/alert.tsx';
@@ -13,7 +14,7 @@ import { TextField } from '../../../components/form-field.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { isApiError } from '../../../lib/api/index.ts';
 import { useErrorFocus } from '../../../lib/forms/use-error-focus.ts';
-import { useVerifyFilePassword } from '../api/file-share-api.ts';
+import { verifyFilePassword } from '../api/file-share-api.ts';
 
 export function FilePasswordGate({
   file,
@@ -23,7 +24,30 @@ export function FilePasswordGate({
   onUnlocked(unlocked: FileShare): void;
 }) {
   const { t } = useTranslation();
-  const verify = useVerifyFilePassword();
+  return (
+    <SharePasswordGate
+      title={t('fileView.password.title')}
+      name={file.filename}
+      verify={(password) => verifyFilePassword({ slug: file.slug, password })}
+      onUnlocked={onUnlocked}
+    />
+  );
+}
+
+export function SharePasswordGate<T>({
+  title,
+  name,
+  verify: check,
+  onUnlocked,
+}: {
+  title: string;
+  /** The share's name, shown above the form; none when the share has none yet. */
+  name?: string | null | undefined;
+  verify(password: string): Promise<T>;
+  onUnlocked(unlocked: T): void;
+}) {
+  const { t } = useTranslation();
+  const verify = useMutation({ mutationFn: check, gcTime: 0 });
   const [password, setPassword] = useState('');
   const [message, setMessage] = useState<{ tone: 'error' | 'field'; text: string } | null>(null);
   const [lockedFor, setLockedFor] = useState(0);
@@ -43,25 +67,23 @@ export function FilePasswordGate({
       return;
     }
     setMessage(null);
-    verify.mutate(
-      { slug: file.slug, password },
-      {
-        onSuccess: onUnlocked,
-        onError: (error) => {
-          if (isApiError(error) && error.status === 429) setLockedFor(error.retryAfterSeconds ?? 60);
-          else
-            setMessage({ tone: 'error', text: isApiError(error) ? error.message : t('errors.unexpected') });
-        },
+    verify.mutate(password, {
+      onSuccess: onUnlocked,
+      onError: (error) => {
+        if (isApiError(error) && error.status === 429) setLockedFor(error.retryAfterSeconds ?? 60);
+        else setMessage({ tone: 'error', text: isApiError(error) ? error.message : t('errors.unexpected') });
       },
-    );
+    });
   };
 
   return (
     <div className="mx-auto max-w-md">
-      <Card title={t('fileView.password.title')} as="h1" description={t('fileView.password.description')}>
-        <p className="mb-4 truncate text-sm font-medium text-fg" data-user-content="" title={file.filename}>
-          {file.filename}
-        </p>
+      <Card title={title} as="h1" description={t('fileView.password.description')}>
+        {name && (
+          <p className="mb-4 truncate text-sm font-medium text-fg" data-user-content="" title={name}>
+            {name}
+          </p>
+        )}
         <form
           ref={errorScope}
           onSubmit={submit}
