@@ -336,6 +336,15 @@ async function selectEntry(page: Page, name: string) {
   await page.getByTestId('entry-row').filter({ hasText: name }).first().click();
 }
 
+/** Chooses greet.ts and meeting-notes.md in the explorer's docs folder. */
+async function selectTwoEntries(page: Page) {
+  await selectEntry(page, 'greet.ts');
+  await page
+    .getByTestId('entry-row')
+    .filter({ hasText: 'meeting-notes.md' })
+    .click({ modifiers: ['Control'] });
+}
+
 /** Types into Home's editor. */
 async function typeInEditor(page: Page, text: string) {
   await page.getByTestId('paste-editor').locator('.cm-content').click();
@@ -615,11 +624,7 @@ export const SCREENS: Screen[] = [
     path: EXPLORER_DOCS,
     prepare: seedExplorer,
     action: async (page) => {
-      await selectEntry(page, 'greet.ts');
-      await page
-        .getByTestId('entry-row')
-        .filter({ hasText: 'meeting-notes.md' })
-        .click({ modifiers: ['Control'] });
+      await selectTwoEntries(page);
       await page.getByTestId('entry-row').filter({ hasText: 'greet.ts' }).click({ button: 'right' });
       await expect(page.getByTestId('explorer-menu')).toBeVisible();
     },
@@ -693,6 +698,17 @@ export const SCREENS: Screen[] = [
       await page.getByTestId('selection-link').click();
       await page.getByTestId('link-create').click();
       await expect(page.getByTestId('link-result').getByRole('img')).toBeVisible();
+    },
+  },
+  {
+    name: 'explorer-bundle-dialog',
+    as: 'admin',
+    path: EXPLORER_DOCS,
+    prepare: seedExplorer,
+    action: async (page) => {
+      await selectTwoEntries(page);
+      await page.getByTestId('selection-bundle').click();
+      await expect(page.getByTestId('bundle-dialog')).toBeVisible();
     },
   },
   {

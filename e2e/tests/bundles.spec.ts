@@ -1,10 +1,18 @@
 /**
  * Bundles (docs/api.md "Bundles"): two files uploaded on the upload page go out as one link ("Share
  * as one link"); a visitor who is signed out, in Chinese, opens it, sees both with an image preview,
- * downloads one, and the zip link gives both.
+ * downloads one, and the zip link gives both. Two files chosen in the explorer become one link too.
  */
+import type { Page } from '@playwright/test';
+import { BASE_URL } from '../support/env.ts';
+import { explorerHref, localMount, putText } from '../support/explorer.ts';
 import { expect, test, uniqueName } from '../support/fixtures.ts';
 import { pngOf, sha256 } from '../support/files.ts';
+
+const rowNamed = (page: Page, name: string) =>
+  page
+    .getByTestId('entry-row')
+    .filter({ has: page.getByTestId('entry-name').getByText(name, { exact: true }) });
 
 test('two uploads become one link; signed out, in Chinese, the bundle lists, downloads and zips them', async ({
   page,
@@ -67,5 +75,38 @@ test('two uploads become one link; signed out, in Chinese, the bundle lists, dow
     await expect(guest.getByTestId('bundle-view')).toContainText('访问次数：1 / 5');
   } finally {
     await visitor.close();
+  }
+});
+
+test('two files chosen in the explorer become one link, read from the mount', async ({
+  page,
+  request,
+  api,
+  seedAdmin,
+}) => {
+  const token = await api.adminToken();
+  const mount = await localMount(request, token);
+  try {
+    await putText(request, token, `${mount.path}/trip/a.txt`, 'alpha');
+    await putText(request, token, `${mount.path}/trip/b.md`, '# beta');
+    await seedAdmin();
+    await page.goto(explorerHref(`${mount.path}/trip`));
+    await rowNamed(page, 'a.txt').click();
+    await rowNamed(page, 'b.md').click({ modifiers: ['ControlOrMeta'] });
+    await page.getByTestId('selection-bundle').click();
+    const dialog = page.getByTestId('bundle-dialog');
+    await dialog.locator('input[name=bundle-title]').fill('From the mount');
+    await dialog.getByTestId('share-as-bundle-submit').click();
+    const url = (await dialog.getByTestId('share-as-bundle-url').textContent())!.trim();
+
+    const view = await request.get(`${BASE_URL}/api/public/bundles/${url.split('/').pop()}`);
+    const data = (
+      (await view.json()) as { data: { title: string; items: { name: string; download_url: string }[] } }
+    ).data;
+    expect(data.title).toBe('From the mount');
+    expect(data.items.map((i) => i.name)).toEqual(['a.txt', 'b.md']);
+    expect(await (await request.get(data.items[1]!.download_url)).text()).toBe('# beta');
+  } finally {
+    await mount.cleanup(request);
   }
 });

@@ -48,6 +48,7 @@ export default function BundleViewPage() {
     return (
       <SharePasswordGate
         title={t('fileView.bundle.passwordTitle')}
+        description={t('fileView.bundle.passwordDescription')}
         name={view.title}
         verify={(password) => api.post<BundleView>(`${base(slug)}/verify`, { password })}
         onUnlocked={(unlocked) => setUnlocked(remember(unlocked))}

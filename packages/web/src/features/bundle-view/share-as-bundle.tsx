@@ -28,9 +28,12 @@ function wholeNumber(text: string, max: number): number | null {
 
 export function ShareAsBundle({
   items,
+  description,
   testId = 'share-as-bundle',
 }: {
   items: BundleItemInput[];
+  /** What is being bundled, shown above the fields. */
+  description: string;
   testId?: string;
 }) {
   const { t } = useTranslation();
@@ -103,7 +106,7 @@ export function ShareAsBundle({
   ];
   return (
     <form onSubmit={submit} noValidate className="space-y-3" data-testid={testId}>
-      <p className="text-sm text-fg-muted">{t('upload.bundle.description', { count: items.length })}</p>
+      <p className="text-sm text-fg-muted">{description}</p>
       <div className="grid gap-3 sm:grid-cols-2">
         <TextField
           label={t('upload.bundle.title')}

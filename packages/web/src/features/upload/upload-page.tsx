@@ -193,7 +193,11 @@ export default function UploadPage() {
           {shared.length >= 2 && (
             <Card title={t('upload.bundle.heading')}>
               {/* A new set of finished uploads is a new bundle form. */}
-              <ShareAsBundle key={shared.map((i) => i.value).join(' ')} items={shared} />
+              <ShareAsBundle
+                key={shared.map((i) => i.value).join(' ')}
+                items={shared}
+                description={t('upload.bundle.description', { count: shared.length })}
+              />
             </Card>
           )}
           {items.length === 0 && formError && (

@@ -36,11 +36,14 @@ export function FilePasswordGate({
 
 export function SharePasswordGate<T>({
   title,
+  description,
   name,
   verify: check,
   onUnlocked,
 }: {
   title: string;
+  /** What the password opens; a file's words unless given. */
+  description?: string;
   /** The share's name, shown above the form; none when the share has none yet. */
   name?: string | null | undefined;
   verify(password: string): Promise<T>;
@@ -78,7 +81,7 @@ export function SharePasswordGate<T>({
 
   return (
     <div className="mx-auto max-w-md">
-      <Card title={title} as="h1" description={t('fileView.password.description')}>
+      <Card title={title} as="h1" description={description ?? t('fileView.password.description')}>
         {name && (
           <p className="mb-4 truncate text-sm font-medium text-fg" data-user-content="" title={name}>
             {name}
