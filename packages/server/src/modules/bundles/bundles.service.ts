@@ -35,10 +35,10 @@ import { hashPassword } from '../../lib/crypto.ts';
 import { type MountedPath, nameOf, type Vfs } from '../../vfs/vfs.ts';
 import { signFileToken, verifyFileToken } from '../files/files.token.ts';
 import {
+  checkShareCredentials,
   checkSharePassword,
   managedShares,
   randomSlug,
-  reserveShareGuess,
   shareState,
 } from '../shares/share-rules.ts';
 import type { BundlesRepository, PasteMeta } from './bundles.repository.ts';
@@ -253,21 +253,15 @@ export class BundlesService {
     const { row, check } = await this.opened(slug, request.token);
     if (check?.ok) return { row, counted: true };
     if (row.password_hash) {
-      const keys = { share: `bundle:${row.id}`, clientIp: request.clientIp };
-      if (check) {
-        // A forged token counts as a wrong guess; an expired one is refused without counting.
-        const attempt = await reserveShareGuess(this.deps.limiter, keys);
-        if (check.reason === 'expired') {
-          await attempt.refund();
-          throw forbidden('bundles.token_expired');
-        }
-        throw forbidden('bundles.invalid_token');
-      }
-      if (!request.password) throw unauthenticated('bundles.password_required');
-      await checkSharePassword(this.deps.limiter, keys, row.password_hash, request.password, () =>
-        forbidden('bundles.wrong_password'),
+      await checkShareCredentials(
+        this.deps.limiter,
+        { share: `bundle:${row.id}`, clientIp: request.clientIp },
+        row.password_hash,
+        { check: check && !check.ok ? check : null, password: request.password },
+        'bundles',
       );
     } else if (check && !check.ok && check.reason === 'invalid') {
+      // An open bundle needs no token, but a forged one is still refused.
       throw forbidden('bundles.invalid_token');
     }
     return { row, counted: false };
