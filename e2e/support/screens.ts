@@ -157,6 +157,31 @@ async function seedFileList(api: Api) {
   });
 }
 
+/** A bundle of two file shares (one an image), unlimited views, optionally protected; answers its page. */
+async function seedBundle(api: Api, password?: string): Promise<string> {
+  await seedFileList(api);
+  await ensureShare(api, {
+    slug: 'screens-image',
+    name: 'team-photo.png',
+    mimeType: 'image/png',
+    body: pngOf(640, 360),
+    remark: 'Team offsite, day one',
+  });
+  const response = await api.request.post(`${BASE_URL}/api/bundles`, {
+    headers: { Authorization: `Bearer ${await api.adminToken()}` },
+    data: {
+      title: 'Offsite 2026',
+      ...(password ? { password } : {}),
+      items: [
+        { type: 'file', value: 'screens-image' },
+        { type: 'file', value: 'screens-report' },
+      ],
+    },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return `/bundle/${((await response.json()) as { data: { slug: string } }).data.slug}`;
+}
+
 async function openFileRowDialog(page: Page, testId: string, dialogTestId: string) {
   await page.getByTestId('file-search').fill('screens-report');
   await expect(page.getByTestId('file-row')).toHaveCount(1);
@@ -347,6 +372,15 @@ async function selectEntry(page: Page, name: string) {
   await page.getByTestId('entry-row').filter({ hasText: name }).first().click();
 }
 
+/** Chooses greet.ts and meeting-notes.md in the explorer's docs folder. */
+async function selectTwoEntries(page: Page) {
+  await selectEntry(page, 'greet.ts');
+  await page
+    .getByTestId('entry-row')
+    .filter({ hasText: 'meeting-notes.md' })
+    .click({ modifiers: ['Control'] });
+}
+
 /** Types into Home's editor. */
 async function typeInEditor(page: Page, text: string) {
   await page.getByTestId('paste-editor').locator('.cm-content').click();
@@ -507,6 +541,20 @@ export const SCREENS: Screen[] = [
     },
   },
   {
+    name: 'upload-bundle-created',
+    as: 'admin',
+    path: '/upload',
+    action: async (page) => {
+      await page.getByTestId('file-input').setInputFiles([
+        { name: 'agenda.txt', mimeType: 'text/plain', buffer: Buffer.from('agenda') },
+        { name: 'team-photo.png', mimeType: 'image/png', buffer: pngOf(4, 4) },
+      ]);
+      await page.getByTestId('start-upload').click();
+      await page.getByTestId('share-as-bundle-submit').click();
+      await expect(page.getByTestId('share-as-bundle-done')).toBeVisible();
+    },
+  },
+  {
     name: 'upload-url',
     as: 'admin',
     path: '/upload',
@@ -517,6 +565,16 @@ export const SCREENS: Screen[] = [
       await expect(page.locator('input[name=url]')).toHaveAttribute('aria-invalid', 'true');
     },
   },
+  {
+    name: 'bundle-view',
+    as: 'visitor',
+    path: '/',
+    prepare: (api) => seedBundle(api),
+    action: async (page) => {
+      await expect(page.getByTestId('bundle-item').getByRole('img')).toBeVisible();
+    },
+  },
+  { name: 'bundle-password', as: 'visitor', path: '/', prepare: (api) => seedBundle(api, 'pw') },
   {
     name: 'file-view-image',
     as: 'visitor',
@@ -645,11 +703,7 @@ export const SCREENS: Screen[] = [
     path: EXPLORER_DOCS,
     prepare: seedExplorer,
     action: async (page) => {
-      await selectEntry(page, 'greet.ts');
-      await page
-        .getByTestId('entry-row')
-        .filter({ hasText: 'meeting-notes.md' })
-        .click({ modifiers: ['Control'] });
+      await selectTwoEntries(page);
       await page.getByTestId('entry-row').filter({ hasText: 'greet.ts' }).click({ button: 'right' });
       await expect(page.getByTestId('explorer-menu')).toBeVisible();
     },
@@ -723,6 +777,17 @@ export const SCREENS: Screen[] = [
       await page.getByTestId('selection-link').click();
       await page.getByTestId('link-create').click();
       await expect(page.getByTestId('link-result').getByRole('img')).toBeVisible();
+    },
+  },
+  {
+    name: 'explorer-bundle-dialog',
+    as: 'admin',
+    path: EXPLORER_DOCS,
+    prepare: seedExplorer,
+    action: async (page) => {
+      await selectTwoEntries(page);
+      await page.getByTestId('selection-bundle').click();
+      await expect(page.getByTestId('bundle-dialog')).toBeVisible();
     },
   },
   {

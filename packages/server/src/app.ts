@@ -53,6 +53,9 @@ import { UsersService } from './modules/users/users.service.ts';
 import { DashboardRepository } from './modules/dashboard/dashboard.repository.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { DashboardService } from './modules/dashboard/dashboard.service.ts';
+import { BundlesRepository } from './modules/bundles/bundles.repository.ts';
+import { bundlesRoutes } from './modules/bundles/bundles.routes.ts';
+import { BundlesService } from './modules/bundles/bundles.service.ts';
 import { FilesRepository } from './modules/files/files.repository.ts';
 import { filesRoutes } from './modules/files/files.routes.ts';
 import { FilesService } from './modules/files/files.service.ts';
@@ -326,6 +329,17 @@ export function createApp(deps: AppDeps) {
     limiter,
     secretKey: deps.secretKey,
   });
+  const bundles = new BundlesService(new BundlesRepository(db.kysely), {
+    vfs,
+    clock,
+    limiter,
+    secretKey: deps.secretKey,
+    // A mount item is read with its creator's rights as they are now (docs/api.md "Bundles").
+    creator: (createdBy) =>
+      createdBy.startsWith('apikey:')
+        ? apiKeys.resolveKeyById(createdBy.slice('apikey:'.length))
+        : users.principalById(createdBy),
+  });
 
   const uploads = new UploadsService({
     files: filesRepository,
@@ -412,6 +426,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', apiKeysRoutes(apiKeys));
   api.route('/', pastesRoutes(pastes));
   api.route('/', filesRoutes(files, config));
+  api.route('/', bundlesRoutes({ bundles, files, vfs, clock }, config));
   api.route('/', settingsRoutes(settings));
   api.route('/', storageConfigsRoutes(storageConfigs, { config, selfFetch: async (r) => app.fetch(r) }));
   api.route('/', mountsRoutes(mounts));
@@ -472,6 +487,7 @@ export function createApp(deps: AppDeps) {
       drivers,
       objects,
       files,
+      bundles,
       uploads,
       vfs,
       mounts,

@@ -5,7 +5,8 @@
 import type { ShareState } from './shares.ts';
 
 /** A folder share's state: a share's (live, expired, used up), or revoked by its owner. */
-export type FolderShareState = ShareState | 'revoked';
+/** A folder share's state: the one of every share (revoked included). */
+export type FolderShareState = ShareState;
 
 /** `GET /api/public/folders/:slug` and `POST …/verify`: what a visitor may know. */
 export interface FolderShareInfo {

@@ -2,6 +2,7 @@ export * from './accounts.ts';
 export * from './api-keys.ts';
 export * from './api.ts';
 export * from './audit.ts';
+export * from './bundles.ts';
 export * from './dashboard.ts';
 export * from './etag.ts';
 export * from './files.ts';

@@ -28,6 +28,7 @@ import * as m0017 from './migrations/0017-oidc.ts';
 import * as m0018 from './migrations/0018-two-factor.ts';
 import * as m0019 from './migrations/0019-passkeys.ts';
 import * as m0020 from './migrations/0020-ldap.ts';
+import * as m0021 from './migrations/0021-bundles.ts';
 import * as m0022 from './migrations/0022-folder-shares.ts';
 import * as m0026 from './migrations/0026-paste-files.ts';
 
@@ -122,6 +123,7 @@ const migrations = {
   '0018-two-factor': m0018,
   '0019-passkeys': m0019,
   '0020-ldap': m0020,
+  '0021-bundles': m0021,
   '0022-folder-shares': m0022,
   '0026-paste-files': m0026,
 };

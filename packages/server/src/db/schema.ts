@@ -445,6 +445,34 @@ export interface PasskeyChallengesTable {
   expires_at: string;
 }
 
+/** A bundle: one link for several items (migration 0021, docs/api.md "Bundles"). */
+export interface BundlesTable {
+  id: string;
+  slug: string;
+  title: string | null;
+  password_hash: string | null;
+  expires_at: string | null;
+  max_views: number;
+  views: number;
+  /** Set when its owner revoked it: the link answers 410 from then on. */
+  revoked_at: string | null;
+  created_by: string | null;
+  owner_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type BundleItemKind = 'file' | 'paste' | 'mount';
+
+export interface BundleItemsTable {
+  bundle_id: string;
+  position: number;
+  kind: BundleItemKind;
+  /** A file share's id, a paste's id, or a mount path. */
+  ref: string;
+  name: string;
+}
+
 export interface Database {
   users: UsersTable;
   oidc_providers: OidcProvidersTable;
@@ -478,4 +506,6 @@ export interface Database {
   storage_usage: StorageUsageTable;
   storage_reservations: StorageReservationsTable;
   audit_log: AuditLogTable;
+  bundles: BundlesTable;
+  bundle_items: BundleItemsTable;
 }

@@ -1012,6 +1012,13 @@ const catalogue = {
   'validation.filename_required': ['必须提供 filename', 'filename is required'],
   'validation.filename_too_long': ['文件名过长', 'The file name is too long'],
   'validation.size_invalid': ['文件大小必须是非负整数字节数', 'size must be a whole number of bytes'],
+  'validation.bundle_item_invalid': [
+    '每一项须为 {type: "file"|"paste"|"path", value}',
+    'Each item must be {type: "file"|"paste"|"path", value}',
+  ],
+  'validation.bundle_items_required': ['请至少选择一项', 'Choose at least one item'],
+  'validation.bundle_too_many_items': ['一个合集最多 1,000 项', 'A bundle holds at most 1,000 items'],
+  'validation.bundle_title_too_long': ['标题最多 200 个字符', 'The title is at most 200 characters'],
   'validation.expires_in_invalid': [
     '过期时间必须是不小于 0 的小时数',
     'expires_in must be a number of hours of at least 0',
@@ -1076,6 +1083,42 @@ const catalogue = {
   'webdav.copy_failed': ['复制或移动失败: {reason}', 'The copy or move failed: {reason}'],
   'webdav.destination_required': ['缺少目标路径头', 'The Destination header is missing'],
   'webdav.destination_invalid': ['目标路径无效', 'The Destination header is not a valid URL or path'],
+  'bundles.created': ['合集创建成功', 'Bundle created'],
+  'bundles.loaded': ['获取合集成功', 'Bundle loaded'],
+  'bundles.listed': ['获取合集列表成功', 'Bundles listed'],
+  'bundles.updated': ['合集已更新', 'Bundle updated'],
+  'bundles.revoked_now': ['合集链接已撤销', 'Bundle link revoked'],
+  'bundles.verified': ['密码验证成功', 'Password accepted'],
+  'bundles.no_password_needed': ['此合集无需密码', 'This bundle needs no password'],
+  'bundles.not_found': ['合集不存在', 'This bundle does not exist'],
+  'bundles.not_found_or_forbidden': ['合集不存在或无权访问', 'This bundle does not exist or is not yours'],
+  'bundles.revoked': ['此合集链接已被撤销', 'This bundle link has been revoked'],
+  'bundles.expired': ['合集已过期', 'This bundle has expired'],
+  'bundles.used_up': ['合集已达到最大查看次数', 'This bundle has reached its maximum number of views'],
+  'bundles.password_required': ['需要密码访问此合集', 'This bundle needs a password'],
+  'bundles.password_missing': ['密码是必需的', 'A password is required'],
+  'bundles.wrong_password': ['密码错误', 'Wrong password'],
+  'bundles.invalid_token': ['访问链接无效', 'This access link is invalid'],
+  'bundles.token_expired': [
+    '访问链接已过期，请重新打开合集',
+    'This access link has expired; open the bundle again',
+  ],
+  'bundles.item_not_found': ['合集中没有此项', 'This bundle has no such item'],
+  'bundles.source_not_found': ['找不到要加入的分享：{item}', 'No such share to add: {item}'],
+  'bundles.source_not_yours': ['只能加入自己的分享：{item}', 'Only your own shares can be added: {item}'],
+  'bundles.source_unavailable': [
+    '要加入的分享已过期或已用完：{item}',
+    'The share to add has expired or is used up: {item}',
+  ],
+  'bundles.source_not_file': [
+    '只能加入文件，不能加入文件夹：{item}',
+    'Only files can be added, not folders: {item}',
+  ],
+  'bundles.permission_required': [
+    '此 API 密钥没有加入该类项目的权限（{permission}）',
+    'This API key may not add such items (it lacks the {permission} permission)',
+  ],
+  'bundles.slug_exhausted': ['无法生成唯一链接，请稍后再试', 'Could not generate a unique link, try again'],
 } as const satisfies Record<string, readonly [string, string]>;
 
 export type MessageKey = keyof typeof catalogue;

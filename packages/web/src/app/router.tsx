@@ -33,6 +33,9 @@ const FileViewPage = lazy(() =>
 const FolderViewPage = lazy(() =>
   withSections(import('../features/folder-view/folder-view-page.tsx'), ['fileView']),
 );
+const BundleViewPage = lazy(() =>
+  withSections(import('../features/bundle-view/bundle-view-page.tsx'), ['fileView']),
+);
 const InvitePage = lazy(() => withSections(import('../features/invite/invite-page.tsx'), ['admin']));
 const ExplorerScreen = lazy(() =>
   withSections(import('./guards/explorer-screen.tsx'), ['explorer', 'fileView', 'home', 'upload', 'pastes']),
@@ -54,6 +57,7 @@ function AppRoutes() {
           <Route path={paths.publicPastes.path} element={<PublicPastesPage />} />
           <Route path={paths.file.path} element={<FileViewPage />} />
           <Route path={paths.folder.path} element={<FolderViewPage />} />
+          <Route path={paths.bundle.path} element={<BundleViewPage />} />
           <Route path={paths.invite.path} element={<InvitePage />} />
           <Route path={paths.mountExplorer.path} element={<ExplorerScreen />} />
           <Route path={paths.mountExplorer.splatPath} element={<ExplorerScreen />} />

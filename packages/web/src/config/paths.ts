@@ -55,6 +55,7 @@ export const paths = {
     getHref: (slug: string, sub = '/') =>
       `/folder/${encodeURIComponent(slug)}${sub === '/' ? '' : `?path=${encodeURIComponent(sub)}`}`,
   },
+  bundle: { path: '/bundle/:slug', getHref: (slug: string) => `/bundle/${encodeURIComponent(slug)}` },
   mountExplorer: {
     path: MOUNT_EXPLORER,
     /** Splat route for `/mount-explorer/<path…>`. */

@@ -49,6 +49,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { isStorageError, type StoredObjects } from '../../vfs/objects.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import {
+  checkShareCredentials,
   checkSharePassword,
   managedShares,
   ownShares,
@@ -197,19 +198,12 @@ export class FilesService {
       if (!counted) this.refuseGone(row, state);
     }
     if (row.password_hash && !token) {
-      const keys = { share: `file:${row.id}`, clientIp: request.clientIp };
-      if (check && !check.ok) {
-        // A forged token counts as a wrong guess; an expired one is refused without counting.
-        const attempt = await reserveShareGuess(this.passwordLimiter, keys);
-        if (check.reason === 'expired') {
-          await attempt.refund();
-          throw forbidden('files.token_expired');
-        }
-        throw forbidden('files.invalid_token');
-      }
-      if (!request.password) throw unauthenticated('files.password_required');
-      await checkSharePassword(this.passwordLimiter, keys, row.password_hash, request.password, () =>
-        forbidden('files.wrong_password'),
+      await checkShareCredentials(
+        this.passwordLimiter,
+        { share: `file:${row.id}`, clientIp: request.clientIp },
+        row.password_hash,
+        { check: check && !check.ok ? check : null, password: request.password },
+        'files',
       );
     }
     return { row, token };

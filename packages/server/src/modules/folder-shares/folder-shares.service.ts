@@ -88,19 +88,6 @@ export interface OpenedShare {
   visitor: Principal;
 }
 
-/**
- * A folder share's state: revoked first (at once, on every instance: it is read from the row), then
- * a share's (expired, used up). The one check the lead may fold into share-rules.ts `shareState`
- * once it knows 'revoked'.
- */
-export function folderShareState(
-  row: Pick<FolderSharesTable, 'revoked_at' | 'expires_at' | 'max_views' | 'views'>,
-  now: Date,
-): FolderShareState {
-  if (row.revoked_at !== null) return 'revoked';
-  return shareState(row, now);
-}
-
 export interface FolderSharesDeps {
   repo: FolderSharesRepository;
   vfs: Vfs;
@@ -383,7 +370,7 @@ export class FolderSharesService {
 /** 410 for a share that cannot be opened at `now` (used up only when `usedUpOk` is false). */
 function refuseGone(row: FolderSharesTable, now: Date, usedUpOk: boolean): void {
   if (row.folder_gone_at !== null) throw gone('folder_shares.folder_gone');
-  const state = folderShareState(row, now);
+  const state = shareState(row, now);
   if (state === 'revoked') throw gone('folder_shares.revoked_gone');
   if (state === 'expired') throw gone('folder_shares.expired');
   if (state === 'used_up' && !usedUpOk) throw gone('folder_shares.used_up');
@@ -436,7 +423,7 @@ function toDetail(row: FolderSharesTable, origin: string, now: Date): FolderShar
     max_views: row.max_views,
     views: row.views,
     revoked_at: row.revoked_at,
-    state: folderShareState(row, now),
+    state: shareState(row, now),
     created_by: row.created_by,
     owner_id: row.owner_id,
     created_at: row.created_at,

@@ -7,7 +7,13 @@ import { creatorId, type Principal, type ShareState } from '@cubby/shared';
 import { type Kysely, type SqlBool, sql } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../db/schema.ts';
-import { type AppError, internal, invalidFields } from '../../errors/app-error.ts';
+import {
+  type AppError,
+  forbidden,
+  internal,
+  invalidFields,
+  unauthenticated,
+} from '../../errors/app-error.ts';
 import type { MessageKey } from '../../errors/messages.ts';
 import type { Attempt, AttemptLimiter, LimitRule } from '../../http/rate-limiter.ts';
 import { hashPassword, randomString, verifyPassword } from '../../lib/crypto.ts';
@@ -106,6 +112,33 @@ export async function checkSharePassword(
   const attempt = await reserveShareGuess(limiter, keys);
   if (!(await verifyPassword(passwordHash, password))) throw wrong();
   await attempt.refund();
+}
+
+/**
+ * The gate of a protected share's bytes for a request without a valid token (`check`: how its token,
+ * if any, failed): a forged token counts as a wrong guess (403), an expired one is refused without
+ * counting (403); else the password is wanted (401 without, 403 when wrong, 429 after too many).
+ * `kind` names the messages (`files.…`, `bundles.…`).
+ */
+export async function checkShareCredentials(
+  limiter: AttemptLimiter,
+  keys: { share: string; clientIp: string },
+  passwordHash: string,
+  request: { check: { ok: false; reason: 'invalid' | 'expired' } | null; password: string | undefined },
+  kind: 'files' | 'bundles',
+): Promise<void> {
+  if (request.check) {
+    const attempt = await reserveShareGuess(limiter, keys);
+    if (request.check.reason === 'expired') {
+      await attempt.refund();
+      throw forbidden(`${kind}.token_expired`);
+    }
+    throw forbidden(`${kind}.invalid_token`);
+  }
+  if (!request.password) throw unauthenticated(`${kind}.password_required`);
+  await checkSharePassword(limiter, keys, passwordHash, request.password, () =>
+    forbidden(`${kind}.wrong_password`),
+  );
 }
 
 /** The body of a batch delete: 1 to 1,000 ids; `message` names the field's error. */

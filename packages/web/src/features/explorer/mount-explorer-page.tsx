@@ -22,7 +22,9 @@ import { normalizePath } from '@cubby/shared';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { Dialog } from '../../components/dialog.tsx';
 import {
+  ArchiveIcon,
   ArrowUpIcon,
   DownloadIcon,
   FolderPlusIcon,
@@ -44,6 +46,7 @@ import { PageLoading } from '../../components/spinner.tsx';
 import { paths } from '../../config/paths.ts';
 import { usePageTitle } from '../../lib/i18n/use-page-title.ts';
 import { useAuthStore } from '../auth/index.ts';
+import { ShareAsBundle } from '../bundle-view/index.ts';
 import { fsKeys, listingQueryOptions, useFsTree, useListing } from './api/fs-api.ts';
 import { DropUploads, UploadButtons } from './components/upload-buttons.tsx';
 import { UploadPanel } from './components/upload-panel.tsx';
@@ -78,6 +81,7 @@ type Modal =
   | { kind: 'delete'; items: FsListItem[] }
   | { kind: 'link'; item: FsListItem }
   | { kind: 'share'; item: FsListItem }
+  | { kind: 'bundle'; items: FsListItem[] }
   | { kind: 'edit'; item: FsListItem }
   | { kind: 'copyMove'; mode: FsTaskKind; items: FsListItem[] }
   | { kind: 'tasks' };
@@ -132,6 +136,8 @@ function Explorer({ folder }: { folder: string }) {
   const deferredFilter = useDeferredValue(filter);
   const [chosen, setSelection] = useState<Selection>(EMPTY_SELECTION);
   const [renaming, setRenaming] = useState<string | null>(null);
+  // A bundle is a share: a key needs the file or text permission to make one (docs/api.md "Bundles").
+  const canBundle = useAuthStore((state) => state.hasPermission('file') || state.hasPermission('text'));
   const [menu, setMenu] = useState<{ anchor: MenuAnchor; items: FsListItem[] } | null>(null);
   const [modal, setModal] = useState<Modal | null>(null);
   const gridId = useId();
@@ -233,6 +239,13 @@ function Explorer({ folder }: { folder: string }) {
         label: t('explorer.actions.share'),
         icon: <ExternalLinkIcon className="size-4" />,
         run: () => setModal({ kind: 'share', item: one }),
+      });
+    if (canBundle && targets.length > 1 && targets.every((item) => !item.isDirectory && !item.isVirtual))
+      list.push({
+        id: 'bundle',
+        label: t('explorer.actions.bundle'),
+        icon: <ArchiveIcon className="size-4" />,
+        run: () => setModal({ kind: 'bundle', items: targets }),
       });
     if (targets.length > 0 && targets.every((item) => !item.isVirtual))
       list.push({
@@ -540,6 +553,19 @@ function Explorer({ folder }: { folder: string }) {
       {modal?.kind === 'link' && <LinkDialog tree={tree} item={modal.item} onClose={() => setModal(null)} />}
       {modal?.kind === 'share' && (
         <ShareDialog tree={tree} item={modal.item} onClose={() => setModal(null)} />
+      )}
+      {modal?.kind === 'bundle' && (
+        <Dialog
+          open
+          onOpenChange={(open) => !open && setModal(null)}
+          title={t('upload.bundle.heading')}
+          testId="bundle-dialog"
+        >
+          <ShareAsBundle
+            items={modal.items.map((item) => ({ type: 'path', value: item.path }))}
+            description={t('explorer.bundleDescription', { count: modal.items.length })}
+          />
+        </Dialog>
       )}
       {modal?.kind === 'edit' && (
         <TextEditorDialog

@@ -5,4 +5,5 @@
 export { filePageUrl } from './file-urls.ts';
 export { previewKind, type PreviewKind } from './preview-kind.ts';
 export { InlinePreview } from './components/file-preview.tsx';
+export { FileUnavailable } from './components/file-unavailable.tsx';
 export { SharePasswordGate } from './components/file-password-gate.tsx';

@@ -30,6 +30,7 @@ import {
 } from './upload-form.ts';
 import { useUploadQueue } from './upload-queue.ts';
 import { AccessNotice } from '../../components/access-notice.tsx';
+import { ShareAsBundle } from '../bundle-view/index.ts';
 
 type Tab = 'files' | 'url';
 const TABS: Tab[] = ['files', 'url'];
@@ -57,6 +58,10 @@ export default function UploadPage() {
     : defaultConfigId(configs);
   const startable = items.filter((item) => item.status === 'pending' && !item.queued && !item.tooLarge);
   const finished = items.some((item) => item.status === 'success');
+  // Two or more finished uploads can go out as one link (a bundle of their shares).
+  const shared = items.flatMap((item) =>
+    item.status === 'success' && item.share ? [{ type: 'file' as const, value: item.share.slug }] : [],
+  );
 
   const changeSettings = (patch: Partial<UploadSettingsValues>) => {
     setValues((current) => ({ ...current, ...patch }));
@@ -183,6 +188,16 @@ export default function UploadPage() {
                   </Button>
                 </div>
               )}
+            </Card>
+          )}
+          {shared.length >= 2 && (
+            <Card title={t('upload.bundle.heading')}>
+              {/* A new set of finished uploads is a new bundle form. */}
+              <ShareAsBundle
+                key={shared.map((i) => i.value).join(' ')}
+                items={shared}
+                description={t('upload.bundle.description', { count: shared.length })}
+              />
             </Card>
           )}
           {items.length === 0 && formError && (

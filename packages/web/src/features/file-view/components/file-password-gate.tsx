@@ -1,5 +1,5 @@
 /**
- * The password form of a protected share (a file, or a folder: `SharePasswordGate`). The right
+ * The password form of a protected share (a file, a folder, a bundle: `SharePasswordGate`). The right
  * password answers the share's details with a short-lived token; a wrong one says so; after too
  * many guesses the server answers 429 and the form waits out `Retry-After` (counting down).
  */
@@ -26,26 +26,26 @@ export function FilePasswordGate({
   const { t } = useTranslation();
   return (
     <SharePasswordGate
-      name={file.filename}
       title={t('fileView.password.title')}
-      description={t('fileView.password.description')}
+      name={file.filename}
       verify={(password) => verifyFilePassword({ slug: file.slug, password })}
       onUnlocked={onUnlocked}
     />
   );
 }
 
-/** The password form of any share: `verify` checks the password (an ApiError when it is wrong). */
 export function SharePasswordGate<T>({
-  name,
   title,
   description,
+  name,
   verify: check,
   onUnlocked,
 }: {
-  name: string;
   title: string;
-  description: string;
+  /** What the password opens; a file's words unless given. */
+  description?: string;
+  /** The share's name, shown above the form; none when the share has none yet. */
+  name?: string | null | undefined;
   verify(password: string): Promise<T>;
   onUnlocked(unlocked: T): void;
 }) {
@@ -81,10 +81,12 @@ export function SharePasswordGate<T>({
 
   return (
     <div className="mx-auto max-w-md">
-      <Card title={title} as="h1" description={description}>
-        <p className="mb-4 truncate text-sm font-medium text-fg" data-user-content="" title={name}>
-          {name}
-        </p>
+      <Card title={title} as="h1" description={description ?? t('fileView.password.description')}>
+        {name && (
+          <p className="mb-4 truncate text-sm font-medium text-fg" data-user-content="" title={name}>
+            {name}
+          </p>
+        )}
         <form
           ref={errorScope}
           onSubmit={submit}
