@@ -50,6 +50,10 @@ export const AUDIT_ACTIONS = [
   'share.delete',
   'share.bulk_delete',
   'fs.bulk_delete',
+  'upload_request.create',
+  'upload_request.update',
+  'upload_request.revoke',
+  'upload_request.upload',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
