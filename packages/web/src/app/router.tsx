@@ -28,6 +28,9 @@ const FileViewPage = lazy(() =>
   withSections(import('../features/file-view/file-view-page.tsx'), ['fileView']),
 );
 const InvitePage = lazy(() => withSections(import('../features/invite/invite-page.tsx'), ['admin']));
+const UploadRequestPage = lazy(() =>
+  withSections(import('../features/upload-request/upload-request-page.tsx'), ['uploadRequests']),
+);
 const ExplorerScreen = lazy(() =>
   withSections(import('./guards/explorer-screen.tsx'), ['explorer', 'fileView', 'home', 'upload', 'pastes']),
 );
@@ -47,6 +50,7 @@ function AppRoutes() {
           <Route path={paths.paste.path} element={<PasteViewPage />} />
           <Route path={paths.file.path} element={<FileViewPage />} />
           <Route path={paths.invite.path} element={<InvitePage />} />
+          <Route path={paths.uploadRequest.path} element={<UploadRequestPage />} />
           <Route path={paths.mountExplorer.path} element={<ExplorerScreen />} />
           <Route path={paths.mountExplorer.splatPath} element={<ExplorerScreen />} />
           <Route path="*" element={<Navigate to={paths.home.getHref()} replace />} />

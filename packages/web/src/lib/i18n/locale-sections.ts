@@ -23,6 +23,8 @@ export const SECTIONS = {
   envSwitcher: ['envSwitcher'],
   /** The paste settings and editing texts: the editor on Home, uploads, management, the edit dialog. */
   pastes: ['pastes'],
+  /** The uploader's page of an upload request, and the admin module that manages them. */
+  uploadRequests: ['uploadRequests'],
   /** The install and update prompts, loaded with them. */
   pwa: ['pwa'],
 } as const satisfies Record<string, readonly string[]>;
