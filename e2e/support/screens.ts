@@ -1083,8 +1083,10 @@ export const SCREENS: Screen[] = [
       await seedUploadRequests(api);
     },
     action: async (page) => {
-      await page.getByTestId('upload-request-show-files').first().click();
-      await expect(page.getByTestId('upload-request-files').first()).toBeVisible();
+      // The files of a request that received one.
+      const row = page.getByTestId('upload-request-row').filter({ hasText: 'image/*' }).first();
+      await row.getByTestId('upload-request-show-files').click();
+      await expect(row.getByTestId('upload-request-file')).not.toHaveCount(0);
     },
   },
   {

@@ -78,7 +78,7 @@ test('a stranger uploads two files into the folder an admin opened to them', asy
     await context.close();
 
     await page.reload();
-    await expect(row.getByTestId('upload-request-counts')).toContainText('2 files received');
+    await expect(row.getByTestId('upload-request-counts')).toContainText('Files received: 2');
     await row.getByTestId('upload-request-show-files').click();
     await expect(row.getByTestId('upload-request-file')).toHaveText(
       [`/${top}/inbox/photo.png`, `/${top}/inbox/报告.pdf`].sort(),
