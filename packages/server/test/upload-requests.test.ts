@@ -336,6 +336,16 @@ for (const dialect of DIALECTS) {
         (opened.body.data.uploads as { name: string }[]).map((u) => u.name),
         ['a.txt'],
       );
+      // A web app served from another origin may send the access token too.
+      const preflight = await t.request(`/api/public/upload-requests/${token}/files`, {
+        method: 'OPTIONS',
+        headers: {
+          Origin: 'https://other.example',
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'x-upload-request-token',
+        },
+      });
+      assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /X-Upload-Request-Token/);
       // A forged token opens nothing.
       const forged = await upload(token, 'b.txt', 'b', { headers: { [ACCESS]: 'v1.e30.AAAA' } });
       assert.equal(forged.status, 401);
