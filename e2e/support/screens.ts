@@ -326,6 +326,42 @@ async function seedFolderShare(api: Api, slug: string, password?: string): Promi
 }
 
 /**
+ * Upload requests into "Project documents" (docs/api.md "Upload requests"), made once per walk: an
+ * open one with a message, limits and a file already sent, and a protected one; answers their tokens.
+ */
+let uploadRequestsSeeded: Promise<{ open: string; protected: string }> | null = null;
+function seedUploadRequests(api: Api): Promise<{ open: string; protected: string }> {
+  uploadRequestsSeeded ??= (async () => {
+    await seedExplorer(api);
+    const headers = { Authorization: `Bearer ${await api.adminToken()}` };
+    const create = async (data: Record<string, unknown>) => {
+      const made = await api.request.post('/api/upload-requests', { headers, data });
+      expect(made.status(), await made.text()).toBe(201);
+      return ((await made.json()) as { data: { token: string } }).data.token;
+    };
+    const open = await create({
+      target_path: '/screens/team/docs',
+      message: 'Please send the signed contracts and the photos of the offsite. Thank you!',
+      max_files: 10,
+      max_file_size: 50 * 1024 * 1024,
+      max_total_size: 200 * 1024 * 1024,
+      allowed_types: ['.pdf', 'image/*'],
+      expires_in: 24 * 30,
+      show_uploads: true,
+    });
+    const sent = await api.request.post(`/api/public/upload-requests/${open}/files`, {
+      multipart: {
+        file: { name: 'contract-signed.pdf', mimeType: 'application/pdf', buffer: pdfOf('Signed') },
+      },
+    });
+    expect(sent.status(), await sent.text()).toBe(201);
+    const locked = await create({ target_path: '/screens/team/docs', password: 'screens-secret-1' });
+    return { open, protected: locked };
+  })();
+  return uploadRequestsSeeded;
+}
+
+/**
  * Copy tasks for the tasks screen, made once per walk and changing no folder the screens show: one
  * done (its file is there: skipped), and one failed (its target lies under a file), so Retry and
  * Clear finished show.
@@ -515,6 +551,18 @@ export const SCREENS: Screen[] = [
     },
   },
   { name: 'upload', as: 'visitor', path: '/upload' },
+  {
+    name: 'upload-request',
+    as: 'visitor',
+    path: '/',
+    prepare: async (api) => `/r/${(await seedUploadRequests(api)).open}`,
+  },
+  {
+    name: 'upload-request-password',
+    as: 'visitor',
+    path: '/',
+    prepare: async (api) => `/r/${(await seedUploadRequests(api)).protected}`,
+  },
   { name: 'paste-not-found', as: 'visitor', path: '/paste/demo-slug' },
   { name: 'file-view', as: 'visitor', path: '/file/demo-file' },
   { name: 'upload-admin', as: 'admin', path: '/upload' },
@@ -1172,6 +1220,32 @@ export const SCREENS: Screen[] = [
     action: (page) => openMountRowDialog(page, 'delete-mount', 'confirm-dialog'),
   },
   { name: 'admin-key-management', as: 'admin', path: '/admin/key-management' },
+  {
+    name: 'admin-upload-requests',
+    as: 'admin',
+    path: '/admin/upload-requests',
+    prepare: async (api) => {
+      await seedUploadRequests(api);
+    },
+    action: async (page) => {
+      // The files of a request that received one.
+      const row = page.getByTestId('upload-request-row').filter({ hasText: 'image/*' }).first();
+      await row.getByTestId('upload-request-show-files').click();
+      await expect(row.getByTestId('upload-request-file')).not.toHaveCount(0);
+    },
+  },
+  {
+    name: 'upload-request-dialog',
+    as: 'admin',
+    path: '/admin/upload-requests',
+    prepare: async (api) => {
+      await seedUploadRequests(api);
+    },
+    action: async (page) => {
+      await page.getByTestId('create-upload-request').click();
+      await expect(page.getByTestId('upload-request-dialog')).toBeVisible();
+    },
+  },
   { name: 'admin-audit-log', as: 'admin', path: '/admin/audit-log' },
   {
     name: 'audit-log-filtered',

@@ -77,6 +77,9 @@ import { systemRoutes } from './modules/system/system.routes.ts';
 import { UploadsRepository } from './modules/uploads/uploads.repository.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { settingsUrlProbe, UploadsService } from './modules/uploads/uploads.service.ts';
+import { UploadRequestsRepository } from './modules/upload-requests/upload-requests.repository.ts';
+import { uploadRequestsRoutes } from './modules/upload-requests/upload-requests.routes.ts';
+import { UploadRequestsService } from './modules/upload-requests/upload-requests.service.ts';
 import { urlUploadRoutes } from './modules/url-upload/url-upload.routes.ts';
 import { localLinkRoutes } from './modules/storage-links/local-links.routes.ts';
 import { Vfs } from './vfs/vfs.ts';
@@ -110,7 +113,7 @@ const PASTE_BODY_ROUTES =
   /^\/api\/(paste|admin\/pastes\/[^/]+|user\/pastes\/[^/]+|(admin|user)\/fs\/update)$/;
 /** Routes that stream a file body and enforce their own size limit (the upload limit, a signed size). */
 const STREAMING_BODY_ROUTES =
-  /^\/api\/(upload$|upload-direct\/|storage\/local\/|(admin|user)\/fs\/(upload|multipart\/part)$)/;
+  /^\/api\/(upload$|upload-direct\/|storage\/local\/|(admin|user)\/fs\/(upload|multipart\/part)$|public\/upload-requests\/[^/]+\/files$)/;
 
 const WEBDAV_PATH = /^\/dav(\/|$)/;
 
@@ -354,6 +357,21 @@ export function createApp(deps: AppDeps) {
     place: (principal, configId, folder) => vfs.shareUploadFolder(principal, configId, folder),
   });
 
+  // Links strangers upload into a folder, written with their creator's rights as they are now.
+  const uploadRequests = new UploadRequestsService({
+    repo: new UploadRequestsRepository(db.kysely),
+    vfs,
+    settings,
+    clock,
+    limiter,
+    secretKey: deps.secretKey,
+    principalOf: async (createdBy) => {
+      if (!createdBy.startsWith('apikey:')) return users.principalById(createdBy);
+      const key = await apiKeys.resolveKeyById(createdBy.slice('apikey:'.length));
+      return key?.type === 'apikey' && key.permissions.mount ? key : null;
+    },
+  });
+
   const app = new Hono<AppEnv>();
   app.onError(handleError);
   app.use('*', requestContext(logger, config.trustProxyHops));
@@ -438,6 +456,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', folderSharesRoutes(folderShares, { vfs, zips, clock, config }));
   api.route('/', fsTasksRoutes(fsTasks, vfs));
   api.route('/', urlUploadRoutes(settings));
+  api.route('/', uploadRequestsRoutes(uploadRequests, { config }));
   api.route(
     '/',
     uploadsRoutes(uploads, {
@@ -489,6 +508,7 @@ export function createApp(deps: AppDeps) {
       files,
       bundles,
       uploads,
+      uploadRequests,
       vfs,
       mounts,
       fs,

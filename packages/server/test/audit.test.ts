@@ -408,6 +408,68 @@ for (const dialect of DIALECTS) {
         details: { removed: 2, failed: 0 },
       });
 
+      // Upload requests: made, changed, uploaded into by a guest, revoked — named by id, never by
+      // the token that opens them.
+      let requestId = '';
+      let requestToken = '';
+      entry = await onlyEntry(async () => {
+        const res = await call('POST', '/api/upload-requests', {
+          target_path: '/m/docs',
+          password: SHARE_PASSWORD,
+        });
+        assert.equal(res.status, 201, JSON.stringify(res.body));
+        requestId = res.body.data.id;
+        requestToken = res.body.data.token;
+        secrets.push(requestToken);
+      });
+      check(entry, {
+        action: 'upload_request.create',
+        ...admin,
+        target: requestId,
+        outcome: 'success',
+        status: 201,
+      });
+      entry = await onlyEntry(() => call('PUT', `/api/upload-requests/${requestToken}`, { max_files: 5 }));
+      check(entry, {
+        action: 'upload_request.update',
+        ...admin,
+        target: requestId,
+        outcome: 'success',
+        status: 200,
+      });
+      const opened = await t.json(`/api/public/upload-requests/${requestToken}/verify`, {
+        method: 'POST',
+        headers: { 'X-Forwarded-For': IP },
+        json: { password: SHARE_PASSWORD },
+      });
+      secrets.push(opened.body.data.access_token);
+      entry = await onlyEntry(() => {
+        const form = new FormData();
+        form.append('file', new Blob(['sent']), 'sent.txt');
+        return t.json(`/api/public/upload-requests/${requestToken}/files`, {
+          method: 'POST',
+          headers: { 'X-Forwarded-For': IP, 'X-Upload-Request-Token': opened.body.data.access_token },
+          body: form,
+        });
+      });
+      check(entry, {
+        action: 'upload_request.upload',
+        actor_kind: 'guest',
+        actor_name: null,
+        target: requestId,
+        outcome: 'success',
+        status: 201,
+        details: { name: 'sent.txt', size: 4 },
+      });
+      entry = await onlyEntry(() => call('DELETE', `/api/upload-requests/${requestToken}`));
+      check(entry, {
+        action: 'upload_request.revoke',
+        ...admin,
+        target: requestId,
+        outcome: 'success',
+        status: 200,
+      });
+
       entry = await onlyEntry(() => call('DELETE', `/api/admin/mounts/${mountId}`));
       check(entry, { action: 'mount.delete', ...admin, target: mountId, outcome: 'success', status: 200 });
 

@@ -52,6 +52,10 @@ export const AUDIT_ACTIONS = [
   'share.bulk_delete',
   'share.revoke',
   'fs.bulk_delete',
+  'upload_request.create',
+  'upload_request.update',
+  'upload_request.revoke',
+  'upload_request.upload',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

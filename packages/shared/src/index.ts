@@ -18,4 +18,5 @@ export * from './shares.ts';
 export * from './sizes.ts';
 export * from './storage-configs.ts';
 export * from './storage-fields.ts';
+export * from './upload-requests.ts';
 export * from './url-allowlist.ts';

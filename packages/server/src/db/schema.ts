@@ -473,6 +473,41 @@ export interface BundleItemsTable {
   name: string;
 }
 
+/** A link strangers upload into (migration 0023, modules/upload-requests/). */
+export interface UploadRequestsTable {
+  id: string;
+  token_hash: string;
+  target_path: string;
+  per_upload_subfolder: number;
+  password_hash: string | null;
+  expires_at: string | null;
+  max_files: number;
+  max_file_size: number;
+  max_total_size: number;
+  /** JSON array of extensions and MIME patterns. */
+  allowed_types: string;
+  message: string | null;
+  show_uploads: number;
+  files_count: number;
+  bytes_total: number;
+  revoked_at: string | null;
+  created_by: string;
+  owner_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UploadRequestFilesTable {
+  id: string;
+  request_id: string;
+  name: string;
+  virtual_path: string;
+  size: number;
+  uploader_hash: string | null;
+  created_at: string;
+  status: 'uploading' | 'done';
+}
+
 export interface Database {
   users: UsersTable;
   oidc_providers: OidcProvidersTable;
@@ -508,4 +543,6 @@ export interface Database {
   audit_log: AuditLogTable;
   bundles: BundlesTable;
   bundle_items: BundleItemsTable;
+  upload_requests: UploadRequestsTable;
+  upload_request_files: UploadRequestFilesTable;
 }

@@ -37,6 +37,9 @@ const BundleViewPage = lazy(() =>
   withSections(import('../features/bundle-view/bundle-view-page.tsx'), ['fileView']),
 );
 const InvitePage = lazy(() => withSections(import('../features/invite/invite-page.tsx'), ['admin']));
+const UploadRequestPage = lazy(() =>
+  withSections(import('../features/upload-request/upload-request-page.tsx'), ['uploadRequests']),
+);
 const ExplorerScreen = lazy(() =>
   withSections(import('./guards/explorer-screen.tsx'), ['explorer', 'fileView', 'home', 'upload', 'pastes']),
 );
@@ -59,6 +62,7 @@ function AppRoutes() {
           <Route path={paths.folder.path} element={<FolderViewPage />} />
           <Route path={paths.bundle.path} element={<BundleViewPage />} />
           <Route path={paths.invite.path} element={<InvitePage />} />
+          <Route path={paths.uploadRequest.path} element={<UploadRequestPage />} />
           <Route path={paths.mountExplorer.path} element={<ExplorerScreen />} />
           <Route path={paths.mountExplorer.splatPath} element={<ExplorerScreen />} />
           <Route path="*" element={<Navigate to={paths.home.getHref()} replace />} />

@@ -10,6 +10,7 @@ export const ADMIN_MODULES = [
   'storage-config',
   'mount-management',
   'key-management',
+  'upload-requests',
   'audit-log',
   'sso',
   'settings',
@@ -45,6 +46,11 @@ export const paths = {
   adminModule: { path: '/admin/:module' },
   /** Where a single sign-on lands, the session or the error in the fragment (docs/accounts.md). */
   loginOidc: { path: '/login/oidc' },
+  /** An upload request's page: strangers send files into someone's folder (docs/api.md "Upload requests"). */
+  uploadRequest: {
+    path: '/r/:token',
+    getHref: (token: string) => `/r/${encodeURIComponent(token)}`,
+  },
   invite: { path: '/invite/:token', getHref: (token: string) => `/invite/${encodeURIComponent(token)}` },
   publicPastes: { path: '/pastes/public', getHref: () => '/pastes/public' },
   paste: { path: '/paste/:slug', getHref: (slug: string) => `/paste/${encodeURIComponent(slug)}` },

@@ -8,6 +8,7 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { Permissions } from '@cubby/shared';
 import type { AdminModuleId } from '../../config/paths.ts';
 import type { AuthType } from '../auth/index.ts';
+import { withSections } from '../../lib/i18n/index.ts';
 
 /** `admin`: admins only; `person`: any signed-in person, admin or member; `text`/`file`: also a key with it. */
 export type ModuleRequirement = 'admin' | 'person' | keyof Pick<Permissions, 'text' | 'file'>;
@@ -21,6 +22,7 @@ export interface AdminModule {
     | 'admin.modules.storageConfig'
     | 'admin.modules.mountManagement'
     | 'admin.modules.keyManagement'
+    | 'admin.modules.uploadRequests'
     | 'admin.modules.auditLog'
     | 'admin.modules.sso'
     | 'admin.modules.settings'
@@ -66,6 +68,14 @@ export const ADMIN_MODULE_LIST: readonly AdminModule[] = [
     titleKey: 'admin.modules.keyManagement',
     requires: 'person',
     Component: lazy(() => import('./key-management/components/key-management-module.tsx')),
+  },
+  {
+    id: 'upload-requests',
+    titleKey: 'admin.modules.uploadRequests',
+    requires: 'person',
+    Component: lazy(() =>
+      withSections(import('./upload-requests/upload-requests-module.tsx'), ['uploadRequests']),
+    ),
   },
   {
     id: 'audit-log',

@@ -56,6 +56,8 @@ export interface RequestOptions {
    * being logged in with, and by logout itself.
    */
   handleUnauthorized?: boolean;
+  /** Headers of this call beside the credential and the language (an upload request's access token). */
+  headers?: Record<string, string>;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -196,6 +198,7 @@ export async function sendRequest(path: string, options: RequestOptions = {}): P
   const method = options.method ?? 'GET';
   const credential = options.credential === undefined ? authBridge.getCredential() : options.credential;
   const headers = credentialHeaders(credential);
+  for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
   headers.set('Accept', 'application/json');
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) {

@@ -39,6 +39,7 @@ const PARTS: Record<Language, Record<LocalePart, () => LocaleModule>> = {
     envSwitcher: () => import('../../locales/zh-CN.json?section=envSwitcher&locale-section'),
     pastes: () => import('../../locales/zh-CN.json?section=pastes&locale-section'),
     pwa: () => import('../../locales/zh-CN.json?section=pwa&locale-section'),
+    uploadRequests: () => import('../../locales/zh-CN.json?section=uploadRequests&locale-section'),
   },
   'en-US': {
     core: () => import('../../locales/en-US.json?section=core&locale-section'),
@@ -50,6 +51,7 @@ const PARTS: Record<Language, Record<LocalePart, () => LocaleModule>> = {
     envSwitcher: () => import('../../locales/en-US.json?section=envSwitcher&locale-section'),
     pastes: () => import('../../locales/en-US.json?section=pastes&locale-section'),
     pwa: () => import('../../locales/en-US.json?section=pwa&locale-section'),
+    uploadRequests: () => import('../../locales/en-US.json?section=uploadRequests&locale-section'),
   },
 };
 

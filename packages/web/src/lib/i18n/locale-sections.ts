@@ -26,6 +26,8 @@ export const SECTIONS = {
    * the public paste page.
    */
   pastes: ['pastes'],
+  /** The uploader's page of an upload request, and the admin module that manages them. */
+  uploadRequests: ['uploadRequests'],
   /** The install and update prompts, loaded with them. */
   pwa: ['pwa'],
 } as const satisfies Record<string, readonly string[]>;

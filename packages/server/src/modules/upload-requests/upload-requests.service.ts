@@ -1,0 +1,588 @@
+/**
+ * Upload requests (issue 24, docs/api.md "Upload requests"): a link that lets someone without an
+ * account upload files INTO a folder of a mount its creator may write. Every upload goes through
+ * the vfs with the creator's rights as they are now (confinement, locks, quota, name limits, change
+ * events), streamed, never buffered; the request's limits are counted in its row, exactly, however
+ * many uploads race (UploadRequestsRepository.reserve).
+ *
+ * The link's token is derived from the request's id with the server secret and never stored; the
+ * row keeps its HMAC, which the public routes look it up by (migration 0023).
+ */
+import { createHmac, randomUUID } from 'node:crypto';
+import { type Readable, Transform, type TransformCallback, pipeline } from 'node:stream';
+import {
+  canonicalType,
+  formatBytes,
+  hasControlChars,
+  mimeFromFilename,
+  type Principal,
+  type PublicUploadRequest,
+  typeAllowed,
+  type UploadRequestInfo,
+  userIdOf,
+  creatorId,
+  mayManage,
+} from '@cubby/shared';
+import { z } from 'zod';
+import type { UploadRequestsTable } from '../../db/schema.ts';
+import type { AppError } from '../../errors/app-error.ts';
+import {
+  badRequest,
+  conflict,
+  gone,
+  invalidFields,
+  notFound,
+  tooLarge,
+  unauthenticated,
+  unsupportedType,
+} from '../../errors/app-error.ts';
+import type { AttemptLimiter } from '../../http/rate-limiter.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { hashPassword, hmacHex, randomString } from '../../lib/crypto.ts';
+import { webBody } from '../../lib/node-body.ts';
+import { openLink, signLink, stampDigest, stampMatches } from '../../lib/signed-link.ts';
+import { MAX_NAME_BYTES, type MountedPath, type Vfs } from '../../vfs/vfs.ts';
+import type { SettingsService } from '../settings/settings.service.ts';
+import { checkSharePassword, managedShares } from '../shares/share-rules.ts';
+import type { UploadRequestsRepository } from './upload-requests.repository.ts';
+
+/** What password access tokens are signed for (lib/signed-link.ts). */
+const ACCESS_PURPOSE = 'upload-request-access';
+/** How long a right password opens a request for (each upload checks it when it starts). */
+const ACCESS_SECONDS = 2 * 60 * 60;
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+/** A per-upload subfolder: its time and a random tail (the uploader's page sends it back for the batch). */
+const BATCH_PATTERN = /^\d{4}-\d{2}-\d{2} \d{6} [a-z0-9]{6}$/;
+/** Tries at a free name (`a (1).txt` …) before giving up. */
+const NAME_TRIES = 100;
+/** Longest name an upload keeps (bytes), leaving room for ` (99)` under the vfs's limit. */
+const NAME_MAX_BYTES = MAX_NAME_BYTES - 8;
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+const accessPayload = z.object({ r: z.string(), h: z.string().optional(), e: z.number() });
+
+/** The fields of a new request (or the changes to one: every field optional there). */
+export interface UploadRequestInput {
+  target_path?: string | undefined;
+  bundle?: boolean | undefined;
+  password?: string | null | undefined;
+  /** Hours; null or 0: never. */
+  expires_in?: number | null | undefined;
+  max_files?: number | undefined;
+  max_file_size?: number | undefined;
+  max_total_size?: number | undefined;
+  allowed_types?: string[] | undefined;
+  message?: string | null | undefined;
+  show_uploads?: boolean | undefined;
+  subfolder_per_upload?: boolean | undefined;
+}
+
+/** A file offered to a request by any door (the form route here; tus later). */
+export interface OfferedUpload {
+  /** The name the uploader gave; sanitised here. */
+  name: string;
+  /** Bytes, when the door knows them before they flow (reserved first). */
+  size?: number | undefined;
+  /** The type the uploader claimed; the rule goes by the name, which is what everyone will see. */
+  type?: string | undefined;
+  stream: Readable;
+  /** The access token a right password gave, for a protected request. */
+  access?: string | undefined;
+  /** The subfolder an earlier file of the same upload went into (per-upload subfolders). */
+  batch?: string | undefined;
+  /** The uploader's address, kept only as an HMAC. */
+  clientIp?: string | undefined;
+}
+
+export interface AcceptedUpload {
+  request_id: string;
+  name: string;
+  size: number;
+  /** The per-upload subfolder, or null. */
+  batch: string | null;
+}
+
+export interface UploadRequestsDeps {
+  repo: UploadRequestsRepository;
+  vfs: Vfs;
+  settings: Pick<SettingsService, 'maxUploadBytes'>;
+  clock: Clock;
+  limiter: AttemptLimiter;
+  secretKey: string;
+  /** The creator as they are now (`created_by`: a person's id or `apikey:<id>`), or null when gone. */
+  principalOf(createdBy: string): Promise<Principal | null>;
+}
+
+/**
+ * A file name as an uploader's browser or client sent it, made safe to store: only its last path
+ * segment (`../x`, `a/b`, `a\b` keep `x`, `b`), no control characters (NUL included), well-formed,
+ * no leading dots or spaces (no hidden files, no `.`/`..`), at most {@link NAME_MAX_BYTES} bytes with
+ * its extension kept; `file` when nothing is left.
+ */
+export function sanitiseName(raw: string): string {
+  // Lone surrogates (ill-formed UTF-16) become U+FFFD, as String#toWellFormed does.
+  let name = raw.replace(LONE_SURROGATE, '\uFFFD').normalize('NFC');
+  name = [...name].filter((ch) => !hasControlChars(ch)).join('');
+  name = name.split(/[/\\]/).pop() ?? '';
+  name = name.replace(/^[\s.]+/, '').replace(/[\s.]+$/, '');
+  if (name === '') return 'file';
+  if (Buffer.byteLength(name) <= NAME_MAX_BYTES) return name;
+  const dot = name.lastIndexOf('.');
+  const ext = dot > 0 && name.length - dot <= 16 ? name.slice(dot) : '';
+  let stem = name.slice(0, name.length - ext.length);
+  while (Buffer.byteLength(stem + ext) > NAME_MAX_BYTES) stem = [...stem].slice(0, -1).join('');
+  return stem + ext;
+}
+
+/** `name` with ` (n)` before its extension: the n-th free name tried. */
+function numbered(name: string, n: number): string {
+  if (n === 0) return name;
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? `${name.slice(0, dot)} (${n})${name.slice(dot)}` : `${name} (${n})`;
+}
+
+/**
+ * Holds a file to its size limit and, when the request has a total limit, reserves each chunk's
+ * bytes in it as they arrive — exactly what is needed, never a step ahead, so a refusal always means
+ * the request is really full (no room held back by an upload that may end smaller).
+ */
+class UploadMeter extends Transform {
+  bytes = 0;
+  failure: AppError | undefined;
+
+  constructor(
+    private readonly limit: number,
+    private reserved: number,
+    /** Null: no total limit, the bytes are counted when the file is complete. */
+    private readonly reserve: ((bytes: number) => Promise<boolean>) | null,
+    private readonly tooLarge: () => AppError,
+    private readonly full: () => Promise<AppError>,
+  ) {
+    super();
+  }
+
+  get reservedBytes(): number {
+    return this.reserved;
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.bytes += chunk.length;
+    if (this.bytes > this.limit) {
+      this.failure = this.tooLarge();
+      done(this.failure);
+      return;
+    }
+    if (!this.reserve || this.bytes <= this.reserved) {
+      done(null, chunk);
+      return;
+    }
+    const needed = this.bytes - this.reserved;
+    this.reserve(needed).then(
+      async (ok) => {
+        if (ok) {
+          this.reserved += needed;
+          return done(null, chunk);
+        }
+        this.failure = await this.full();
+        done(this.failure);
+      },
+      (error: unknown) => done(error as Error),
+    );
+  }
+}
+
+export class UploadRequestsService {
+  constructor(private readonly deps: UploadRequestsDeps) {}
+
+  /** The link's token: derived from the id, never stored (see the file comment). */
+  tokenOf(id: string): string {
+    return createHmac('sha256', this.deps.secretKey).update(`cubby-upload-request ${id}`).digest('base64url');
+  }
+
+  private tokenHash(token: string): string {
+    return hmacHex(this.deps.secretKey, `upload-request:${token}`);
+  }
+
+  private now(): Date {
+    return this.deps.clock.now();
+  }
+
+  // ---- the owner's side ---------------------------------------------------------------------
+
+  async create(principal: Principal, input: UploadRequestInput): Promise<UploadRequestsTable> {
+    if (input.bundle) throw badRequest('upload_requests.bundle_unsupported');
+    if (!input.target_path) throw badRequest('upload_requests.target_required');
+    const target = await this.writableFolder(principal, input.target_path);
+    const now = this.now().toISOString();
+    const id = randomUUID();
+    const row: UploadRequestsTable = {
+      id,
+      token_hash: this.tokenHash(this.tokenOf(id)),
+      target_path: target,
+      per_upload_subfolder: input.subfolder_per_upload ? 1 : 0,
+      password_hash: input.password ? await hashPassword(input.password) : null,
+      expires_at: this.expiry(input.expires_in),
+      max_files: input.max_files ?? 0,
+      max_file_size: input.max_file_size ?? 0,
+      max_total_size: input.max_total_size ?? 0,
+      allowed_types: JSON.stringify(canonicalTypes(input.allowed_types ?? [])),
+      message: input.message || null,
+      show_uploads: input.show_uploads ? 1 : 0,
+      files_count: 0,
+      bytes_total: 0,
+      revoked_at: null,
+      created_by: creatorId(principal),
+      owner_id: userIdOf(principal),
+      created_at: now,
+      updated_at: now,
+    };
+    await this.deps.repo.insert(row);
+    return row;
+  }
+
+  /** The owner's requests (an admin: everyone's), newest first. */
+  list(principal: Principal): Promise<UploadRequestsTable[]> {
+    return this.deps.repo.list(managedShares(principal));
+  }
+
+  /** A request its owner (or the admin) manages by its token; 404 for anyone else. */
+  async managed(principal: Principal, token: string): Promise<UploadRequestsTable> {
+    const row = await this.byToken(token);
+    if (!mayManage(principal, row)) throw notFound('upload_requests.not_found');
+    return row;
+  }
+
+  async update(principal: Principal, token: string, input: UploadRequestInput): Promise<UploadRequestsTable> {
+    const row = await this.managed(principal, token);
+    const changes: Partial<UploadRequestsTable> = { updated_at: this.now().toISOString() };
+    if (input.bundle) throw badRequest('upload_requests.bundle_unsupported');
+    if (input.target_path !== undefined) {
+      changes.target_path = await this.writableFolder(principal, input.target_path);
+    }
+    if (input.password !== undefined) {
+      changes.password_hash = input.password ? await hashPassword(input.password) : null;
+    }
+    if (input.expires_in !== undefined) changes.expires_at = this.expiry(input.expires_in);
+    if (input.max_files !== undefined) changes.max_files = input.max_files;
+    if (input.max_file_size !== undefined) changes.max_file_size = input.max_file_size;
+    if (input.max_total_size !== undefined) changes.max_total_size = input.max_total_size;
+    if (input.allowed_types !== undefined) {
+      changes.allowed_types = JSON.stringify(canonicalTypes(input.allowed_types));
+    }
+    if (input.message !== undefined) changes.message = input.message || null;
+    if (input.show_uploads !== undefined) changes.show_uploads = input.show_uploads ? 1 : 0;
+    if (input.subfolder_per_upload !== undefined) {
+      changes.per_upload_subfolder = input.subfolder_per_upload ? 1 : 0;
+    }
+    await this.deps.repo.update(row.id, changes);
+    return { ...row, ...changes };
+  }
+
+  /** Revokes a request: uploads are refused from now on (410); what was uploaded stays. */
+  async revoke(principal: Principal, token: string): Promise<UploadRequestsTable> {
+    const row = await this.managed(principal, token);
+    if (row.revoked_at) return row;
+    const at = this.now().toISOString();
+    await this.deps.repo.update(row.id, { revoked_at: at, updated_at: at });
+    return { ...row, revoked_at: at, updated_at: at };
+  }
+
+  /** A request as its owner sees it; with its uploads when asked. */
+  async info(row: UploadRequestsTable, origin: string, withUploads = false): Promise<UploadRequestInfo> {
+    const token = this.tokenOf(row.id);
+    const info: UploadRequestInfo = {
+      id: row.id,
+      token,
+      url: `${origin}/r/${token}`,
+      target_path: row.target_path,
+      subfolder_per_upload: row.per_upload_subfolder === 1,
+      has_password: row.password_hash !== null,
+      expires_at: row.expires_at,
+      max_files: row.max_files,
+      max_file_size: row.max_file_size,
+      max_total_size: row.max_total_size,
+      allowed_types: JSON.parse(row.allowed_types) as string[],
+      message: row.message,
+      show_uploads: row.show_uploads === 1,
+      files_count: row.files_count,
+      bytes_total: row.bytes_total,
+      revoked_at: row.revoked_at,
+      state: this.state(row),
+      created_by: row.created_by,
+      owner_id: row.owner_id,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    };
+    if (withUploads) {
+      info.uploads = (await this.deps.repo.files(row.id)).map((f) => ({
+        id: f.id,
+        name: f.name,
+        path: f.virtual_path,
+        size: f.size,
+        created_at: f.created_at,
+      }));
+    }
+    return info;
+  }
+
+  // ---- the uploader's side ------------------------------------------------------------------
+
+  /** What an uploader may know (the message and the list only once a password, if any, was given). */
+  async publicInfo(token: string, access: string | undefined): Promise<PublicUploadRequest> {
+    const row = await this.live(token);
+    const verified = this.hasAccess(row, access);
+    const allowed = JSON.parse(row.allowed_types) as string[];
+    const info: PublicUploadRequest = {
+      message: verified ? row.message : null,
+      requires_password: row.password_hash !== null,
+      expires_at: row.expires_at,
+      max_files: row.max_files,
+      max_file_size: row.max_file_size,
+      max_total_size: row.max_total_size,
+      allowed_types: allowed,
+      remaining_files: row.max_files > 0 ? Math.max(0, row.max_files - row.files_count) : null,
+      remaining_bytes: row.max_total_size > 0 ? Math.max(0, row.max_total_size - row.bytes_total) : null,
+      per_upload_subfolder: row.per_upload_subfolder === 1,
+      show_uploads: row.show_uploads === 1,
+    };
+    if (verified && row.show_uploads === 1) {
+      info.uploads = (await this.deps.repo.files(row.id)).map((f) => ({
+        name: f.name,
+        size: f.size,
+        created_at: f.created_at,
+      }));
+    }
+    return info;
+  }
+
+  /** A password guess (under the share limits); the right one gives an access token for a while. */
+  async verify(
+    token: string,
+    password: string,
+    clientIp: string,
+  ): Promise<{ access_token: string; expires_at: string }> {
+    const row = await this.live(token);
+    if (!row.password_hash) return this.accessToken(row);
+    if (password === '') throw badRequest('upload_requests.password_required');
+    await checkSharePassword(
+      this.deps.limiter,
+      { share: `upload-request:${row.id}`, clientIp },
+      row.password_hash,
+      password,
+      () => unauthenticated('upload_requests.wrong_password'),
+    );
+    return this.accessToken(row);
+  }
+
+  /**
+   * Takes one file into a request, from any door (the form route; the tus endpoint calls it too):
+   * the request must be live and opened (its password), the name is made safe and its type checked
+   * before a byte is read, a file slot and its declared bytes are reserved at once, the bytes stream
+   * into the target folder (or the upload's subfolder) under the creator's rights, under a free
+   * name, and what was reserved and not used is given back. A failure leaves no file and no count.
+   */
+  async acceptUpload(token: string, offered: OfferedUpload): Promise<AcceptedUpload> {
+    const row = await this.live(token);
+    if (!this.hasAccess(row, offered.access)) throw unauthenticated('upload_requests.password_required');
+    const name = sanitiseName(offered.name);
+    const allowed = JSON.parse(row.allowed_types) as string[];
+    if (!typeAllowed(name, allowed)) {
+      throw unsupportedType('upload_requests.type_not_allowed', { name, types: allowed.join(', ') });
+    }
+    const serverMax = await this.deps.settings.maxUploadBytes();
+    const limit = row.max_file_size > 0 ? Math.min(row.max_file_size, serverMax) : serverMax;
+    const fileTooLarge = () => tooLarge('upload_requests.file_too_large', { limit: formatBytes(limit) });
+    if (offered.size !== undefined && offered.size > limit) throw fileTooLarge();
+    const owner = await this.deps.principalOf(row.created_by);
+    if (!owner) throw gone('upload_requests.unavailable');
+
+    const declared = offered.size ?? 0;
+    const now = () => this.now().toISOString();
+    if (!(await this.deps.repo.reserve(row.id, 1, declared, now()))) throw await this.fullError(row.id);
+    const meter = new UploadMeter(
+      limit,
+      declared,
+      row.max_total_size > 0 ? (bytes) => this.deps.repo.reserve(row.id, 0, bytes, now()) : null,
+      fileTooLarge,
+      () => this.fullError(row.id),
+    );
+    let fileId: string | undefined;
+    let at: MountedPath | undefined;
+    try {
+      const batch = row.per_upload_subfolder ? await this.batchFolder(owner, row, offered.batch) : null;
+      const folder = batch ? `${row.target_path.replace(/\/+$/, '')}/${batch}` : row.target_path;
+      ({ fileId, at } = await this.claimName(owner, row, folder, name, offered.clientIp));
+      const body = webBody(pipeline(offered.stream, meter, () => undefined));
+      let written;
+      try {
+        written = await this.deps.vfs.write(owner, at.path, body, {
+          contentType: mimeFromFilename(name),
+          ...(offered.size !== undefined ? { expected: offered.size } : {}),
+        });
+      } catch (error) {
+        throw meter.failure ?? error;
+      }
+      const size = written.result.size;
+      await this.deps.repo.finishFile(fileId, size);
+      // What was reserved and not used goes back; without a total limit the bytes are counted now.
+      await this.deps.repo.release(row.id, 0, meter.reservedBytes - size);
+      return { request_id: row.id, name: at.path.split('/').pop()!, size, batch };
+    } catch (error) {
+      offered.stream.destroy();
+      if (at) await this.removePartial(owner, at);
+      if (fileId) await this.deps.repo.dropFile(fileId);
+      await this.deps.repo.release(row.id, 1, meter.reservedBytes);
+      throw error;
+    }
+  }
+
+  // ---- rules --------------------------------------------------------------------------------
+
+  private state(row: UploadRequestsTable): UploadRequestInfo['state'] {
+    if (row.revoked_at) return 'revoked';
+    if (row.expires_at !== null && row.expires_at <= this.now().toISOString()) return 'expired';
+    return 'active';
+  }
+
+  private async byToken(token: string): Promise<UploadRequestsTable> {
+    const row = TOKEN_PATTERN.test(token)
+      ? await this.deps.repo.findByTokenHash(this.tokenHash(token))
+      : undefined;
+    if (!row) throw notFound('upload_requests.not_found');
+    return row;
+  }
+
+  /** A request that still takes uploads: 404 unknown, 410 revoked or expired. */
+  private async live(token: string): Promise<UploadRequestsTable> {
+    const row = await this.byToken(token);
+    const state = this.state(row);
+    if (state !== 'active') throw gone(`upload_requests.${state}`);
+    return row;
+  }
+
+  private expiry(hours: number | null | undefined): string | null {
+    if (!hours) return null;
+    return new Date(this.now().getTime() + hours * 3600_000).toISOString();
+  }
+
+  /** The canonical path of an existing folder `principal` may write into; 403 / 404 / 400 otherwise. */
+  private async writableFolder(principal: Principal, raw: string): Promise<string> {
+    const at = await this.deps.vfs.resolveMounted(principal, raw, 'write');
+    const entry = await this.deps.vfs.find(at);
+    if (!entry?.isDirectory) throw badRequest('upload_requests.target_not_folder');
+    return at.path;
+  }
+
+  private accessToken(row: UploadRequestsTable): { access_token: string; expires_at: string } {
+    const e = Math.floor(this.now().getTime() / 1000) + ACCESS_SECONDS;
+    const payload = {
+      r: row.id,
+      ...(row.password_hash
+        ? { h: stampDigest(this.deps.secretKey, ACCESS_PURPOSE, row.password_hash) }
+        : {}),
+      e,
+    };
+    return {
+      access_token: signLink(this.deps.secretKey, ACCESS_PURPOSE, payload),
+      expires_at: new Date(e * 1000).toISOString(),
+    };
+  }
+
+  /** Whether an upload to `row` is open: no password, or an access token for it and its password now. */
+  private hasAccess(row: UploadRequestsTable, access: string | undefined): boolean {
+    if (!row.password_hash) return true;
+    const payload = openLink(this.deps.secretKey, ACCESS_PURPOSE, access, accessPayload);
+    return (
+      payload !== null &&
+      payload.r === row.id &&
+      payload.e * 1000 > this.now().getTime() &&
+      stampMatches(this.deps.secretKey, ACCESS_PURPOSE, row.password_hash, payload.h)
+    );
+  }
+
+  /** Why a reservation failed, as the row says now: gone, no slot left, or no room. */
+  private async fullError(id: string): Promise<AppError> {
+    const row = await this.deps.repo.findById(id);
+    if (!row) return notFound('upload_requests.not_found');
+    const state = this.state(row);
+    if (state !== 'active') return gone(`upload_requests.${state}`);
+    if (row.max_files > 0 && row.files_count >= row.max_files) {
+      return conflict('upload_requests.full_files', { max: row.max_files });
+    }
+    return tooLarge('upload_requests.full_bytes', { limit: formatBytes(row.max_total_size) });
+  }
+
+  /** The subfolder of an upload: the one an earlier file of it went to, or a new one. */
+  private async batchFolder(owner: Principal, row: UploadRequestsTable, given: string | undefined) {
+    const base = row.target_path.replace(/\/+$/, '');
+    if (given !== undefined && BATCH_PATTERN.test(given)) {
+      const at = await this.deps.vfs.resolveMounted(owner, `${base}/${given}`, 'write');
+      if ((await this.deps.vfs.find(at))?.isDirectory) return given;
+    }
+    const stamp = this.now().toISOString().replace('T', ' ').replace(/:/g, '').slice(0, 17);
+    const batch = `${stamp} ${randomString(6, 'abcdefghijklmnopqrstuvwxyz0123456789')}`;
+    await this.deps.vfs.mkdir(owner, `${base}/${batch}`);
+    return batch;
+  }
+
+  /**
+   * A free name for `name` in `folder` (`name`, `name (1)`, …): claimed among this request's uploads
+   * in the database (two racing uploads never pick the same), and not taken in storage — an
+   * existing file is never overwritten.
+   */
+  private async claimName(
+    owner: Principal,
+    row: UploadRequestsTable,
+    folder: string,
+    name: string,
+    clientIp: string | undefined,
+  ): Promise<{ fileId: string; at: MountedPath }> {
+    const base = folder.replace(/\/+$/, '');
+    for (let n = 0; n < NAME_TRIES; n++) {
+      const candidate = numbered(name, n);
+      const at = await this.deps.vfs.resolveWritable(owner, `${base}/${candidate}`);
+      const fileId = randomUUID();
+      const claimed = await this.deps.repo.claimPath({
+        id: fileId,
+        request_id: row.id,
+        name: candidate,
+        virtual_path: at.path,
+        size: 0,
+        uploader_hash: clientIp ? hmacHex(this.deps.secretKey, `uploader:${clientIp}`) : null,
+        created_at: this.now().toISOString(),
+        status: 'uploading',
+      });
+      if (!claimed) continue;
+      if ((await this.deps.vfs.find(at)) === null) return { fileId, at };
+      await this.deps.repo.dropFile(fileId);
+    }
+    throw conflict('upload_requests.names_exhausted', { name });
+  }
+
+  /** Removes what a failed upload may have left at the name it claimed (it was free before). */
+  private async removePartial(owner: Principal, at: MountedPath): Promise<void> {
+    try {
+      if (await this.deps.vfs.find(at)) await this.deps.vfs.remove(owner, at.path);
+    } catch {
+      // Nothing was there, or the storage is away: the janitors of the storage clean up.
+    }
+  }
+}
+
+/** `allowed_types` in canonical form, each once; 400 naming the first entry that is neither kind. */
+function canonicalTypes(raw: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const entry of raw) {
+    const type = canonicalType(entry);
+    if (type === null) {
+      throw invalidFields(
+        'common.validation',
+        { allowed_types: 'validation.allowed_type_invalid' },
+        { field: 'allowed_types' },
+      );
+    }
+    out.add(type);
+  }
+  return [...out];
+}
