@@ -9,7 +9,11 @@
  *   password), byte for byte;
  * - interop with the official tus-js-client in Node: several PATCHes and S3 parts (12 MiB in 5 MiB
  *   chunks), and an upload aborted mid-way resumed at its URL.
- * The restart mid-upload and the memory bound need a server process of their own: tus-process.test.ts.
+ * - a real server process killed (SIGKILL) mid-PATCH and started again on the same database and
+ *   data: the client resumes at the offset the database and the temp file of the part under way
+ *   kept, and the file is byte-identical (into S3 when there is one, else local disk);
+ * - memory: a 256 MiB upload grows that process's RSS by less than 64 MiB (once, on SQLite: the
+ *   bytes' path does not depend on the database).
  */
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
@@ -18,10 +22,16 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { Upload } from 'tus-js-client';
+import { readFileSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import http from 'node:http';
+import nodePath from 'node:path';
+import { Readable } from 'node:stream';
 import { serveApp } from '../src/http/node-server.ts';
-import { DIALECTS } from './support/databases.ts';
-import { createBucket, deleteBucket, mountBucket, s3AdminClient, s3Env } from './support/s3.ts';
-import { apiKey, bearer, createTestApp, mountLocalDisk, type TestApp } from './support/test-app.ts';
+import { createTestDatabase, DIALECTS, type TestDatabase } from './support/databases.ts';
+import { freePort, type RunningProcess, startServer, waitFor } from './support/server-process.ts';
+import { createBucket, deleteBucket, mountBucket, s3AdminClient, s3ConfigBody, s3Env } from './support/s3.ts';
+import { ADMIN, apiKey, bearer, createTestApp, mountLocalDisk, type TestApp } from './support/test-app.ts';
 
 const MiB = 1024 * 1024;
 const TUS = { 'Tus-Resumable': '1.0.0' };
@@ -379,5 +389,208 @@ for (const dialect of DIALECTS) {
         assert.equal(sha1(stored), sha1(file));
       });
     }
+  });
+}
+
+/** Resolves once `check` holds (the state of another process's files), polling. */
+async function until(check: () => Promise<boolean>, ms = 15_000): Promise<void> {
+  const start = Date.now();
+  while (!(await check())) {
+    if (Date.now() - start > ms) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** A process's resident memory, from /proc. */
+function rssOf(pid: number): number {
+  const line = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Number(line![1]) * 1024;
+}
+
+/** `total` bytes made of one random MiB, each MiB stamped with its number; and their SHA-1. */
+function generated(total: number): { stream: () => Readable; sha1: string } {
+  const block = randomBytes(MiB);
+  const pieces = function* () {
+    for (let i = 0; i < total / MiB; i++) {
+      const piece = Buffer.from(block);
+      piece.writeUInt32BE(i, 0);
+      yield piece;
+    }
+  };
+  const hash = createHash('sha1');
+  for (const piece of pieces()) hash.update(piece);
+  return { stream: () => Readable.from(pieces()), sha1: hash.digest('base64') };
+}
+
+for (const dialect of DIALECTS) {
+  describe(`tus: a server restart mid-upload, and memory (${dialect})`, () => {
+    let database: TestDatabase;
+    let server: RunningProcess | undefined;
+    let s3: S3Client | undefined;
+    let bucket: string | undefined;
+    let origin = '';
+    let auth: Record<string, string> = {};
+    const env: Record<string, string> = {};
+
+    const start = async () => {
+      server = startServer(env);
+      await waitFor(server, (out) => out.includes('Cubby is serving'));
+    };
+    const kill = async () => {
+      server!.child.kill('SIGKILL');
+      await server!.exited;
+    };
+    const call = async (method: string, route: string, body: unknown) => {
+      const res = await fetch(`${origin}${route}`, {
+        method,
+        headers: { ...auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const json = (await res.json()) as { data: Record<string, string> };
+      assert.ok(res.status < 300, `${method} ${route}: ${res.status} ${JSON.stringify(json)}`);
+      return json.data;
+    };
+    /** The SHA-1 of a mount file, streamed. */
+    const sha1Of = async (path: string) => {
+      const res = await fetch(`${origin}/api/admin/fs/download?path=${encodeURIComponent(path)}`, {
+        headers: auth,
+      });
+      assert.equal(res.status, 200);
+      const hash = createHash('sha1');
+      for await (const chunk of res.body!) hash.update(chunk);
+      return hash.digest('base64');
+    };
+
+    before(async () => {
+      database = await createTestDatabase(dialect);
+      const port = await freePort();
+      origin = `http://127.0.0.1:${port}`;
+      Object.assign(env, {
+        DATA_DIR: database.dataDir,
+        PORT: String(port),
+        ADMIN_PASSWORD: ADMIN.password,
+        CUBBY_TEST_HOOKS: '1',
+        DATABASE_URL: dialect === 'postgres' ? database.url! : '',
+      });
+      await start();
+      auth = bearer((await call('POST', '/api/admin/login', ADMIN)).token!);
+      const configs = (await call('GET', '/api/s3-configs', undefined)) as unknown as Array<{
+        id: string;
+        is_default: unknown;
+      }>;
+      await call('POST', '/api/admin/mounts', {
+        name: 'disk',
+        storage_config_id: configs.find((c) => c.is_default)!.id,
+        mount_path: '/disk',
+      });
+      if (s3Env.endpoint) {
+        s3 = s3AdminClient();
+        bucket = await createBucket(s3, 'cubby-tus-restart');
+        const config = await call('POST', '/api/s3-configs', s3ConfigBody('bucket', bucket));
+        await call('POST', '/api/admin/mounts', {
+          name: 'bucket',
+          storage_config_id: config.id,
+          mount_path: '/bucket',
+        });
+      }
+      await call('PUT', '/api/admin/system-settings', { max_upload_size: 300, max_upload_size_unit: 'MB' });
+    });
+    after(async () => {
+      if (server && server.child.exitCode === null) await kill();
+      if (s3 && bucket) await deleteBucket(s3, bucket);
+      s3?.destroy();
+      await database.destroy();
+    });
+
+    it('killed mid-PATCH and started again: the client resumes and the file is whole', async () => {
+      const mount = s3 ? '/bucket' : '/disk';
+      const file = randomBytes(12 * MiB);
+      const options = {
+        endpoint: `${origin}/api/tus/`,
+        chunkSize: 3 * MiB,
+        headers: auth,
+        metadata: { filename: 'restart.bin', path: `${mount}/` },
+      };
+      // 3 MiB arrive whole (short of a part: they wait in the temp file), then the server is
+      // killed while the next PATCH streams.
+      const created = await fetch(options.endpoint, {
+        method: 'POST',
+        headers: {
+          ...auth,
+          ...TUS,
+          'Upload-Length': String(file.length),
+          'Upload-Metadata': metadata(options.metadata),
+        },
+      });
+      assert.equal(created.status, 201);
+      const url = created.headers.get('location')!;
+      const first = await fetch(url, {
+        method: 'PATCH',
+        headers: { ...auth, ...TUS, ...OFFSET_TYPE, 'Upload-Offset': '0' },
+        body: new Uint8Array(file.subarray(0, 3 * MiB)),
+      });
+      assert.equal(first.headers.get('upload-offset'), String(3 * MiB));
+      const tail = nodePath.join(database.dataDir, 'tmp', 'tus', `${url.split('/').pop()}.1.part`);
+      const req = http.request(url, {
+        method: 'PATCH',
+        headers: {
+          ...auth,
+          ...TUS,
+          ...OFFSET_TYPE,
+          'Upload-Offset': String(3 * MiB),
+          'Content-Length': String(3 * MiB),
+        },
+      });
+      req.on('error', () => undefined);
+      req.write(file.subarray(3 * MiB, 4 * MiB));
+      await until(async () => ((await stat(tail).catch(() => undefined))?.size ?? 0) > 3 * MiB);
+      await kill();
+      req.destroy();
+      await start();
+      let resumedAt = -1;
+      await new Promise<void>((resolve, reject) => {
+        new Upload(file, {
+          ...options,
+          uploadUrl: url,
+          retryDelays: [0, 200],
+          onBeforeRequest: (req) => {
+            if (req.getMethod() === 'PATCH' && resumedAt < 0)
+              resumedAt = Number(req.getHeader('Upload-Offset'));
+          },
+          onSuccess: () => resolve(),
+          onError: reject,
+        }).start();
+      });
+      assert.equal(resumedAt, 3 * MiB, 'resumed after the bytes kept before the kill');
+      assert.equal(await sha1Of(`${mount}/restart.bin`), sha1(file));
+    });
+
+    it('a 256 MiB upload grows the server’s memory by less than 64 MiB', async (c) => {
+      if (dialect !== 'sqlite') return c.skip('measured once, on SQLite');
+      const size = 256 * MiB;
+      const source = generated(size);
+      const pid = server!.child.pid!;
+      const baseline = rssOf(pid);
+      let peak = baseline;
+      const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 20);
+      try {
+        await new Promise<void>((resolve, reject) => {
+          new Upload(source.stream(), {
+            endpoint: `${origin}/api/tus/`,
+            chunkSize: 64 * MiB,
+            uploadSize: size,
+            headers: auth,
+            metadata: { filename: 'big.bin', path: '/disk/' },
+            onSuccess: () => resolve(),
+            onError: reject,
+          }).start();
+        });
+      } finally {
+        clearInterval(sampler);
+      }
+      c.diagnostic(`RSS ${Math.round(baseline / MiB)} MiB before, peak ${Math.round(peak / MiB)} MiB`);
+      assert.ok(peak - baseline < 64 * MiB, `grew by ${Math.round((peak - baseline) / MiB)} MiB`);
+      assert.equal(await sha1Of('/disk/big.bin'), source.sha1);
+    });
   });
 }
