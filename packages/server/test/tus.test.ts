@@ -29,7 +29,7 @@ import nodePath from 'node:path';
 import { Readable } from 'node:stream';
 import { serveApp } from '../src/http/node-server.ts';
 import { createTestDatabase, DIALECTS, type TestDatabase } from './support/databases.ts';
-import { freePort, type RunningProcess, startServer, waitFor } from './support/server-process.ts';
+import { freePort, type RunningProcess, serverEnv, startServer, waitFor } from './support/server-process.ts';
 import { createBucket, deleteBucket, mountBucket, s3AdminClient, s3ConfigBody, s3Env } from './support/s3.ts';
 import { ADMIN, apiKey, bearer, createTestApp, mountLocalDisk, type TestApp } from './support/test-app.ts';
 
@@ -465,13 +465,7 @@ for (const dialect of DIALECTS) {
       database = await createTestDatabase(dialect);
       const port = await freePort();
       origin = `http://127.0.0.1:${port}`;
-      Object.assign(env, {
-        DATA_DIR: database.dataDir,
-        PORT: String(port),
-        ADMIN_PASSWORD: ADMIN.password,
-        CUBBY_TEST_HOOKS: '1',
-        DATABASE_URL: dialect === 'postgres' ? database.url! : '',
-      });
+      Object.assign(env, serverEnv(database, port, ADMIN.password));
       await start();
       auth = bearer((await call('POST', '/api/admin/login', ADMIN)).token!);
       const configs = (await call('GET', '/api/s3-configs', undefined)) as unknown as Array<{
