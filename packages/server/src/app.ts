@@ -76,6 +76,10 @@ import { StorageConfigsService } from './modules/storage-configs/storage-configs
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { UploadsRepository } from './modules/uploads/uploads.repository.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
+import { TusRepository } from './modules/tus/tus.repository.ts';
+import { tusRoutes } from './modules/tus/tus.routes.ts';
+import { TusService } from './modules/tus/tus.service.ts';
+import { MountPathTarget, ShareTarget } from './modules/tus/tus-targets.ts';
 import { settingsUrlProbe, UploadsService } from './modules/uploads/uploads.service.ts';
 import { UploadRequestsRepository } from './modules/upload-requests/upload-requests.repository.ts';
 import { uploadRequestsRoutes } from './modules/upload-requests/upload-requests.routes.ts';
@@ -113,7 +117,7 @@ const PASTE_BODY_ROUTES =
   /^\/api\/(paste|admin\/pastes\/[^/]+|user\/pastes\/[^/]+|(admin|user)\/fs\/update)$/;
 /** Routes that stream a file body and enforce their own size limit (the upload limit, a signed size). */
 const STREAMING_BODY_ROUTES =
-  /^\/api\/(upload$|upload-direct\/|storage\/local\/|(admin|user)\/fs\/(upload|multipart\/part)$|public\/upload-requests\/[^/]+\/files$)/;
+  /^\/api\/(upload$|upload-direct\/|storage\/local\/|(admin|user)\/fs\/(upload|multipart\/part)$|public\/upload-requests\/[^/]+\/files$|tus(\/|$))/;
 
 const WEBDAV_PATH = /^\/dav(\/|$)/;
 
@@ -372,6 +376,17 @@ export function createApp(deps: AppDeps) {
     },
   });
 
+  // tus uploads (docs/api.md): into a mount path or a new share, through the pipelines above.
+  const tus = new TusService({
+    repo: new TusRepository(db.kysely),
+    objects,
+    settings,
+    clock,
+    logger,
+    tailDir: path.join(config.dataDir, 'tmp', 'tus'),
+    targets: [new MountPathTarget({ vfs, uploads: fs.uploads }), new ShareTarget(uploads)],
+  });
+
   const app = new Hono<AppEnv>();
   app.onError(handleError);
   app.use('*', requestContext(logger, config.trustProxyHops));
@@ -457,6 +472,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', fsTasksRoutes(fsTasks, vfs));
   api.route('/', urlUploadRoutes(settings));
   api.route('/', uploadRequestsRoutes(uploadRequests, { config }));
+  api.route('/', tusRoutes(tus, { config }));
   api.route(
     '/',
     uploadsRoutes(uploads, {
@@ -473,6 +489,7 @@ export function createApp(deps: AppDeps) {
         removeLeftoverTemps: () => uploads.removeLeftoverTemps(),
         removeLeftoverSpools: () => fs.uploads.removeLeftoverSpools(),
         purgeAbandonedUploads: () => uploads.purgeAbandonedUploads(),
+        purgeExpiredTusUploads: () => tus.purgeExpired(),
       }),
     );
   }
@@ -509,6 +526,7 @@ export function createApp(deps: AppDeps) {
       bundles,
       uploads,
       uploadRequests,
+      tus,
       vfs,
       mounts,
       fs,

@@ -89,6 +89,11 @@ const jobs = startJobs(
           run: () => services.uploads.purgeAbandonedUploads(),
         },
         {
+          name: 'end expired tus uploads',
+          everyMs: 3600_000,
+          run: () => services.tus.purgeExpired(),
+        },
+        {
           name: 'free uploads whose process is gone',
           everyMs: 60_000,
           run: () => services.uploads.freeOrphanedStreams(),

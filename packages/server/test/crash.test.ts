@@ -21,7 +21,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../src/db/schema.ts';
 import { createTestDatabase, DIALECTS, type TestDatabase } from './support/databases.ts';
 import { createBucket, deleteBucket, s3AdminClient, s3ConfigBody, s3Env } from './support/s3.ts';
-import { freePort, type RunningProcess, startServer, waitFor } from './support/server-process.ts';
+import { freePort, type RunningProcess, serverEnv, startServer, waitFor } from './support/server-process.ts';
 import { ADMIN } from './support/test-app.ts';
 
 const MiB = 1024 * 1024;
@@ -113,13 +113,7 @@ for (const dialect of DIALECTS) {
     before(async () => {
       database = await createTestDatabase(dialect);
       const port = await freePort();
-      Object.assign(env, {
-        DATA_DIR: database.dataDir,
-        PORT: String(port),
-        ADMIN_PASSWORD: ADMIN.password,
-        CUBBY_TEST_HOOKS: '1',
-        DATABASE_URL: dialect === 'postgres' ? database.url! : '',
-      });
+      Object.assign(env, serverEnv(database, port, ADMIN.password));
       if (s3Env.endpoint) {
         s3 = s3AdminClient();
         bucket = await createBucket(s3, 'cubby-crash');

@@ -275,6 +275,30 @@ export interface StreamedUploadsTable {
   heartbeat_at: string;
 }
 
+/** A tus upload (migration 0024; modules/tus). */
+export interface TusUploadsTable {
+  id: string;
+  created_by: string | null;
+  owner_id: string | null;
+  target_kind: string;
+  /** JSON: what the target needs to finish. */
+  target: string;
+  filename: string;
+  upload_length: number;
+  upload_offset: number;
+  metadata: string;
+  storage_config_id: string;
+  storage_path: string;
+  upload_id: string;
+  part_size: number;
+  /** JSON `[{partNumber, etag, size}]`. */
+  parts: string;
+  completed_at: string | null;
+  created_at: string;
+  updated_at: string;
+  expires_at: string;
+}
+
 export interface MountsTable {
   id: string;
   name: string;
@@ -532,6 +556,7 @@ export interface Database {
   upload_parts: UploadPartsTable;
   file_view_tokens: FileViewTokensTable;
   streamed_uploads: StreamedUploadsTable;
+  tus_uploads: TusUploadsTable;
   mounts: MountsTable;
   fs_tasks: FsTasksTable;
   dav_properties: DavPropertiesTable;

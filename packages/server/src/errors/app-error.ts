@@ -80,6 +80,8 @@ export const rangeNotSatisfiable = failure(416, 'VALIDATION_FAILED');
 export const rangeOutside = (key: MessageKey, size: number) =>
   new AppError(416, 'VALIDATION_FAILED', key, {}, undefined, { 'Content-Range': `bytes */${size}` });
 export const locked = failure(423, 'LOCKED');
+/** 460 (tus 1.0 checksum extension): the bytes sent do not match the checksum sent with them. */
+export const checksumMismatch = failure(460, 'VALIDATION_FAILED');
 export const requestTimeout = failure(408, 'REQUEST_TIMEOUT');
 /** 499 (nginx's code): the client went away before the answer was made; it is never read. */
 export const clientGone = failure(499, 'VALIDATION_FAILED');

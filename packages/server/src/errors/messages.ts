@@ -920,6 +920,54 @@ const catalogue = {
   'uploads.multipart_aborted': ['分片上传已终止', 'Multipart upload aborted'],
   'uploads.url_ready': ['URL上传准备就绪', 'URL upload ready'],
   'uploads.url_cancelled': ['URL上传已成功取消', 'URL upload cancelled'],
+  'tus.version_unsupported': [
+    '不支持此 tus 协议版本（Tus-Resumable），仅支持 {version}',
+    'This tus version (Tus-Resumable) is not supported; use {version}',
+  ],
+  'tus.length_required': [
+    '请在 Upload-Length 中给出文件大小（不支持延后给出）',
+    'Give the file size in Upload-Length (deferring it is not supported)',
+  ],
+  'tus.metadata_invalid': [
+    'Upload-Metadata 格式无效（应为 "键 base64值" 以逗号分隔）',
+    'Upload-Metadata is malformed (expected "key base64value" pairs separated by commas)',
+  ],
+  'tus.filename_required': [
+    '请在 Upload-Metadata 中给出 filename',
+    'Name the file in Upload-Metadata (filename)',
+  ],
+  'tus.target_required': [
+    '请在 Upload-Metadata 中给出且只给出一个上传目标：{targets}',
+    'Name exactly one upload target in Upload-Metadata: {targets}',
+  ],
+  'tus.not_found': ['上传不存在', 'No such upload'],
+  'tus.expired': ['上传已过期', 'This upload has expired'],
+  'tus.not_yours': ['无权访问此上传', 'This upload is not yours'],
+  'tus.content_type': [
+    'PATCH 请求的 Content-Type 必须为 application/offset+octet-stream',
+    'A PATCH must be sent as Content-Type: application/offset+octet-stream',
+  ],
+  'tus.offset_mismatch': [
+    'Upload-Offset 不符：服务器已收到 {offset} 字节',
+    'Upload-Offset does not match: the server holds {offset} bytes',
+  ],
+  'tus.beyond_length': [
+    '数据超出了 Upload-Length（{length} 字节）',
+    'The bytes go past Upload-Length ({length} bytes)',
+  ],
+  'tus.checksum_unsupported': [
+    '不支持的校验算法，可用：{algorithms}',
+    'Unsupported checksum algorithm; use one of {algorithms}',
+  ],
+  'tus.checksum_mismatch': [
+    '数据校验失败，本次数据已丢弃',
+    'The checksum does not match the bytes sent; they were discarded',
+  ],
+  'tus.busy': ['此上传正在接收另一个请求的数据', 'Another request is sending bytes to this upload'],
+  'tus.target_moved': [
+    '上传的目标位置已改变，请重新上传',
+    'The upload target has changed since the upload began; start again',
+  ],
   'uploads.too_large': [
     '文件大小超过系统限制，最大允许 {limit}，当前文件 {size}',
     'The file is larger than the upload limit of {limit} (this file: {size})',

@@ -103,6 +103,32 @@ export function s3ConfigBody(name: string, bucket: string) {
   };
 }
 
+/** A storage config for `bucket` made through the admin routes, mounted at `mountPath`; its id. */
+export async function mountBucket(
+  t: TestApp,
+  admin: Record<string, string>,
+  bucket: string,
+  mountPath: string,
+): Promise<string> {
+  const config = await t.json('/api/s3-configs', {
+    method: 'POST',
+    headers: admin,
+    json: s3ConfigBody(mountPath.slice(1) || 'bucket', bucket),
+  });
+  if (config.status !== 201) throw new Error(`storage config: ${JSON.stringify(config.body)}`);
+  const mount = await t.json('/api/admin/mounts', {
+    method: 'POST',
+    headers: admin,
+    json: {
+      name: mountPath.slice(1) || 'root',
+      mount_path: mountPath,
+      storage_config_id: config.body.data.id,
+    },
+  });
+  if (mount.status !== 201) throw new Error(`mount: ${JSON.stringify(mount.body)}`);
+  return config.body.data.id as string;
+}
+
 export async function insertS3Config(
   t: TestApp,
   bucket: string,

@@ -52,6 +52,24 @@ export function runCommand(command: string, args: string[], env: Record<string, 
   return { child, stdout: () => out, stderr: () => err, exited };
 }
 
+/**
+ * The environment of a server process on a test database (its data folder, and its PostgreSQL
+ * database when it has one) listening on `port`, with the test hooks and the admin's password.
+ */
+export function serverEnv(
+  database: { dataDir: string; url?: string },
+  port: number,
+  adminPassword: string,
+): Record<string, string> {
+  return {
+    DATA_DIR: database.dataDir,
+    PORT: String(port),
+    ADMIN_PASSWORD: adminPassword,
+    CUBBY_TEST_HOOKS: '1',
+    DATABASE_URL: database.url ?? '',
+  };
+}
+
 export function startServer(env: Record<string, string>): RunningProcess {
   return runScript(MAIN, env);
 }

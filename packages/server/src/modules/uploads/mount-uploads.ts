@@ -20,7 +20,7 @@ import type { FilesTable } from '../../db/schema.ts';
 import { asStorageAnswer } from '../../vfs/storage-answers.ts';
 import { AppError, badRequest, lengthRequired, uploadTooLarge } from '../../errors/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { StoredObjects } from '../../vfs/objects.ts';
+import { isStorageError, type StoredObjects } from '../../vfs/objects.ts';
 import { webBody } from '../../lib/node-body.ts';
 import {
   ByteLimit,
@@ -44,7 +44,8 @@ const SPOOL_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 const RELAY_RESERVATION_MS = 24 * 60 * 60 * 1000;
 
 /** The quota reservation of a relay or presigned upload, found again by its upload id. */
-const relayReservation = (at: MountedPath, uploadId: string) => `relay:${at.config.id}:${uploadId}`;
+const relayReservationOf = (configId: string, uploadId: string) => `relay:${configId}:${uploadId}`;
+const relayReservation = (at: MountedPath, uploadId: string) => relayReservationOf(at.config.id, uploadId);
 
 export interface MountUploadsDeps {
   vfs: Vfs;
@@ -62,7 +63,7 @@ export interface MountUploadsDeps {
  * or other control characters — refused, never silently changed. (Its length is the vfs's rule, as
  * for every name a write makes: Vfs.resolveWritable.)
  */
-function fileName(raw: string | undefined): string {
+export function fileName(raw: string | undefined): string {
   const name = raw?.normalize('NFC');
   if (
     !name ||
@@ -84,7 +85,7 @@ function uploaded(at: MountedPath, size: number, etag: string | undefined) {
 }
 
 /** The virtual path of `name` inside the folder `dir` (a client path, checked later by the vfs). */
-function inFolder(dir: string, name: string): string {
+export function inFolder(dir: string, name: string): string {
   return `${dir.replace(/\/+$/, '')}/${name}`;
 }
 
@@ -305,13 +306,11 @@ export class MountUploads {
     if (!input.path) throw badRequest('fs.multipart_path_required');
     const max = await this.deps.settings.maxUploadBytes();
     if (input.fileSize !== undefined && input.fileSize > max) throw uploadTooLarge(max, input.fileSize);
-    const name = fileName(input.filename);
-    const at = await this.vfs.resolveWritable(principal, inFolder(input.path, name));
-    const uploadId = await storageOp(() =>
-      this.deps.objects.initMultipart(at.config, at.subPath, mimeFromFilename(name)),
+    const { at, uploadId } = await this.startRelay(
+      principal,
+      inFolder(input.path, fileName(input.filename)),
+      input.fileSize ?? 0,
     );
-    // Its parts count towards the quota from the start until it completes, is aborted or expires.
-    await this.reserveRelay(at, uploadId, input.fileSize ?? 0, RELAY_RESERVATION_MS);
     return {
       uploadId,
       key: at.path,
@@ -320,6 +319,28 @@ export class MountUploads {
       storage_type: storageType(at.config),
       recommendedPartSize: RECOMMENDED_PART_SIZE,
     };
+  }
+
+  /**
+   * Starts a multipart upload into the file `target` (a virtual path, checked for the caller as any
+   * write): its `size` bytes count towards the quota from the start until it completes, is aborted
+   * or expires (a day). The relay's and tus's start (modules/tus).
+   */
+  async startRelay(principal: Principal, target: string, size: number) {
+    const at = await this.vfs.resolveWritable(principal, target);
+    const uploadId = await storageOp(() =>
+      this.deps.objects.initMultipart(at.config, at.subPath, mimeFromFilename(at.path)),
+    );
+    await this.reserveRelay(at, uploadId, size, RELAY_RESERVATION_MS);
+    return { at, uploadId };
+  }
+
+  /** Gives up a multipart upload begun by `startRelay` (no caller: the tus janitor's too). */
+  async abandonRelay(configId: string, key: string, uploadId: string): Promise<void> {
+    await this.deps.objects.abortMultipart(configId, key, uploadId).catch((error: unknown) => {
+      if (!isStorageError(error, 'NOT_FOUND')) throw error;
+    });
+    await this.vfs.releaseReservation(relayReservationOf(configId, uploadId));
   }
 
   /** The upload's file, from the `key` init answered (checked as any path), or the folder + name. */
@@ -460,10 +481,10 @@ export class MountUploads {
   }
 
   /**
-   * Completes a relay or presigned upload from the parts the storage holds: the file is counted
+   * Completes a relay, presigned or tus upload from the parts the storage holds: the file is counted
    * (its change event), its reservation ends, it must fit the upload limit, and it is published.
    */
-  private async finish(
+  async finish(
     principal: Principal,
     at: MountedPath,
     uploadId: string,

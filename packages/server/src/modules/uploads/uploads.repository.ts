@@ -139,12 +139,16 @@ export class UploadsRepository {
       .executeTakeFirst();
   }
 
-  /** The driver upload ids of a storage config's sessions: the uploads the ledger knows. */
+  /**
+   * The driver upload ids of a storage config's sessions and tus uploads (modules/tus, which the tus
+   * janitor ends at their expiry): the uploads the ledger knows.
+   */
   async uploadIdsOf(configId: string): Promise<Set<string>> {
     const rows = await this.db
       .selectFrom('upload_sessions')
       .select('upload_id')
       .where('storage_config_id', '=', configId)
+      .union(this.db.selectFrom('tus_uploads').select('upload_id').where('storage_config_id', '=', configId))
       .execute();
     return new Set(rows.map((r) => r.upload_id));
   }

@@ -12,6 +12,7 @@
  *
  * Every piece reaches storage through vfs/objects.ts.
  */
+import type { Principal } from '@cubby/shared';
 import type { SettingsService } from '../settings/settings.service.ts';
 import { probeUrl, urlFetchAppError } from '../url-upload/url-probe.ts';
 import { UploadJanitor } from './upload-janitor.ts';
@@ -48,10 +49,12 @@ export class UploadsService {
   private readonly parts: PartUploads;
   private readonly sessions: SessionLedger;
   private readonly janitor: UploadJanitor;
+  private readonly steps: UploadSteps;
 
   constructor(deps: UploadsDeps) {
     const timing = { ...DEFAULT_STREAM_TIMING, ...deps.streamTiming };
     const steps = new UploadSteps(deps);
+    this.steps = steps;
     const quota = new UploadQuota(steps);
     this.sessions = new SessionLedger(steps, quota, timing);
     this.stream = new StreamUploads(steps, quota, this.sessions);
@@ -117,6 +120,29 @@ export class UploadsService {
 
   abortSessionsOf(...args: Parameters<PartUploads['abortSessionsOf']>) {
     return this.parts.abortSessionsOf(...args);
+  }
+
+  // ---- share uploads of other doors (modules/tus) ----------------------------------------------
+
+  /**
+   * Starts a share upload whose parts another door sends to storage itself, in the `plan`'s part
+   * sizes: the pending file (quota reserved), the storage's multipart upload and its ledger session
+   * — the same steps as `initMultipart`.
+   */
+  startShareSession(...args: Parameters<PartUploads['startSession']>) {
+    return this.parts.startSession(...args);
+  }
+
+  /** Completes such an upload from what storage holds (every part at its planned size), as `complete`. */
+  async finishShareSession(principal: Principal, fileId: string, uploadId: string) {
+    const open = await this.sessions.openSession(principal, fileId, uploadId);
+    return this.parts.completeSession(open, await this.sessions.reconcile(open), undefined, {});
+  }
+
+  /** Gives such an upload up (no caller: a janitor's too): its storage upload, session and pending file. */
+  async dropShareSession(fileId: string): Promise<void> {
+    await this.parts.abortSessionsOf(fileId);
+    await this.steps.ledger.deletePending(fileId);
   }
 
   // ---- leftovers (upload-janitor.ts) -----------------------------------------------------------

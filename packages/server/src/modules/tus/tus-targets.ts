@@ -1,0 +1,145 @@
+/**
+ * Where a tus upload goes (docs/api.md, "Resumable uploads (tus)"): each target is named by a key
+ * of `Upload-Metadata` and knows who may create it, how its storage multipart upload begins, how
+ * the finished upload becomes a file, and how an unfinished one is given up. The protocol
+ * (tus.service.ts) only moves bytes into the parts the target began.
+ *
+ * - `path`: a file in a mount (a folder with `filename`, or a file path), as the fs API's relay
+ *   uploads: the caller's rights and confinement, the quota reserved for the whole length, the file
+ *   appearing only when complete (modules/uploads/mount-uploads.ts);
+ * - `share`: a new file share as the upload page makes it (password, expires_in, max_views,
+ *   remark, slug, s3_config_id): a pending file on the share uploads' ledger
+ *   (modules/uploads/upload-parts.ts), made ready when complete.
+ *
+ * A later target (an upload request's link, `upload_request <token>`; a bundle) implements
+ * `TusTarget` and is added to the list app.ts gives the service.
+ */
+import type { Principal } from '@cubby/shared';
+import type { TusUploadsTable } from '../../db/schema.ts';
+import { conflict } from '../../errors/app-error.ts';
+import type { RouteAuth } from '../../http/auth.ts';
+import { validate } from '../../http/validate.ts';
+import type { MultipartPart } from '../../vfs/objects.ts';
+import type { Vfs } from '../../vfs/vfs.ts';
+import { fileName, inFolder, type MountUploads } from '../uploads/mount-uploads.ts';
+import { formFieldsSchema } from '../uploads/uploads.schemas.ts';
+import type { UploadsService } from '../uploads/uploads.service.ts';
+
+/** What a tus client asked for at creation. */
+export interface TusRequest {
+  filename: string;
+  length: number;
+  /** Upload-Metadata, decoded. */
+  metadata: ReadonlyMap<string, string>;
+  /** Parts of this size (the last one smaller), as planParts chose for the length. */
+  plan: { partSize: number; partCount: number };
+}
+
+/** The storage multipart upload a target began, and what it needs again later (stored as JSON). */
+export interface TusStarted {
+  configId: string;
+  storagePath: string;
+  uploadId: string;
+  state: Record<string, string>;
+}
+
+/** Where the finished file is, for the client. */
+export interface TusFinished {
+  /** The file share made (the `share` target; a `path` upload when uploads publish one). */
+  slug?: string | undefined;
+  /** The mount path (the `path` target). */
+  path?: string | undefined;
+}
+
+export interface TusTarget {
+  /** The Upload-Metadata key that names this target. */
+  readonly kind: string;
+  /** Who may create, and then send to, such an upload (http/auth.ts); `none`: the target decides. */
+  readonly auth: RouteAuth;
+  start(principal: Principal | null, request: TusRequest): Promise<TusStarted>;
+  /** Makes the complete upload a file (its `parts`, in order); the caller is checked again. */
+  finish(principal: Principal | null, upload: TusUploadsTable, parts: MultipartPart[]): Promise<TusFinished>;
+  /** Gives an unfinished upload up: its storage upload and reservations (no caller: the janitor's too). */
+  abandon(upload: TusUploadsTable): Promise<void>;
+}
+
+const stateOf = (upload: TusUploadsTable) => JSON.parse(upload.target) as Record<string, string>;
+
+/** A file in a mount: `path` names the folder (with `filename`) or the file itself. */
+export class MountPathTarget implements TusTarget {
+  readonly kind = 'path';
+  readonly auth = 'mount' as const;
+
+  constructor(private readonly deps: { vfs: Vfs; uploads: MountUploads }) {}
+
+  async start(principal: Principal | null, request: TusRequest): Promise<TusStarted> {
+    const raw = request.metadata.get('path') ?? '';
+    const { at, uploadId } = await this.deps.uploads.startRelay(
+      principal!,
+      await this.fileOf(principal!, raw, request.filename),
+      request.length,
+    );
+    return { configId: at.config.id, storagePath: at.subPath, uploadId, state: { path: at.path } };
+  }
+
+  /** A path ending in `/` or naming a folder gets the file name; any other names the file. */
+  private async fileOf(principal: Principal, raw: string, filename: string): Promise<string> {
+    if (raw.endsWith('/')) return inFolder(raw, fileName(filename));
+    const at = await this.deps.vfs.resolveWritable(principal, raw);
+    const entry = await this.deps.vfs.find(at).catch(() => null);
+    return entry?.isDirectory ? inFolder(at.path, fileName(filename)) : at.path;
+  }
+
+  async finish(principal: Principal | null, upload: TusUploadsTable, parts: MultipartPart[]) {
+    // Checked again: the caller's rights now, and the path still where the bytes went.
+    const at = await this.deps.vfs.resolveWritable(principal!, stateOf(upload).path);
+    if (at.config.id !== upload.storage_config_id || at.subPath !== upload.storage_path) {
+      throw conflict('tus.target_moved');
+    }
+    const done = await this.deps.uploads.finish(principal!, at, upload.upload_id, parts);
+    return { path: at.path, slug: done.share?.slug };
+  }
+
+  abandon(upload: TusUploadsTable): Promise<void> {
+    return this.deps.uploads.abandonRelay(upload.storage_config_id, upload.storage_path, upload.upload_id);
+  }
+}
+
+/** The share fields a `share` upload takes from Upload-Metadata (the upload page's form fields). */
+const SHARE_KEYS = ['password', 'expires_in', 'max_views', 'remark', 'slug', 'use_proxy', 's3_config_id'];
+
+/** A new file share, on the share uploads' own pending row and ledger session. */
+export class ShareTarget implements TusTarget {
+  readonly kind = 'share';
+  readonly auth = 'file' as const;
+
+  constructor(private readonly uploads: UploadsService) {}
+
+  async start(principal: Principal | null, request: TusRequest): Promise<TusStarted> {
+    const given = SHARE_KEYS.filter((key) => request.metadata.has(key)).map((key) => [
+      key,
+      request.metadata.get(key),
+    ]);
+    const fields = validate(formFieldsSchema, Object.fromEntries(given));
+    const open = await this.uploads.startShareSession(
+      principal!,
+      { ...fields, filename: request.filename, size: request.length },
+      request.plan,
+    );
+    return {
+      configId: open.config.id,
+      storagePath: open.session.storage_path,
+      uploadId: open.session.upload_id,
+      state: { fileId: open.row.id },
+    };
+  }
+
+  async finish(principal: Principal | null, upload: TusUploadsTable) {
+    const file = await this.uploads.finishShareSession(principal!, stateOf(upload).fileId!, upload.upload_id);
+    return { slug: file.slug };
+  }
+
+  abandon(upload: TusUploadsTable): Promise<void> {
+    return this.uploads.dropShareSession(stateOf(upload).fileId!);
+  }
+}
