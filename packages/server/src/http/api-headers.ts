@@ -12,7 +12,7 @@ import { answer } from './answer.ts';
 import type { AppEnv } from './context.ts';
 
 const ALLOW_METHODS = 'GET, HEAD, POST, PUT, DELETE, OPTIONS';
-const ALLOW_HEADERS = `Authorization, Content-Type, Accept-Language, ${LANG_HEADER}, X-Request-Id, Range, If-None-Match, If-Modified-Since, If-Range, X-Custom-Auth-Key`;
+const ALLOW_HEADERS = `Authorization, Content-Type, Accept-Language, ${LANG_HEADER}, X-Request-Id, Range, If-None-Match, If-Modified-Since, If-Range, X-Custom-Auth-Key, X-FS-Path-Token, X-FS-Path-Tokens`;
 const EXPOSE_HEADERS =
   'ETag, Content-Disposition, Content-Range, Content-Length, Accept-Ranges, X-Request-Id, Retry-After';
 
