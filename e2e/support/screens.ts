@@ -362,6 +362,42 @@ function seedUploadRequests(api: Api): Promise<{ open: string; protected: string
 }
 
 /**
+ * Folder rules for their screens, made once: a README on a folder of the documents mount (the
+ * explorer shows it above and below), and a password on a folder the mount key reaches.
+ */
+let folderRulesSeeded: Promise<void> | null = null;
+function seedFolderRules(api: Api): Promise<void> {
+  folderRulesSeeded ??= (async () => {
+    await seedExplorer(api);
+    const headers = { Authorization: `Bearer ${await api.adminToken()}` };
+    const rules = [
+      {
+        path: '/screens/team/docs/2026 planning',
+        header_markdown: '# Planning 2026\n\nGoals and **milestones** for the year. Add yours to `goals.md`.',
+        footer_markdown: 'Questions? Ask in the team channel.',
+        hide_patterns: ['*.tmp', '.DS_Store'],
+      },
+      { path: '/team/locked', password: 'pw', password_inherit: true },
+    ];
+    for (const rule of rules) {
+      await createOnce(
+        async () => {
+          const listed = await api.request.get('/api/fs-meta/list', { headers });
+          return ((await listed.json()) as { data: { path: string }[] }).data.some(
+            (r) => r.path === rule.path,
+          );
+        },
+        async () => {
+          const made = await api.request.post('/api/fs-meta/create', { headers, data: rule });
+          expect(made.status(), await made.text()).toBe(201);
+        },
+      );
+    }
+  })();
+  return folderRulesSeeded;
+}
+
+/**
  * Copy tasks for the tasks screen, made once per walk and changing no folder the screens show: one
  * done (its file is there: skipped), and one failed (its target lies under a file), so Retry and
  * Clear finished show.
@@ -1181,6 +1217,26 @@ export const SCREENS: Screen[] = [
     },
   },
   { name: 'admin-mount-management', as: 'admin', path: '/admin/mount-management', prepare: seedMounts },
+  { name: 'admin-folder-rules', as: 'admin', path: '/admin/folder-rules', prepare: seedFolderRules },
+  {
+    name: 'folder-rule-dialog',
+    as: 'admin',
+    path: '/admin/folder-rules',
+    prepare: seedFolderRules,
+    action: async (page) => {
+      await page.getByTestId('edit-folder-rule').first().click();
+      await expect(page.getByTestId('folder-rule-dialog')).toBeVisible();
+    },
+  },
+  {
+    name: 'explorer-readme',
+    as: 'admin',
+    path: `${EXPLORER_DOCS}/2026 planning`,
+    prepare: seedFolderRules,
+    action: async (page) => {
+      await expect(page.getByTestId('folder-readme-footer')).toBeVisible();
+    },
+  },
   {
     name: 'mount-create-errors',
     as: 'admin',
@@ -1570,6 +1626,15 @@ export const SCREENS: Screen[] = [
   { name: 'key-user-text-management', as: 'textKey', path: '/admin' },
   { name: 'key-user-mount-overview', as: 'mountKey', path: '/admin' },
   { name: 'key-user-explorer', as: 'mountKey', path: '/mount-explorer/team/reports' },
+  {
+    name: 'explorer-folder-password',
+    as: 'mountKey',
+    path: '/mount-explorer/team/locked',
+    prepare: seedFolderRules,
+    action: async (page) => {
+      await expect(page.getByTestId('folder-password-form')).toBeVisible();
+    },
+  },
 ];
 
 export interface ScreenSession {

@@ -99,6 +99,9 @@ import { FolderSharesService } from './modules/folder-shares/folder-shares.servi
 import { folderShareUpkeep } from './modules/folder-shares/folder-shares.upkeep.ts';
 import { FsService } from './modules/fs/fs.service.ts';
 import { MountsRepository } from './modules/mounts/mounts.repository.ts';
+import { FsMetaRepository } from './modules/fs-meta/fs-meta.repository.ts';
+import { fsMetaRoutes } from './modules/fs-meta/fs-meta.routes.ts';
+import { FsMetaService } from './modules/fs-meta/fs-meta.service.ts';
 import { mountsRoutes } from './modules/mounts/mounts.routes.ts';
 import { MountsService } from './modules/mounts/mounts.service.ts';
 import type { StorageChange } from './vfs/changes.ts';
@@ -277,6 +280,7 @@ export function createApp(deps: AppDeps) {
   // One tree over every mount: the fs routes, WebDAV and the copy engine go through it.
   // WebDAV's locks bind every door's writes (vfs/locks.ts).
   const davRepository = new DavRepository(db.kysely, db.dialect);
+  const fsMetaRepository = new FsMetaRepository(db.kysely);
   const vfs = new Vfs({
     mounts: mountsRepository,
     storageConfigs: drivers,
@@ -284,13 +288,20 @@ export function createApp(deps: AppDeps) {
     bus: cacheBus,
     locks: davRepository,
     quota,
+    // Folder rules apply on every door (vfs/folder-rules.ts).
+    folderRules: { source: fsMetaRepository, secretKey: deps.secretKey },
   });
+  const fsMeta = new FsMetaService({ repo: fsMetaRepository, vfs, clock, limiter });
   cacheBus.subscribe({
     note: (note) => {
       if (note.kind === 'storage-config') drivers.drop(note.id);
+      else if (note.kind === 'folder-rules') vfs.folderRules.forgetLocal();
       else applyNote(note);
     },
-    lost: () => applyNote(null),
+    lost: () => {
+      vfs.folderRules.forgetLocal();
+      applyNote(null);
+    },
   });
   function applyNote(note: CacheNote | null): void {
     vfs.applyNote(note).catch((error: unknown) => {
@@ -323,7 +334,11 @@ export function createApp(deps: AppDeps) {
     vfs,
     clock,
     secretKey: deps.secretKey,
-    subjects: { user: (id) => auth.userWithStamp(id), apiKey: (id) => apiKeys.resolveKeyById(id) },
+    subjects: {
+      user: (id) => auth.userWithStamp(id),
+      apiKey: (id) => apiKeys.resolveKeyById(id),
+      guest: () => settings.guest(),
+    },
     maxEntries: config.zip.maxEntries,
     linkSeconds: config.zip.linkSeconds,
   });
@@ -427,6 +442,7 @@ export function createApp(deps: AppDeps) {
     authenticate({
       resolveSession: (t, client) => auth.resolveSession(t, client),
       resolveKey: (k) => apiKeys.resolveKey(k),
+      resolveGuest: () => settings.guest(),
     }),
   );
 
@@ -469,6 +485,7 @@ export function createApp(deps: AppDeps) {
   );
   api.route('/', fsZipRoutes(zips, { config, clock }));
   api.route('/', folderSharesRoutes(folderShares, { vfs, zips, clock, config }));
+  api.route('/', fsMetaRoutes(fsMeta));
   api.route('/', fsTasksRoutes(fsTasks, vfs));
   api.route('/', urlUploadRoutes(settings));
   api.route('/', uploadRequestsRoutes(uploadRequests, { config }));
@@ -532,6 +549,7 @@ export function createApp(deps: AppDeps) {
       fs,
       fsTasks,
       folderShares,
+      fsMeta,
       davRepository,
       quota,
     },

@@ -16,6 +16,11 @@ export const ERROR_CODES = [
   /** The password was right, and the account asks for its second factor too (401; docs/accounts.md). */
   'TWO_FACTOR_REQUIRED',
   'FORBIDDEN',
+  /**
+   * A folder password protects the path (403, CloudPaste 1.9's code): `data.path` names the folder
+   * whose password opens it (POST /api/fs/meta/password/verify).
+   */
+  'FS_PATH_PASSWORD_REQUIRED',
   'NOT_FOUND',
   'CONFLICT',
   /** A WebDAV client holds a lock on the path that was to be written (423). */

@@ -34,6 +34,9 @@ export interface FsListingAnswer {
   mount_id?: string;
   storage_type?: 'S3' | 'Local';
   items: FsListItem[];
+  /** The folder's README above and below its listing (folder rules; Markdown, sanitised when shown). */
+  header_markdown?: string | null;
+  footer_markdown?: string | null;
 }
 
 /** `GET …/fs/get?path=`: what is at a path; a file carries its signed preview and download URLs. */

@@ -20,3 +20,4 @@ export * from './storage-configs.ts';
 export * from './storage-fields.ts';
 export * from './upload-requests.ts';
 export * from './url-allowlist.ts';
+export * from './fs-meta.ts';

@@ -26,6 +26,9 @@ export type UserRole = 'admin' | 'member';
  *   not set it up; until they do, only the routes that set it up answer (docs/accounts.md).
  * - `apikey`: an API key, belonging to `ownerId` (null for a key older than accounts); `grants` is
  *   where it reaches — its base path within what its owner reaches.
+ * - `guest`: a signed-out visitor while the admin lets guests browse (docs/accounts.md, "Guests"):
+ *   it reaches the folders the settings name (`grants`, read only unless the admin allows writes),
+ *   and only through the fs routes; everywhere else it is nobody.
  */
 export type Principal =
   | { type: 'admin'; id: string; username: string; grants?: PathGrant[]; mustEnrol?: true }
@@ -38,7 +41,8 @@ export type Principal =
       permissions: Permissions;
       ownerId: string | null;
       grants: PathGrant[];
-    };
+    }
+  | { type: 'guest'; id: 'guest'; grants: PathGrant[] };
 
 /** Everywhere, read and write: an admin's reach. */
 export const ALL_PATHS: readonly PathGrant[] = [{ path: '/', write: true }];
@@ -66,6 +70,7 @@ export function narrowGrants(grants: readonly PathGrant[], scope: PathGrant): Pa
 
 /** The user a principal acts for: a person themselves, a key's owner. */
 export function userIdOf(principal: Principal): string | null {
+  if (principal.type === 'guest') return null;
   return principal.type === 'apikey' ? principal.ownerId : principal.id;
 }
 
@@ -79,11 +84,13 @@ export function creatorId(principal: Principal): string {
  * whether `createdBy` was recorded with or without the `apikey:` prefix; a member of what they made.
  */
 export function isCreator(
-  principal: { type: 'admin' } | { type: 'member'; id: string } | { type: 'apikey'; id: string },
+  principal:
+    { type: 'admin' } | { type: 'member'; id: string } | { type: 'apikey'; id: string } | { type: 'guest' },
   createdBy: string | null | undefined,
 ): boolean {
   if (principal.type === 'admin') return true;
-  if (!createdBy) return false;
+  // A guest is nobody: it made nothing it could come back to.
+  if (!createdBy || principal.type === 'guest') return false;
   if (principal.type === 'member') return createdBy === principal.id;
   const owner = createdBy.replace(/^apikey:/i, '');
   return owner === principal.id;

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { TWO_FACTOR_POLICIES } from './accounts.ts';
 import { MAX_AUDIT_RETENTION_DAYS } from './audit.ts';
 import { URL_ALLOWLIST_MAX_LENGTH } from './url-allowlist.ts';
+import { normalizeFsPath } from './paths.ts';
 
 export const SIZE_UNITS = ['KB', 'MB', 'GB'] as const;
 export type SizeUnit = (typeof SIZE_UNITS)[number];
@@ -42,6 +43,20 @@ export function formatBytes(bytes: number): string {
 
 export const WEBDAV_UPLOAD_MODES = ['auto', 'proxy', 'multipart', 'direct'] as const;
 
+/** Most folders guests may browse. */
+export const MAX_GUEST_PATHS = 50;
+
+/** The guest folders of the setting's text (one per line, canonical), or null when one is no path. */
+export function splitGuestPaths(text: string): string[] | null {
+  const lines = text
+    .split(/[\r\n]+/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+  const paths = lines.map((line) => normalizeFsPath(line));
+  if (paths.length > MAX_GUEST_PATHS || paths.some((p) => p === null)) return null;
+  return [...new Set(paths as string[])];
+}
+
 export const systemSettingsUpdateSchema = z
   .object({
     /** In `max_upload_size_unit` (MB when absent, as CloudPaste clients send). */
@@ -66,6 +81,16 @@ export const systemSettingsUpdateSchema = z
     public_pastes_enabled: z.boolean({ error: 'public_pastes_enabled_invalid' }).optional(),
     /** Who must sign in with two factors: nobody, the admins, or everyone (docs/accounts.md). */
     require_two_factor: z.enum(TWO_FACTOR_POLICIES, { error: 'require_two_factor_invalid' }).optional(),
+    /** Whether signed-out visitors may browse `guest_paths` (docs/accounts.md, "Guests"). */
+    guest_enabled: z.boolean({ error: 'guest_enabled_invalid' }).optional(),
+    /** The folders guests browse (mount paths or folders in them), one per line. */
+    guest_paths: z
+      .string({ error: 'guest_paths_invalid' })
+      .max(URL_ALLOWLIST_MAX_LENGTH, { message: 'guest_paths_invalid' })
+      .refine((text) => splitGuestPaths(text) !== null, { message: 'guest_paths_invalid' })
+      .optional(),
+    /** Whether guests may also change what is in those folders (read only unless set). */
+    guest_write: z.boolean({ error: 'guest_write_invalid' }).optional(),
     /** Days the audit log keeps an entry; 0 keeps entries for ever (modules/audit/). */
     audit_retention_days: z
       .number({ error: 'audit_retention_days_invalid' })

@@ -32,6 +32,7 @@ import * as m0021 from './migrations/0021-bundles.ts';
 import * as m0022 from './migrations/0022-folder-shares.ts';
 import * as m0023 from './migrations/0023-upload-requests.ts';
 import * as m0024 from './migrations/0024-tus-uploads.ts';
+import * as m0025 from './migrations/0025-fs-meta.ts';
 import * as m0026 from './migrations/0026-paste-files.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -129,6 +130,7 @@ const migrations = {
   '0022-folder-shares': m0022,
   '0023-upload-requests': m0023,
   '0024-tus-uploads': m0024,
+  '0025-fs-meta': m0025,
   '0026-paste-files': m0026,
 };
 

@@ -532,6 +532,24 @@ export interface UploadRequestFilesTable {
   status: 'uploading' | 'done';
 }
 
+/** A folder rule (CloudPaste's `fs_meta`; vfs/folder-rules.ts). Booleans as 0/1. */
+export interface FsMetaTable {
+  id: string;
+  path: string;
+  header_markdown: string | null;
+  header_inherit: number;
+  footer_markdown: string | null;
+  footer_inherit: number;
+  /** A JSON list of globs. */
+  hide_patterns: string;
+  hide_inherit: number;
+  /** A password hash (lib/crypto.ts), never the password. */
+  password_hash: string | null;
+  password_inherit: number;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   oidc_providers: OidcProvidersTable;
@@ -570,4 +588,5 @@ export interface Database {
   bundle_items: BundleItemsTable;
   upload_requests: UploadRequestsTable;
   upload_request_files: UploadRequestFilesTable;
+  fs_meta: FsMetaTable;
 }

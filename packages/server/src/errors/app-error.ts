@@ -55,6 +55,15 @@ class TwoFactorRequiredError extends AppError {
 export const twoFactorRequired = (key: MessageKey, methods: SecondFactorMethod[]) =>
   new TwoFactorRequiredError(key, methods);
 export const forbidden = failure(403, 'FORBIDDEN');
+/** 403: a folder password protects the path; `data` names the folder whose password opens it. */
+class FolderPasswordRequiredError extends AppError {
+  override readonly data: { path: string; requiresPassword: true };
+  constructor(path: string) {
+    super(403, 'FS_PATH_PASSWORD_REQUIRED', 'fs_meta.password_required');
+    this.data = { path, requiresPassword: true };
+  }
+}
+export const folderPasswordRequired = (path: string) => new FolderPasswordRequiredError(path);
 export const notFound = failure(404, 'NOT_FOUND');
 /** 405: the method does not apply to what the path names (WebDAV PUT on a folder, MKCOL on a file). */
 export const notAllowedHere = failure(405, 'CONFLICT');

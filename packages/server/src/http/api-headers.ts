@@ -15,7 +15,7 @@ const ALLOW_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
 /** The tus protocol's request headers (modules/tus; docs/api.md, "Resumable uploads (tus)"). */
 const TUS_REQUEST_HEADERS =
   'Tus-Resumable, Upload-Length, Upload-Defer-Length, Upload-Metadata, Upload-Offset, Upload-Checksum, Upload-Concat';
-const ALLOW_HEADERS = `Authorization, Content-Type, Accept-Language, ${LANG_HEADER}, X-Request-Id, Range, If-None-Match, If-Modified-Since, If-Range, X-Custom-Auth-Key, X-Upload-Request-Token, ${TUS_REQUEST_HEADERS}`;
+const ALLOW_HEADERS = `Authorization, Content-Type, Accept-Language, ${LANG_HEADER}, X-Request-Id, Range, If-None-Match, If-Modified-Since, If-Range, X-Custom-Auth-Key, X-Upload-Request-Token, X-FS-Path-Token, X-FS-Path-Tokens, ${TUS_REQUEST_HEADERS}`;
 /** …and its answer headers, with where a finished tus upload went. */
 const TUS_ANSWER_HEADERS =
   'Location, Upload-Offset, Upload-Length, Upload-Metadata, Upload-Expires, Tus-Resumable, Tus-Version, Tus-Extension, Tus-Max-Size, Tus-Checksum-Algorithm, Cubby-Share-Url, Cubby-Path';

@@ -11,6 +11,8 @@ import { forbidden, unauthenticated } from '../errors/app-error.ts';
 export interface CredentialResolvers {
   resolveSession(token: string, client: { ip: string; userAgent: string | null }): Promise<Principal | null>;
   resolveKey(key: string): Promise<Principal | null>;
+  /** The guest principal while the admin lets guests browse, else null (docs/accounts.md, "Guests"). */
+  resolveGuest?(): Promise<Principal | null>;
 }
 
 export function authenticate(resolvers: CredentialResolvers): MiddlewareHandler<AppEnv> {
@@ -32,6 +34,7 @@ export function authenticate(resolvers: CredentialResolvers): MiddlewareHandler<
     }
     c.set('principal', principal);
     c.set('credentialsRejected', header !== undefined && principal === null);
+    if (header === undefined && resolvers.resolveGuest) c.set('guest', () => resolvers.resolveGuest!());
     await next();
   };
 }
@@ -54,6 +57,17 @@ function principalOrThrow(c: {
  */
 export type RouteAuth = 'none' | 'admin' | 'user' | keyof Permissions | 'principal';
 
+/**
+ * A request without credentials to a route open to guests acts as the guest while guests may browse
+ * (its reach the settings' folders; the vfs's rights rule decides the rest). Anything else stays
+ * nobody: a rejected credential is never taken for a guest.
+ */
+export async function admitGuest(c: Context<AppEnv>): Promise<void> {
+  if (c.get('principal') || c.get('credentialsRejected')) return;
+  const guest = await c.get('guest')?.();
+  if (guest) c.set('principal', guest);
+}
+
 /** Throws unless the request may call a route guarded by `auth`: 401 without valid credentials, 403 with the wrong ones. */
 export function authorize(
   c: Context<AppEnv>,
@@ -62,8 +76,14 @@ export function authorize(
 ): void {
   if (auth === 'none') return;
   const principal = principalOrThrow(c);
+  // The guest reaches only the fs routes (`mount`) that admit it; elsewhere it is nobody.
+  if (principal.type === 'guest' && auth !== 'mount') throw unauthenticated('auth.required');
   // Someone who must set up two-factor sign-in first reaches only the routes that do that.
-  if (principal.type !== 'apikey' && principal.mustEnrol && !options.duringEnrolment) {
+  if (
+    (principal.type === 'admin' || principal.type === 'member') &&
+    principal.mustEnrol &&
+    !options.duringEnrolment
+  ) {
     throw forbidden('auth.two_factor_setup_required');
   }
   if (auth === 'principal') return;

@@ -40,6 +40,8 @@ export interface AppEnv {
     principal: Principal | null;
     /** True when an Authorization header was sent but named no valid, unexpired credential. */
     credentialsRejected: boolean;
+    /** The guest principal while guests may browse (asked only by routes open to guests), else null. */
+    guest: (() => Promise<Principal | null>) | undefined;
     audit: AuditRecorder;
     /** Set by a handler through `noteAudit` (http/route-docs.ts). */
     auditNote: AuditNote | undefined;

@@ -13,7 +13,7 @@
  */
 import type { Context, Handler } from 'hono';
 import type { z } from 'zod';
-import { authorize, type RouteAuth } from './auth.ts';
+import { admitGuest, authorize, type RouteAuth } from './auth.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { AppEnv, AuditNote } from './context.ts';
 import { readJson, validate } from './validate.ts';
@@ -38,6 +38,8 @@ export interface RouteDoc<
   precheck?: (c: Context<AppEnv>) => Promise<void>;
   /** Open to a person who must set up two-factor sign-in before anything else (docs/accounts.md). */
   duringEnrolment?: true;
+  /** Open to the guest too (a `mount` route; docs/accounts.md, "Guests"): its reach decides what it does. */
+  guests?: boolean;
   /** What a success answers, when it is not the JSON envelope. */
   produces?: 'bytes' | 'text' | 'redirect';
   /** Writes an audit entry for every call (see above). */
@@ -77,6 +79,7 @@ export function route<
   type Input = { body?: Parsed<B>; query?: Parsed<Q> };
   /** Fills `parsed` as it goes, so an audit entry names a target even when the handler fails. */
   const serve = async (c: Context<AppEnv>, parsed: Input): Promise<Response> => {
+    if (doc.guests) await admitGuest(c);
     authorize(c, doc.auth, { duringEnrolment: doc.duringEnrolment === true });
     await doc.precheck?.(c);
     const query = (doc.query ? validate(doc.query, c.req.query()) : undefined) as Parsed<Q>;

@@ -38,7 +38,9 @@ export type CacheNote =
   /** Every listing of one mount, of the mounts on one storage config, or every listing at all. */
   | { kind: 'listings'; mount?: string; config?: string }
   /** A storage config changed or was deleted: its driver is built again. */
-  | { kind: 'storage-config'; id: string };
+  | { kind: 'storage-config'; id: string }
+  /** The folder rules changed (vfs/folder-rules.ts): they are read again. */
+  | { kind: 'folder-rules' };
 
 /** `local`: one instance (SQLite); `ok`: listening; `degraded`: notes may be missed. */
 export type CacheState = 'local' | 'ok' | 'degraded';
@@ -262,6 +264,8 @@ function isNote(value: unknown): value is CacheNote {
       return isOptionalString(note.mount) && isOptionalString(note.config);
     case 'storage-config':
       return isString(note.id);
+    case 'folder-rules':
+      return true;
     default:
       return false;
   }

@@ -393,6 +393,12 @@ export function cachedItemsJson(listing: FsListing): Uint8Array<ArrayBuffer> | u
   return serializedItems.get(listing)?.();
 }
 
+/** Marks `to` as answering the same items as `from` (its cached JSON bytes serve both). */
+export function sameItemsJson(from: FsListing, to: FsListing): void {
+  const json = serializedItems.get(from);
+  if (json) serializedItems.set(to, json);
+}
+
 const cacheKey = (mountId: string, subPath: string) => `${mountId}\u0000${subPath}`;
 
 /** Which listings besides a folder's own a forget takes: those above it, those below it. */

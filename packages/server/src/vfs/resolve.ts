@@ -131,6 +131,8 @@ export class Resolver {
       storageConfigs: ConfigSource;
       /** 423 when a WebDAV lock binds a write to the targets (the mutations' rule). */
       assertUnlocked: (principal: Principal, targets: WriteTarget[]) => Promise<void>;
+      /** 404 for a hidden path, 403 for a password one (vfs/folder-rules.ts), after the rights. */
+      guard?: (principal: Principal, path: string) => Promise<void>;
     },
   ) {}
 
@@ -208,12 +210,13 @@ export class Resolver {
   }
 
   /**
-   * Resolves a client path after checking `access` for `principal` (nothing touches storage before
-   * that). Above every mount it is virtual; inside one it names the mount and the driver path.
+   * Resolves a client path after checking `access` for `principal` and the folder rules (nothing
+   * touches storage before that). Above every mount it is virtual; inside one it names the mount and the driver path.
    */
   async resolve(principal: Principal, raw: unknown, access: FsAccess): Promise<ResolvedPath> {
     const { path } = this.target(raw);
     this.check(principal, path, access);
+    await this.deps.guard?.(principal, path);
     const mount = this.mountOf(await this.visibleMounts(principal), path);
     if (!mount) return { kind: 'virtual', path };
     return this.mounted(mount, path);

@@ -7,6 +7,7 @@
  * This class is the façade over the parts, one file per concern:
  * - vfs/resolve.ts: canonical paths, permission and base-path confinement, mounts, share folders;
  * - vfs/listing.ts: listings and their cache (forgotten on every change, here and on other instances);
+ * - vfs/folder-rules.ts: folder rules (hidden names, folder passwords, READMEs) on every door;
  * - vfs/mutations.ts: every write (name limits, locks, quota reservation, storage call, change event);
  * - vfs/copy-engine.ts: copying and moving files and folders, on one storage or across storages;
  * - vfs/serve-object.ts: streaming an object as an HTTP answer (Range, validators).
@@ -25,7 +26,8 @@ import {
 } from '../storage/driver.ts';
 import { ChangeFeed, type Place, type StorageChange } from './changes.ts';
 import { CopyEngine, type CopyItem, type CopyRun } from './copy-engine.ts';
-import { type ListingCache, Listings } from './listing.ts';
+import { FolderRules, type FolderRuleSource } from './folder-rules.ts';
+import { type FsListing, type ListingCache, Listings, sameItemsJson } from './listing.ts';
 import type { LockStore, WriteTarget } from './locks.ts';
 import { Mutations, statIfAny } from './mutations.ts';
 import type { StorageQuota } from './quota.ts';
@@ -60,6 +62,13 @@ export {
   type ListingCache,
 } from './listing.ts';
 export { MAX_NAME_BYTES, MAX_PATH_BYTES, meter } from './mutations.ts';
+export {
+  type FolderRuleRecord,
+  type FolderRuleSource,
+  FolderRules,
+  hideMatcher,
+  MAX_PATH_TOKENS,
+} from './folder-rules.ts';
 export { fsStorageFailure, storageOp } from './storage-answers.ts';
 // What the doors need of the drivers' vocabulary, so that none of them imports storage/.
 export { ByteLimit } from '../storage/byte-limit.ts';
@@ -84,13 +93,19 @@ export interface VfsDeps {
   locks?: LockStore;
   /** Each storage config's quota, which every write reserves from (vfs/quota.ts). */
   quota?: StorageQuota;
+  /** The folder rules (modules/fs-meta/), and the secret their password tokens are signed with. */
+  folderRules?: { source: FolderRuleSource; secretKey: string };
 }
+
+const NO_RULES: FolderRuleSource = { all: () => Promise.resolve([]) };
 
 export class Vfs {
   private readonly resolver: Resolver;
   private readonly listings: Listings;
   private readonly mutations: Mutations;
   private readonly copies: CopyEngine;
+  /** Folder rules: every path the vfs resolves and every listing it answers obeys them. */
+  readonly folderRules: FolderRules;
 
   /**
    * Every change to storage, from every door (vfs/changes.ts). The listings cache is its first
@@ -100,10 +115,17 @@ export class Vfs {
 
   constructor(deps: VfsDeps) {
     const report = (change: StorageChange) => this.report(change);
+    this.folderRules = new FolderRules({
+      source: deps.folderRules?.source ?? NO_RULES,
+      secretKey: deps.folderRules?.secretKey ?? '',
+      clock: deps.clock,
+      ...(deps.bus ? { bus: deps.bus } : {}),
+    });
     this.resolver = new Resolver({
       mounts: deps.mounts,
       storageConfigs: deps.storageConfigs,
       assertUnlocked: (principal, targets) => this.assertUnlocked(principal, targets),
+      guard: (principal, path) => this.folderRules.guard(principal, path),
     });
     this.listings = new Listings({
       resolver: this.resolver,
@@ -176,8 +198,24 @@ export class Vfs {
 
   // ---- reading --------------------------------------------------------------------------------
 
-  list(principal: Principal, raw: unknown, options: { cache?: ListingCache } = {}) {
-    return this.listings.list(principal, raw, options);
+  /**
+   * A folder's listing without the names its rules hide (for all but an admin), with the README
+   * its rules show above and below it; 404/403 as {@link resolve} for a hidden or locked folder.
+   */
+  async list(
+    principal: Principal,
+    raw: unknown,
+    options: { cache?: ListingCache } = {},
+  ): Promise<FsListing & { header_markdown: string | null; footer_markdown: string | null }> {
+    const { path } = this.target(raw);
+    await this.folderRules.guard(principal, path);
+    const listing = await this.listings.list(principal, raw, options);
+    const items = await this.folderRules.visible(principal, listing.path, listing.items);
+    const { header_markdown, footer_markdown } = await this.folderRules.effective(listing.path);
+    const answer = { ...listing, items, header_markdown, footer_markdown };
+    // Nothing hidden: the cached items' JSON still serves (vfs/listing.ts).
+    if (items === listing.items) sameItemsJson(listing, answer);
+    return answer;
   }
 
   /** What is at a path inside a mount (file or folder); 404 when nothing. */

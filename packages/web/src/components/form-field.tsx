@@ -2,7 +2,13 @@
  * Labelled form controls. Each control is tied to its label, hint and error through ids, and
  * marked `aria-invalid` while it has an error.
  */
-import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+import {
+  useId,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from 'react';
 
 const controlClasses =
   'block w-full rounded-md border bg-surface px-3 py-2 text-sm text-fg placeholder:text-fg-muted/80 ' +
@@ -80,6 +86,38 @@ export function TextField({ label, hint, error, required, addon, className = '',
       ) : (
         input
       )}
+    </FieldShell>
+  );
+}
+
+export interface TextAreaFieldProps extends Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id'> {
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string | null;
+}
+
+/** A multi-line text field (Markdown, one entry per line); what is typed is the user's, in any language. */
+export function TextAreaField({
+  label,
+  hint,
+  error,
+  required,
+  className = '',
+  ...props
+}: TextAreaFieldProps) {
+  const id = useId();
+  return (
+    <FieldShell id={id} label={label} hint={hint} error={error} required={required}>
+      <textarea
+        id={id}
+        required={required}
+        spellCheck={false}
+        data-user-content=""
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(hint && !error && `${id}-hint`, error && `${id}-error`)}
+        className={`${controlClasses} resize-y font-mono ${error ? 'border-danger' : 'border-border-strong/70'} ${className}`}
+        {...props}
+      />
     </FieldShell>
   );
 }

@@ -9,6 +9,7 @@ export const ADMIN_MODULES = [
   'file-management',
   'storage-config',
   'mount-management',
+  'folder-rules',
   'key-management',
   'upload-requests',
   'audit-log',

@@ -132,7 +132,8 @@ export function authRoutes(auth: AuthService, users: UsersService) {
       },
       async (c) => {
         const principal = c.get('principal')!;
-        const must = principal.type !== 'apikey' && principal.mustEnrol === true;
+        const must =
+          (principal.type === 'admin' || principal.type === 'member') && principal.mustEnrol === true;
         return ok(c, 'auth.me', { ...(await users.get(principal.id)), must_enrol: must });
       },
     ),

@@ -249,7 +249,13 @@ export class AuthService {
 
   /** A person's principal, marked when they must set up two-factor sign-in before anything else. */
   async withEnrolment(user: UsersTable, principal: Principal): Promise<Principal> {
-    if (principal.type === 'apikey' || !(await this.twoFactor.mustEnrol(user))) return principal;
+    if (
+      principal.type === 'apikey' ||
+      principal.type === 'guest' ||
+      !(await this.twoFactor.mustEnrol(user))
+    ) {
+      return principal;
+    }
     return { ...principal, mustEnrol: true };
   }
 

@@ -13,7 +13,7 @@ import { json, ok, okWith } from '../../http/envelope.ts';
 import { type MessageKey, translate } from '../../errors/messages.ts';
 import { route } from '../../http/route-docs.ts';
 import { placeOf, type Vfs } from '../../vfs/vfs.ts';
-import { FS_TREES } from '../fs/fs-trees.ts';
+import { FS_TREES, pathTokens } from '../fs/fs-trees.ts';
 import {
   type FsTaskItem,
   type FsTasksService,
@@ -49,7 +49,9 @@ const commitBody = z.object({
 
 export function fsTasksRoutes(tasks: FsTasksService, vfs: Vfs) {
   const app = new Hono<AppEnv>();
-  const principal = (c: Context<AppEnv>): Principal => c.get('principal')!;
+  // With the folder-password tokens the request presented (vfs/folder-rules.ts).
+  const principal = (c: Context<AppEnv>): Principal =>
+    vfs.folderRules.withTokens(c.get('principal')!, pathTokens(c));
   const lang = (c: Context<AppEnv>) => c.get('lang') ?? 'zh';
   /** CloudPaste's batch answers: HTTP 200 always, `code` 202 and `success: false` when nothing worked. */
   const batchAnswer = (

@@ -14,7 +14,7 @@ import { publicOrigin } from '../../http/public-origin.ts';
 import { route } from '../../http/route-docs.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { contentDisposition } from '../../lib/content-disposition.ts';
-import { FS_TREES } from './fs-trees.ts';
+import { FS_TREES, pathTokens } from './fs-trees.ts';
 import { type FsZipService, ZIP_MAX_PATHS, type ZipPlan } from './fs-zip.ts';
 import { zipArchive } from './zip-archive.ts';
 
@@ -60,17 +60,21 @@ export function zipResponse(c: Context<AppEnv>, plan: ZipPlan, now: Date): Respo
 
 export function fsZipRoutes(zips: FsZipService, options: { config: Config; clock: Clock }) {
   const app = new Hono<AppEnv>();
-  const principal = (c: Context<AppEnv>): Principal => c.get('principal')!;
+  // With the folder-password tokens the request presented (vfs/folder-rules.ts).
+  const principal = (c: Context<AppEnv>): Principal => zips.withTokens(c.get('principal')!, pathTokens(c));
 
   /** Plans the archive (every 4xx comes here, before a byte is sent), then streams it. */
   const answerZip = async (c: Context<AppEnv>, who: Principal, raws: string[]): Promise<Response> =>
     zipResponse(c, await zips.plan(who, raws, c.req.raw.signal), options.clock.now());
 
-  for (const { prefix, doc } of FS_TREES) {
+  for (const { prefix, doc, auth } of FS_TREES) {
+    // On the key tree a signed-out visitor is the guest while guests may browse (its reach decides).
+    const guests = auth === 'mount';
     app.get(
       `${prefix}/download-zip`,
       route(
         {
+          guests,
           ...doc(
             'Downloads a folder, or several files and folders of one folder (`paths` repeated), as a zip streamed by the server',
             'Entries are named relative to the folder (the folder of a selection); folders are entries of ' +
@@ -89,6 +93,7 @@ export function fsZipRoutes(zips: FsZipService, options: { config: Config; clock
       `${prefix}/zip-link`,
       route(
         {
+          guests,
           ...doc(
             'A short-lived link that downloads the zip of `paths` without credentials (for a browser)',
             'Answers `{url, expires_at, expires_in}`; open `url` with a plain GET (navigate to it). ' +

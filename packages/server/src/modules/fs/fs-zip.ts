@@ -21,7 +21,7 @@ import { z } from 'zod';
 import { badRequest, clientGone, forbidden } from '../../errors/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { openLink, signLink, stampDigest, stampMatches } from '../../lib/signed-link.ts';
-import { joinPath, type MountedPath, nameOf, parentOf, type Vfs } from '../../vfs/vfs.ts';
+import { joinPath, MAX_PATH_TOKENS, type MountedPath, nameOf, parentOf, type Vfs } from '../../vfs/vfs.ts';
 import type { ZipEntry } from './zip-archive.ts';
 
 /** At most this many paths in one selection. */
@@ -46,6 +46,8 @@ export interface ZipSubjects {
   user(id: string): Promise<{ principal: Principal; stamp: string } | null>;
   /** The key with this id as it is now, or null when deleted or expired. */
   apiKey(id: string): Promise<Principal | null>;
+  /** The guest as it is now (null while guests may not browse). */
+  guest?(): Promise<Principal | null>;
 }
 
 export interface FsZipDeps {
@@ -68,13 +70,15 @@ export interface ZipPlan {
 const linkPayload = z.object({
   v: z.literal(1),
   /** Who: a person (an admin or a member) or an API key, by id. */
-  k: z.enum(['admin', 'member', 'apikey']),
+  k: z.enum(['admin', 'member', 'apikey', 'guest']),
   i: z.string().min(1).max(100),
   /** The admin's stamp, keyed (so the URL shows nothing of it). */
   h: z.string().max(64).optional(),
   p: z.array(z.string().max(4096)).min(1).max(ZIP_MAX_PATHS),
   /** Expiry, Unix seconds. */
   e: z.number().int().positive(),
+  /** The folder-password tokens the caller presented (vfs/folder-rules.ts), each checked again. */
+  t: z.array(z.string().max(1000)).max(MAX_PATH_TOKENS).optional(),
 });
 
 const zipClientGone = () => clientGone('fs.zip_client_gone');
@@ -84,6 +88,11 @@ export class FsZipService {
 
   private get vfs() {
     return this.deps.vfs;
+  }
+
+  /** `principal` carrying the folder-password tokens a request presented (vfs/folder-rules.ts). */
+  withTokens(principal: Principal, tokens: readonly string[]): Principal {
+    return this.vfs.folderRules.withTokens(principal, tokens);
   }
 
   /**
@@ -195,8 +204,9 @@ export class FsZipService {
     const paths = this.targets(principal, raws);
     await this.plan(principal, paths);
     const exp = Math.floor(this.deps.clock.now().getTime() / 1000) + this.deps.linkSeconds;
+    const tokens = this.vfs.folderRules.tokensOf(principal);
     let stamp: string | undefined;
-    if (principal.type !== 'apikey') {
+    if (principal.type === 'admin' || principal.type === 'member') {
       const user = await this.deps.subjects.user(principal.id);
       if (!user) throw forbidden('fs.zip_link_invalid');
       stamp = stampDigest(this.deps.secretKey, LINK_PURPOSE, user.stamp);
@@ -208,6 +218,7 @@ export class FsZipService {
       ...(stamp ? { h: stamp } : {}),
       p: paths,
       e: exp,
+      ...(tokens.length > 0 ? { t: [...tokens] } : {}),
     };
     const token = signLink(this.deps.secretKey, LINK_PURPOSE, payload, LINK_OPTIONS);
     if (token.length > LINK_MAX_TOKEN_CHARS) throw badRequest('fs.zip_selection_too_long');
@@ -224,7 +235,9 @@ export class FsZipService {
     if (!payload) throw forbidden('fs.zip_link_invalid');
     if (this.deps.clock.now().getTime() >= payload.e * 1000) throw forbidden('fs.zip_link_expired');
     let principal: Principal | null;
-    if (payload.k !== 'apikey') {
+    if (payload.k === 'guest') {
+      principal = (await this.deps.subjects.guest?.()) ?? null;
+    } else if (payload.k !== 'apikey') {
       // A person, as they are now: their role and reach today, never those of when the link was made.
       const user = await this.deps.subjects.user(payload.i);
       principal =
@@ -238,7 +251,7 @@ export class FsZipService {
     if (principal.type === 'apikey' && !principal.permissions.mount) {
       throw forbidden('auth.permission_required', { permission: 'mount' });
     }
-    return { principal, paths: payload.p };
+    return { principal: this.withTokens(principal, payload.t ?? []), paths: payload.p };
   }
 }
 

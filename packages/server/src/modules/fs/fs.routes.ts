@@ -15,7 +15,7 @@ import { publicOrigin, rebaseUrl } from '../../http/public-origin.ts';
 import { noteAudit, route } from '../../http/route-docs.ts';
 import { cachedItemsJson, type Vfs } from '../../vfs/vfs.ts';
 import { servingHeaders } from '../files/files.serving.ts';
-import { FS_TREES } from './fs-trees.ts';
+import { FS_TREES, pathTokens } from './fs-trees.ts';
 import type { FsService } from './fs.service.ts';
 import { fileUpdateSchema } from '../files/files.routes.ts';
 import type { FileUpdate, FilesService } from '../files/files.service.ts';
@@ -124,7 +124,9 @@ export function fsRoutes(
 ) {
   const app = new Hono<AppEnv>();
   const tag = 'File system';
-  const principal = (c: Context<AppEnv>): Principal => c.get('principal')!;
+  // With the folder-password tokens the request presented (vfs/folder-rules.ts).
+  const principal = (c: Context<AppEnv>): Principal =>
+    vfs.folderRules.withTokens(c.get('principal')!, pathTokens(c));
   const clientUrl = (c: Context<AppEnv>, url: URL | null) =>
     url ? rebaseUrl(url, options.internalBaseUrl, publicOrigin(c, options.config)) : null;
 
@@ -173,11 +175,14 @@ export function fsRoutes(
     ),
   );
 
-  for (const { prefix, doc } of FS_TREES) {
+  for (const { prefix, doc, auth } of FS_TREES) {
+    // On the key tree a signed-out visitor is the guest while guests may browse (its reach decides).
+    const guests = auth === 'mount';
     app.get(
       `${prefix}/list`,
       route(
         {
+          guests,
           ...doc(
             'Lists a folder: every entry, folders first; above the mounts the way on as virtual folders',
             'Entries carry `name, path, isDirectory, isVirtual, size, modified` and `etag` for files. ' +
@@ -202,6 +207,7 @@ export function fsRoutes(
       `${prefix}/get`,
       route(
         {
+          guests,
           ...doc('What is at a path (file or folder), with `preview_url` and `download_url` for a file'),
           query: pathQuery,
         },
@@ -221,6 +227,7 @@ export function fsRoutes(
       `${prefix}/download`,
       route(
         {
+          guests,
           ...doc('Downloads a file through the server (Range, ETag, conditional requests; an attachment)'),
           query: pathQuery,
           produces: 'bytes',
@@ -239,7 +246,7 @@ export function fsRoutes(
     app.post(
       `${prefix}/mkdir`,
       route(
-        { ...doc('Creates a folder (and missing parents); 409 when it exists'), body: pathBody },
+        { guests, ...doc('Creates a folder (and missing parents); 409 when it exists'), body: pathBody },
         async (c, { body }) => {
           await fs.mkdir(principal(c), body.path);
           return ok(c, 'fs.dir_created', null);
@@ -251,6 +258,7 @@ export function fsRoutes(
       `${prefix}/upload`,
       route(
         {
+          guests,
           ...doc(
             'Uploads a file into the folder `path` (multipart form: `file`, `path`; streamed, the upload limit applies)',
             'Publishes a file share of the upload when the `fs_upload_share` setting is on (the default); ' +
@@ -435,6 +443,7 @@ export function fsRoutes(
       `${prefix}/remove`,
       route(
         {
+          guests,
           ...doc('Removes a file, or a folder with everything in it, and their file shares'),
           query: pathQuery,
         },
@@ -450,6 +459,7 @@ export function fsRoutes(
       `${prefix}/batch-remove`,
       route(
         {
+          guests,
           ...doc(
             'Removes several paths (a key: every path must be inside its base path, or nothing happens)',
           ),
@@ -471,6 +481,7 @@ export function fsRoutes(
       `${prefix}/rename`,
       route(
         {
+          guests,
           ...doc('Renames or moves a file or folder within its mount; its file shares follow'),
           body: renameBody,
         },
@@ -485,6 +496,7 @@ export function fsRoutes(
       `${prefix}/update`,
       route(
         {
+          guests,
           ...doc(
             'Writes text (at most 10 MiB) to a file, creating it when missing',
             'With `etag` (the one the file had when it was opened), a file that has changed since, ' +
@@ -523,6 +535,7 @@ export function fsRoutes(
       `${prefix}/file-link`,
       route(
         {
+          guests,
           ...doc(
             'A direct link to a file (presigned on S3, signed by this server for local disk)',
             '`expires_in` seconds (default: the storage config’s signature time, at most 7 days); ' +

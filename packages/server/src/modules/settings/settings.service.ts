@@ -13,6 +13,8 @@ import {
   DEFAULT_MAX_UPLOAD_BYTES,
   WEBDAV_UPLOAD_MODES,
   parseUrlAllowlist,
+  type Principal,
+  splitGuestPaths,
   splitUrlAllowlist,
   toBytes,
   type systemSettingsUpdateSchema,
@@ -33,6 +35,9 @@ const WEBDAV_UPLOAD_SHARE_KEY = 'webdav_upload_share';
 const AUDIT_RETENTION_KEY = 'audit_retention_days';
 const REQUIRE_TWO_FACTOR_KEY = 'require_two_factor';
 const PUBLIC_PASTES_KEY = 'public_pastes_enabled';
+const GUEST_ENABLED_KEY = 'guest_enabled';
+const GUEST_PATHS_KEY = 'guest_paths';
+const GUEST_WRITE_KEY = 'guest_write';
 const MB = 1024 ** 2;
 
 /** Bytes as CloudPaste's `max_upload_size`: megabytes, to three decimals. */
@@ -101,12 +106,38 @@ export class SettingsService {
       : DEFAULT_AUDIT_RETENTION_DAYS;
   }
 
+  /** Guest browsing (docs/accounts.md, "Guests"): off, no folders and read only unless an admin chose. */
+  async guestAccess(): Promise<{ enabled: boolean; paths: string[]; write: boolean }> {
+    const [enabled, paths, write] = await Promise.all([
+      this.repo.get(GUEST_ENABLED_KEY),
+      this.repo.get(GUEST_PATHS_KEY),
+      this.repo.get(GUEST_WRITE_KEY),
+    ]);
+    return {
+      enabled: enabled === 'true',
+      paths: splitGuestPaths(paths ?? '') ?? [],
+      write: write === 'true',
+    };
+  }
+
+  /** The guest principal while guests may browse some folder, else null (http/auth.ts). */
+  async guest(): Promise<Principal | null> {
+    const access = await this.guestAccess();
+    if (!access.enabled || access.paths.length === 0) return null;
+    return {
+      type: 'guest',
+      id: 'guest',
+      grants: access.paths.map((path) => ({ path, write: access.write })),
+    };
+  }
+
   /** The settings as a list of rows (CloudPaste's shape), computed values included. */
   async list() {
     const rows = await this.repo.all();
     const updated = (key: string) => rows.find((r) => r.key === key)?.updated_at ?? null;
     const bytes = await this.maxUploadBytes();
     const shares = await this.uploadShares();
+    const guest = await this.guestAccess();
     return [
       {
         key: 'max_upload_size',
@@ -163,6 +194,24 @@ export class SettingsService {
         updated_at: updated(PUBLIC_PASTES_KEY),
       },
       {
+        key: GUEST_ENABLED_KEY,
+        value: String(guest.enabled),
+        description: 'Let signed-out visitors browse the guest folders',
+        updated_at: updated(GUEST_ENABLED_KEY),
+      },
+      {
+        key: GUEST_PATHS_KEY,
+        value: guest.paths.join('\n'),
+        description: 'The folders guests may browse, one per line',
+        updated_at: updated(GUEST_PATHS_KEY),
+      },
+      {
+        key: GUEST_WRITE_KEY,
+        value: String(guest.write),
+        description: 'Let guests also upload, rename and delete in those folders',
+        updated_at: updated(GUEST_WRITE_KEY),
+      },
+      {
         key: REQUIRE_TWO_FACTOR_KEY,
         value: await this.requireTwoFactor(),
         description: 'Who must sign in with two factors: off, admins or everyone',
@@ -206,6 +255,12 @@ export class SettingsService {
     if (input.require_two_factor !== undefined) {
       await this.repo.set(REQUIRE_TWO_FACTOR_KEY, input.require_two_factor, now);
     }
+    if (input.guest_enabled !== undefined)
+      await this.repo.set(GUEST_ENABLED_KEY, String(input.guest_enabled), now);
+    if (input.guest_paths !== undefined) {
+      await this.repo.set(GUEST_PATHS_KEY, (splitGuestPaths(input.guest_paths) ?? []).join('\n'), now);
+    }
+    if (input.guest_write !== undefined) await this.repo.set(GUEST_WRITE_KEY, String(input.guest_write), now);
     if (input.audit_retention_days !== undefined) {
       await this.repo.set(AUDIT_RETENTION_KEY, String(input.audit_retention_days), now);
     }

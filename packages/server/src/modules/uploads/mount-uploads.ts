@@ -244,7 +244,8 @@ export class MountUploads {
     door: 'fs' | 'webdav',
   ): Promise<FilesTable | null> {
     // The shares the file already had follow its new bytes on their own (share-upkeep.ts).
-    const publish = (await this.deps.settings.uploadShares())[door];
+    // A guest is nobody: what it uploads is no share of anyone's.
+    const publish = principal.type !== 'guest' && (await this.deps.settings.uploadShares())[door];
     if (!publish) return null;
     if (door === 'webdav' && (await this.deps.files.hasShares(at.config.id, at.subPath))) return null;
     const slug = await randomSlug((s) => this.deps.files.slugExists(s), 'uploads.slug_exhausted');

@@ -21,6 +21,7 @@ export interface AdminModule {
     | 'admin.modules.fileManagement'
     | 'admin.modules.storageConfig'
     | 'admin.modules.mountManagement'
+    | 'admin.modules.folderRules'
     | 'admin.modules.keyManagement'
     | 'admin.modules.uploadRequests'
     | 'admin.modules.auditLog'
@@ -62,6 +63,12 @@ export const ADMIN_MODULE_LIST: readonly AdminModule[] = [
     titleKey: 'admin.modules.mountManagement',
     requires: 'admin',
     Component: lazy(() => import('./mount-management/mount-management-module.tsx')),
+  },
+  {
+    id: 'folder-rules',
+    titleKey: 'admin.modules.folderRules',
+    requires: 'admin',
+    Component: lazy(() => import('./folder-rules/folder-rules-module.tsx')),
   },
   {
     id: 'key-management',

@@ -74,6 +74,8 @@ import {
   type Selection,
 } from './selection.ts';
 import { AccessNotice } from '../../components/access-notice.tsx';
+import { isApiError } from '../../lib/api/index.ts';
+import { FolderPasswordForm, FolderReadme, passwordFolderOf } from './components/folder-rules.tsx';
 import { refreshAfterChange } from '../../lib/query/refresh.ts';
 
 type Modal =
@@ -92,13 +94,14 @@ export default function MountExplorerPage() {
   const signedIn = useAuthStore((state) => state.isAuthenticated);
   const canMount = useAuthStore((state) => state.hasPermission('mount'));
 
-  if (!signedIn || !canMount) {
+  // Signed out, the explorer tries as the guest (docs/accounts.md, "Guests"); a 401 shows the notice.
+  if (signedIn && !canMount) {
     return (
       <div className="space-y-4">
         <ExplorerHeading />
         <AccessNotice
           signedIn={signedIn}
-          message={signedIn ? t('explorer.notice.keyWithoutMount') : t('explorer.notice.signedOut')}
+          message={t('explorer.notice.keyWithoutMount')}
           testId="explorer-notice"
         />
       </div>
@@ -112,6 +115,16 @@ function ExplorerAtUrl() {
   const { pathname } = useLocation();
   const folder = folderPath(normalizePath(paths.mountExplorer.pathFromPathname(pathname)) ?? '/');
   return <Explorer key={folder} folder={folder} />;
+}
+
+function SignedOutNotice() {
+  const { t } = useTranslation();
+  return (
+    <div className="space-y-4">
+      <ExplorerHeading />
+      <AccessNotice signedIn={false} message={t('explorer.notice.signedOut')} testId="explorer-notice" />
+    </div>
+  );
 }
 
 function ExplorerHeading() {
@@ -131,6 +144,8 @@ function Explorer({ folder }: { folder: string }) {
   const previewName = searchParams.get('preview');
   const tree = useFsTree();
   const listing = useListing(tree, folder);
+  const signedIn = useAuthStore((state) => state.isAuthenticated);
+  const passwordFolder = passwordFolderOf(listing.error);
   const { view, setView, sort, sortBy } = useExplorerPreferences();
   const [filter, setFilter] = useState('');
   const deferredFilter = useDeferredValue(filter);
@@ -372,6 +387,9 @@ function Explorer({ folder }: { folder: string }) {
   const toolbarActions =
     selectedItems.length > 0 ? actionsFor(selectedItems).filter((action) => action.id !== 'open') : [];
 
+  // Signed out and guests may not browse: the notice, as before guests existed.
+  if (!signedIn && isApiError(listing.error) && listing.error.status === 401) return <SignedOutNotice />;
+
   return (
     <div className="space-y-4" data-testid="explorer">
       <ExplorerHeading />
@@ -391,8 +409,8 @@ function Explorer({ folder }: { folder: string }) {
           <ExplorerBreadcrumb path={folder} />
         </div>
         <div className="flex flex-wrap items-center gap-2">
-          {inStorage && <UploadButtons onFiles={upload} />}
-          {inStorage && (
+          {inStorage && signedIn && <UploadButtons onFiles={upload} />}
+          {inStorage && signedIn && (
             <Button
               size="sm"
               variant="secondary"
@@ -415,23 +433,25 @@ function Explorer({ folder }: { folder: string }) {
               className={`size-4 ${listing.isFetching || actions.reloading ? 'animate-spin' : ''}`}
             />
           </Button>
-          <Button
-            variant="secondary"
-            size="sm"
-            onClick={() => setModal({ kind: 'tasks' })}
-            data-testid="explorer-tasks"
-          >
-            <TasksIcon className="size-4" />
-            {t('explorer.tasks.open')}
-            {runningTasks > 0 && (
-              <span
-                className="rounded-full bg-accent px-1.5 text-xs text-accent-fg"
-                data-testid="tasks-running"
-              >
-                {runningTasks}
-              </span>
-            )}
-          </Button>
+          {signedIn && (
+            <Button
+              variant="secondary"
+              size="sm"
+              onClick={() => setModal({ kind: 'tasks' })}
+              data-testid="explorer-tasks"
+            >
+              <TasksIcon className="size-4" />
+              {t('explorer.tasks.open')}
+              {runningTasks > 0 && (
+                <span
+                  className="rounded-full bg-accent px-1.5 text-xs text-accent-fg"
+                  data-testid="tasks-running"
+                >
+                  {runningTasks}
+                </span>
+              )}
+            </Button>
+          )}
           <div
             role="group"
             aria-label={t('explorer.view.label')}
@@ -468,7 +488,8 @@ function Explorer({ folder }: { folder: string }) {
       </div>
 
       <UploadPanel tree={tree} />
-      {inStorage && <DropUploads folder={folder} onFiles={upload} />}
+      {inStorage && signedIn && <DropUploads folder={folder} onFiles={upload} />}
+      <FolderReadme markdown={listing.data?.header_markdown} testId="folder-readme-header" />
 
       {listing.data && (
         <SelectionBar
@@ -480,6 +501,11 @@ function Explorer({ folder }: { folder: string }) {
       )}
       {listing.isPending ? (
         <PageLoading />
+      ) : passwordFolder !== null ? (
+        <FolderPasswordForm
+          path={passwordFolder}
+          onOpened={() => void client.invalidateQueries({ queryKey: fsKeys.all(tree) })}
+        />
       ) : listing.error ? (
         <LoadError error={listing.error} onRetry={() => void listing.refetch()} />
       ) : allItems.length === 0 ? (
@@ -507,6 +533,7 @@ function Explorer({ folder }: { folder: string }) {
       ) : (
         <EntryGrid {...viewProps} />
       )}
+      <FolderReadme markdown={listing.data?.footer_markdown} testId="folder-readme-footer" />
       {menu && (
         <ContextMenu
           anchor={menu.anchor}

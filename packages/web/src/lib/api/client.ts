@@ -20,6 +20,7 @@ import type { ParseKeys } from 'i18next';
 import { LANG_HEADER, type SuccessEnvelope } from '@cubby/shared';
 import { getLanguage, i18n } from '../i18n/index.ts';
 import { CACHED_AT_HEADER, OFFLINE_HEADER } from '../offline/offline-headers.ts';
+import { PATH_TOKENS_HEADER, pathTokensHeader } from './path-tokens.ts';
 import { noteOfflineCopy, noteServerAnswer } from '../offline/network-status.ts';
 import { ApiError } from './api-error.ts';
 import { getApiBaseUrl } from './base-url.ts';
@@ -174,6 +175,9 @@ function retryAfter(header: string | null): number | undefined {
 function credentialHeaders(credential: Credential | null): Headers {
   const headers = new Headers({ [LANG_HEADER]: getLanguage() });
   if (credential) headers.set('Authorization', authorizationHeader(credential));
+  // Folders opened by their password this visit (lib/api/path-tokens.ts).
+  const tokens = pathTokensHeader();
+  if (tokens) headers.set(PATH_TOKENS_HEADER, tokens);
   return headers;
 }
 

@@ -19,3 +19,4 @@ export {
   normalizeBackendUrl,
   setBackendOverride,
 } from './base-url.ts';
+export { rememberPathToken } from './path-tokens.ts';

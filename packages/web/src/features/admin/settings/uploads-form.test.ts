@@ -27,6 +27,9 @@ const stored: SystemSettings = {
   webdavUploadShare: false,
   auditRetentionDays: 90,
   requireTwoFactor: 'off',
+  guestEnabled: false,
+  guestPaths: '',
+  guestWrite: false,
 };
 
 test('the largest upload must be a number greater than 0', () => {

@@ -39,6 +39,12 @@ export interface SystemSettings {
   auditRetentionDays: number;
   /** Who must sign in with two factors (docs/accounts.md "Two-factor sign-in"). */
   requireTwoFactor: TwoFactorPolicy;
+  /** Signed-out visitors browse the guest folders (docs/accounts.md "Guests"). */
+  guestEnabled: boolean;
+  /** The guest folders, one per line. */
+  guestPaths: string;
+  /** Guests may also write there. */
+  guestWrite: boolean;
 }
 
 interface SettingRow {
@@ -72,6 +78,9 @@ export function toSystemSettings(rows: unknown): SystemSettings {
     requireTwoFactor: (TWO_FACTOR_POLICIES as readonly string[]).includes(policy)
       ? (policy as TwoFactorPolicy)
       : 'off',
+    guestEnabled: value('guest_enabled') === 'true',
+    guestPaths: value('guest_paths') ?? '',
+    guestWrite: value('guest_write') === 'true',
   };
 }
 

@@ -6,6 +6,7 @@
 import { useTranslation } from 'react-i18next';
 import { AccountSection } from './account-section.tsx';
 import { AuditSection } from './audit-section.tsx';
+import { GuestSection } from './guest-section.tsx';
 import { TwoFactorPolicySection } from './two-factor-policy-section.tsx';
 import { UploadsSection } from './uploads-section.tsx';
 
@@ -16,6 +17,7 @@ export default function SettingsModule() {
       <h1 className="text-2xl font-semibold tracking-tight text-fg">{t('admin.modules.settings')}</h1>
       <AccountSection />
       <UploadsSection />
+      <GuestSection />
       <TwoFactorPolicySection />
       <AuditSection />
     </div>
