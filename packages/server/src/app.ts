@@ -18,6 +18,7 @@ import { badRequest, shuttingDown } from './errors/app-error.ts';
 import { createAttemptLimiter } from './http/rate-limiter.ts';
 import { requestBodies } from './http/request-body.ts';
 import { requestContext } from './http/request-context.ts';
+import { publicOrigin } from './http/public-origin.ts';
 import { serveSpa } from './http/spa.ts';
 import { type CacheNote, type CacheBus, createCacheBus, newInstanceId } from './lib/cache-bus.ts';
 import { AdjustableClock, type Clock } from './lib/clock.ts';
@@ -53,6 +54,9 @@ import { UsersService } from './modules/users/users.service.ts';
 import { DashboardRepository } from './modules/dashboard/dashboard.repository.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { DashboardService } from './modules/dashboard/dashboard.service.ts';
+import { CardsRepository } from './modules/cards/cards.repository.ts';
+import { cardsRoutes } from './modules/cards/cards.routes.ts';
+import { cardTags, fileCards, LinkCards, pasteCards } from './modules/cards/cards.service.ts';
 import { FilesRepository } from './modules/files/files.repository.ts';
 import { filesRoutes } from './modules/files/files.routes.ts';
 import { FilesService } from './modules/files/files.service.ts';
@@ -325,6 +329,12 @@ export function createApp(deps: AppDeps) {
     place: (principal, configId, folder) => vfs.shareUploadFolder(principal, configId, folder),
   });
 
+  // Link cards of share pages, one line per kind of share page (docs/api.md "Link cards").
+  const cardsRepository = new CardsRepository(db.kysely, db.dialect);
+  const cards = new LinkCards(clock);
+  cards.register('paste', '/paste/:slug', pasteCards(cardsRepository, cards));
+  cards.register('file', '/file/:slug', fileCards(cardsRepository, cards));
+
   const app = new Hono<AppEnv>();
   app.onError(handleError);
   app.use('*', requestContext(logger, config.trustProxyHops));
@@ -395,6 +405,8 @@ export function createApp(deps: AppDeps) {
   api.route('/', passkeysRoutes(passkeys, { auth, users, config }));
   api.route('/', auditRoutes(audit, config));
   api.route('/', apiKeysRoutes(apiKeys));
+  // Before the share routes: its guard answers preview fetchers on their bytes routes.
+  api.route('/', cardsRoutes(cards, { repo: cardsRepository, files, config }));
   api.route('/', pastesRoutes(pastes));
   api.route('/', filesRoutes(files, config));
   api.route('/', settingsRoutes(settings));
@@ -432,7 +444,16 @@ export function createApp(deps: AppDeps) {
   app.route('/api', api);
   app.all('/api/*', handleNotFound);
 
-  app.use('*', serveSpa(deps.webDistDir ?? DEFAULT_WEB_DIST));
+  app.use(
+    '*',
+    serveSpa(deps.webDistDir ?? DEFAULT_WEB_DIST, {
+      headFor: async (c) => {
+        const origin = publicOrigin(c, config);
+        const card = await cards.forPath(c.req.path, origin);
+        return card && cardTags(card, origin);
+      },
+    }),
+  );
   app.notFound(handleNotFound);
 
   return {
@@ -448,6 +469,7 @@ export function createApp(deps: AppDeps) {
       appPasswords,
       apiKeys,
       pastes,
+      cards,
       settings,
       storageConfigs,
       drivers,

@@ -286,6 +286,13 @@ const catalogue = {
     '{field} 含有无效字符（NUL 或孤立的 Unicode 代理项）',
     '{field} holds a character that is not allowed (NUL or a lone Unicode surrogate)',
   ],
+  'cards.url_required': ['请提供分享页面的地址（url）', 'The address of a share page (url) is required'],
+  'cards.not_a_share_page': ['该地址不是本站的分享页面', 'That address is not a share page of this site'],
+  'cards.format_json_only': [
+    '仅支持 JSON 格式（format=json）',
+    'Only the JSON format is offered (format=json)',
+  ],
+  'cards.no_card_image': ['该分享没有预览图片', 'This share has no card picture'],
   'pastes.created': ['创建成功', 'Created'],
   'pastes.loaded': ['获取成功', 'Loaded'],
   'pastes.not_found': ['文本分享不存在或已过期', 'This text share does not exist or has expired'],
