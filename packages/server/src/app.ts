@@ -54,6 +54,10 @@ import { UsersService } from './modules/users/users.service.ts';
 import { DashboardRepository } from './modules/dashboard/dashboard.repository.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { DashboardService } from './modules/dashboard/dashboard.service.ts';
+import { Mailer } from './modules/notifications/mail.ts';
+import { NotificationsRepository } from './modules/notifications/notifications.repository.ts';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
+import { NotificationsService } from './modules/notifications/notifications.service.ts';
 import { CardsRepository } from './modules/cards/cards.repository.ts';
 import { cardsRoutes } from './modules/cards/cards.routes.ts';
 import { cardTags, fileCards, LinkCards, pasteCards } from './modules/cards/cards.service.ts';
@@ -214,7 +218,19 @@ export function createApp(deps: AppDeps) {
       return user?.principal.type === 'admin' ? user : null;
     },
   });
-  const pastes = new PastesService(new PastesRepository(db.kysely, db.writeBatch), clock, limiter);
+  // Webhooks and email on share events (docs/api.md "Notifications"); `notify` is what modules call.
+  const mailer = new Mailer(new SettingsRepository(db.kysely), clock, deps.secretKey);
+  const notifications = new NotificationsService({
+    repo: new NotificationsRepository(db.kysely),
+    mailer,
+    clock,
+    logger,
+    secretKey: deps.secretKey,
+    publicBaseUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
+    allowlist: () => settings.urlAllowlist(),
+  });
+  const { notify } = notifications;
+  const pastes = new PastesService(new PastesRepository(db.kysely, db.writeBatch), clock, limiter, notify);
   const mountsRepository = new MountsRepository(db.kysely);
   // Each storage config's quota, kept on every door (vfs/quota.ts); `drivers` is built
   // below, and a storage is only counted once a request arrives.
@@ -262,6 +278,7 @@ export function createApp(deps: AppDeps) {
     settings,
     // `uploads` and `vfs` are built below; a delete only runs once a request arrives.
     abortUploads: (fileId) => uploads.abortSessionsOf(fileId),
+    notify,
   });
 
   // One tree over every mount: the fs routes, WebDAV and the copy engine go through it.
@@ -327,6 +344,7 @@ export function createApp(deps: AppDeps) {
     probe: settingsUrlProbe(settings),
     storageChanged,
     place: (principal, configId, folder) => vfs.shareUploadFolder(principal, configId, folder),
+    notify,
   });
 
   // Link cards of share pages, one line per kind of share page (docs/api.md "Link cards").
@@ -410,6 +428,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', pastesRoutes(pastes));
   api.route('/', filesRoutes(files, config));
   api.route('/', settingsRoutes(settings));
+  api.route('/', notificationsRoutes(notifications, mailer));
   api.route('/', storageConfigsRoutes(storageConfigs, { config, selfFetch: async (r) => app.fetch(r) }));
   api.route('/', mountsRoutes(mounts));
   api.route('/', fsRoutes(fs, vfs, { config, internalBaseUrl: storageConfigs.internalBaseUrl, files }));
@@ -470,6 +489,7 @@ export function createApp(deps: AppDeps) {
       apiKeys,
       pastes,
       cards,
+      notifications,
       settings,
       storageConfigs,
       drivers,

@@ -17,3 +17,4 @@ export * from './sizes.ts';
 export * from './storage-configs.ts';
 export * from './storage-fields.ts';
 export * from './url-allowlist.ts';
+export * from './notifications.ts';

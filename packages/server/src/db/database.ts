@@ -28,6 +28,7 @@ import * as m0017 from './migrations/0017-oidc.ts';
 import * as m0018 from './migrations/0018-two-factor.ts';
 import * as m0019 from './migrations/0019-passkeys.ts';
 import * as m0020 from './migrations/0020-ldap.ts';
+import * as m0027 from './migrations/0027-notifications.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -120,6 +121,7 @@ const migrations = {
   '0018-two-factor': m0018,
   '0019-passkeys': m0019,
   '0020-ldap': m0020,
+  '0027-notifications': m0027,
 };
 
 export type MigrationName = keyof typeof migrations;

@@ -36,6 +36,7 @@ import {
   shareState,
   type ShareState,
 } from '../shares/share-rules.ts';
+import type { Notify } from '../notifications/notifications.service.ts';
 import type { PasteListRow, PastesRepository } from './pastes.repository.ts';
 
 const PREVIEW_CHARS = 200;
@@ -53,6 +54,8 @@ export class PastesService {
     private readonly repo: PastesRepository,
     private readonly clock: Clock,
     private readonly passwordLimiter: AttemptLimiter,
+    /** Told when a paste is created or a view counted (modules/notifications). */
+    private readonly notify: Notify = () => {},
   ) {}
 
   async create(principal: Principal, input: z.output<typeof pasteCreateSchema>) {
@@ -80,6 +83,7 @@ export class PastesService {
       if (isUniqueViolation(error)) throw conflict('pastes.slug_taken');
       throw error;
     }
+    this.announce('share.created', row);
     return {
       id: row.id,
       slug: row.slug,
@@ -127,7 +131,15 @@ export class PastesService {
   /** The answer to a counted view; the last allowed view erases the text behind it. */
   private async delivered(counted: PastesTable): Promise<PasteView> {
     if (counted.max_views > 0 && counted.views >= counted.max_views) await this.repo.eraseContent(counted.id);
+    this.announce('share.viewed', counted);
     return { ...this.view(counted), content: counted.content };
+  }
+
+  private announce(event: 'share.created' | 'share.viewed', row: PastesTable): void {
+    this.notify({
+      event,
+      share: { kind: 'paste', id: row.id, slug: row.slug, name: row.remark, owner_id: row.owner_id },
+    });
   }
 
   async list(
