@@ -12,6 +12,7 @@ export const ADMIN_MODULES = [
   'key-management',
   'audit-log',
   'sso',
+  'notifications',
   'settings',
   'people',
   'account',

@@ -23,6 +23,7 @@ export interface AdminModule {
     | 'admin.modules.keyManagement'
     | 'admin.modules.auditLog'
     | 'admin.modules.sso'
+    | 'admin.modules.notifications'
     | 'admin.modules.settings'
     | 'admin.modules.people'
     | 'admin.modules.account';
@@ -78,6 +79,12 @@ export const ADMIN_MODULE_LIST: readonly AdminModule[] = [
     titleKey: 'admin.modules.sso',
     requires: 'admin',
     Component: lazy(() => import('./sso/sso-module.tsx')),
+  },
+  {
+    id: 'notifications',
+    titleKey: 'admin.modules.notifications',
+    requires: 'admin',
+    Component: lazy(() => import('./notifications/notifications-module.tsx')),
   },
   {
     id: 'settings',
