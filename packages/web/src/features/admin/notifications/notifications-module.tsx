@@ -280,7 +280,7 @@ function WebhookDialog({ hook, onClose }: { hook?: Webhook; onClose(): void }) {
           hint={t('admin.notifications.hints.url')}
           required
         />
-        <div className="flex flex-wrap items-end gap-3">
+        <div className="flex flex-wrap items-start gap-3">
           <TextField
             className="min-w-0 flex-1"
             label={t('admin.notifications.fields.secret')}
@@ -295,6 +295,7 @@ function WebhookDialog({ hook, onClose }: { hook?: Webhook; onClose(): void }) {
           <Button
             type="button"
             variant="secondary"
+            className="mt-7"
             onClick={() => change({ secret: randomSecret() })}
             data-testid="generate-secret"
           >
