@@ -232,6 +232,24 @@ async function seedSsoProvider(api: Api) {
   expect(made.status()).toBe(201);
 }
 
+/** A webhook for the Notifications screens (made once; it follows uploads only, which no screen makes). */
+async function seedWebhook(api: Api) {
+  const headers = { Authorization: `Bearer ${await api.adminToken()}` };
+  const listed = await api.request.get('/api/admin/webhooks', { headers });
+  const hooks = ((await listed.json()) as { data: { name: string }[] }).data;
+  if (hooks.some((hook) => hook.name === 'Team chat')) return;
+  const made = await api.request.post('/api/admin/webhooks', {
+    headers,
+    data: {
+      name: 'Team chat',
+      url: 'https://hooks.example.com/cubby/uploads',
+      secret: 'screens-webhook-secret-0123456789',
+      events: ['share.uploaded'],
+    },
+  });
+  expect(made.status()).toBe(201);
+}
+
 /** A member with a quota and extra paths, and an open invite, for the People screens (made once). */
 async function seedPeople(api: Api) {
   await createOnce(
@@ -1479,6 +1497,46 @@ export const SCREENS: Screen[] = [
     },
   },
   { name: 'login-sso', as: 'visitor', path: '/admin', prepare: seedSsoProvider },
+  { name: 'admin-notifications', as: 'admin', path: '/admin/notifications', prepare: seedWebhook },
+  {
+    name: 'notifications-webhook-errors',
+    as: 'admin',
+    path: '/admin/notifications',
+    action: async (page) => {
+      await page.getByTestId('create-webhook').click();
+      const dialog = page.getByTestId('webhook-dialog');
+      await dialog.locator('input[name=url]').fill('ftp://nowhere');
+      await dialog.getByTestId('save-webhook').click();
+      await expect(dialog.locator('[aria-invalid=true]')).toHaveCount(2);
+    },
+  },
+  {
+    name: 'notifications-deliveries',
+    as: 'admin',
+    path: '/admin/notifications',
+    prepare: seedWebhook,
+    action: async (page) => {
+      await page
+        .getByTestId('webhook')
+        .filter({ hasText: 'Team chat' })
+        .getByTestId('webhook-deliveries')
+        .click();
+      await expect(page.getByTestId('deliveries-dialog').getByTestId('deliveries-empty')).toBeVisible();
+    },
+  },
+  {
+    name: 'notifications-smtp-errors',
+    as: 'admin',
+    path: '/admin/notifications',
+    action: async (page) => {
+      const form = page.getByTestId('smtp-form');
+      await form.locator('input[name=smtp_host]').fill('smtp.example.com');
+      await form.locator('input[name=smtp_port]').fill('70000');
+      await form.locator('input[name=smtp_from]').fill('');
+      await form.getByTestId('save-smtp').click();
+      await expect(form.locator('[aria-invalid=true]')).toHaveCount(2);
+    },
+  },
   {
     // The LDAP section's connection test, stopped at its first step (nothing listens on port 1).
     name: 'sso-ldap-test',

@@ -18,6 +18,7 @@ import { badRequest, shuttingDown } from './errors/app-error.ts';
 import { createAttemptLimiter } from './http/rate-limiter.ts';
 import { requestBodies } from './http/request-body.ts';
 import { requestContext } from './http/request-context.ts';
+import { publicOrigin } from './http/public-origin.ts';
 import { serveSpa } from './http/spa.ts';
 import { type CacheNote, type CacheBus, createCacheBus, newInstanceId } from './lib/cache-bus.ts';
 import { AdjustableClock, type Clock } from './lib/clock.ts';
@@ -56,6 +57,13 @@ import { DashboardService } from './modules/dashboard/dashboard.service.ts';
 import { BundlesRepository } from './modules/bundles/bundles.repository.ts';
 import { bundlesRoutes } from './modules/bundles/bundles.routes.ts';
 import { BundlesService } from './modules/bundles/bundles.service.ts';
+import { Mailer } from './modules/notifications/mail.ts';
+import { NotificationsRepository } from './modules/notifications/notifications.repository.ts';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
+import { NotificationsService } from './modules/notifications/notifications.service.ts';
+import { CardsRepository } from './modules/cards/cards.repository.ts';
+import { cardsRoutes } from './modules/cards/cards.routes.ts';
+import { cardTags, fileCards, LinkCards, pasteCards } from './modules/cards/cards.service.ts';
 import { FilesRepository } from './modules/files/files.repository.ts';
 import { filesRoutes } from './modules/files/files.routes.ts';
 import { FilesService } from './modules/files/files.service.ts';
@@ -227,7 +235,25 @@ export function createApp(deps: AppDeps) {
       return user?.principal.type === 'admin' ? user : null;
     },
   });
-  const pastes = new PastesService(new PastesRepository(db.kysely, db.writeBatch), clock, limiter, settings);
+  // Webhooks and email on share events (docs/api.md "Notifications"); `notify` is what modules call.
+  const mailer = new Mailer(new SettingsRepository(db.kysely), clock, deps.secretKey);
+  const notifications = new NotificationsService({
+    repo: new NotificationsRepository(db.kysely),
+    mailer,
+    clock,
+    logger,
+    secretKey: deps.secretKey,
+    publicBaseUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
+    allowlist: () => settings.urlAllowlist(),
+  });
+  const { notify } = notifications;
+  const pastes = new PastesService(
+    new PastesRepository(db.kysely, db.writeBatch),
+    clock,
+    limiter,
+    settings,
+    notify,
+  );
   const mountsRepository = new MountsRepository(db.kysely);
   // Each storage config's quota, kept on every door (vfs/quota.ts); `drivers` is built
   // below, and a storage is only counted once a request arrives.
@@ -275,6 +301,7 @@ export function createApp(deps: AppDeps) {
     settings,
     // `uploads` and `vfs` are built below; a delete only runs once a request arrives.
     abortUploads: (fileId) => uploads.abortSessionsOf(fileId),
+    notify,
   });
 
   // One tree over every mount: the fs routes, WebDAV and the copy engine go through it.
@@ -374,6 +401,7 @@ export function createApp(deps: AppDeps) {
     probe: settingsUrlProbe(settings),
     storageChanged,
     place: (principal, configId, folder) => vfs.shareUploadFolder(principal, configId, folder),
+    notify,
   });
 
   // Links strangers upload into a folder, written with their creator's rights as they are now.
@@ -401,6 +429,12 @@ export function createApp(deps: AppDeps) {
     tailDir: path.join(config.dataDir, 'tmp', 'tus'),
     targets: [new MountPathTarget({ vfs, uploads: fs.uploads }), new ShareTarget(uploads)],
   });
+
+  // Link cards of share pages, one line per kind of share page (docs/api.md "Link cards").
+  const cardsRepository = new CardsRepository(db.kysely, db.dialect);
+  const cards = new LinkCards(clock);
+  cards.register('paste', '/paste/:slug', pasteCards(cardsRepository, cards));
+  cards.register('file', '/file/:slug', fileCards(cardsRepository, cards));
 
   const app = new Hono<AppEnv>();
   app.onError(handleError);
@@ -473,10 +507,13 @@ export function createApp(deps: AppDeps) {
   api.route('/', passkeysRoutes(passkeys, { auth, users, config }));
   api.route('/', auditRoutes(audit, config));
   api.route('/', apiKeysRoutes(apiKeys));
+  // Before the share routes: its guard answers preview fetchers on their bytes routes.
+  api.route('/', cardsRoutes(cards, { repo: cardsRepository, files, config }));
   api.route('/', pastesRoutes(pastes));
   api.route('/', filesRoutes(files, config));
   api.route('/', bundlesRoutes({ bundles, files, vfs, clock }, config));
   api.route('/', settingsRoutes(settings));
+  api.route('/', notificationsRoutes(notifications, mailer));
   api.route('/', storageConfigsRoutes(storageConfigs, { config, selfFetch: async (r) => app.fetch(r) }));
   api.route('/', mountsRoutes(mounts));
   api.route(
@@ -519,7 +556,16 @@ export function createApp(deps: AppDeps) {
   app.route('/api', api);
   app.all('/api/*', handleNotFound);
 
-  app.use('*', serveSpa(deps.webDistDir ?? DEFAULT_WEB_DIST));
+  app.use(
+    '*',
+    serveSpa(deps.webDistDir ?? DEFAULT_WEB_DIST, {
+      headFor: async (c) => {
+        const origin = publicOrigin(c, config);
+        const card = await cards.forPath(c.req.path, origin);
+        return card && cardTags(card, origin);
+      },
+    }),
+  );
   app.notFound(handleNotFound);
 
   return {
@@ -535,6 +581,8 @@ export function createApp(deps: AppDeps) {
       appPasswords,
       apiKeys,
       pastes,
+      cards,
+      notifications,
       settings,
       storageConfigs,
       drivers,

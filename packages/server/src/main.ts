@@ -114,6 +114,16 @@ const jobs = startJobs(
           run: () => services.audit.purge(),
         },
         {
+          name: 'deliver webhooks whose retry is due',
+          everyMs: 30_000,
+          run: () => services.notifications.runDue(),
+        },
+        {
+          name: 'notify of expired and soon-expiring shares',
+          everyMs: 60_000,
+          run: () => services.notifications.scanExpiries(),
+        },
+        {
           name: 'remove form uploads spooled by crashed requests',
           everyMs: 3600_000,
           run: () => services.fs.uploads.removeLeftoverSpools(),

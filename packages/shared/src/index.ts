@@ -21,3 +21,4 @@ export * from './storage-fields.ts';
 export * from './upload-requests.ts';
 export * from './url-allowlist.ts';
 export * from './fs-meta.ts';
+export * from './notifications.ts';

@@ -34,6 +34,7 @@ import * as m0023 from './migrations/0023-upload-requests.ts';
 import * as m0024 from './migrations/0024-tus-uploads.ts';
 import * as m0025 from './migrations/0025-fs-meta.ts';
 import * as m0026 from './migrations/0026-paste-files.ts';
+import * as m0027 from './migrations/0027-notifications.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -132,6 +133,7 @@ const migrations = {
   '0024-tus-uploads': m0024,
   '0025-fs-meta': m0025,
   '0026-paste-files': m0026,
+  '0027-notifications': m0027,
 };
 
 export type MigrationName = keyof typeof migrations;

@@ -3,7 +3,7 @@
  * Times are ISO-8601 UTC strings on both SQLite and PostgreSQL (they sort and compare as text);
  * booleans are integers 0/1.
  */
-import type { AuditEntry, FileSource } from '@cubby/shared';
+import type { AuditEntry, FileSource, WebhookDelivery } from '@cubby/shared';
 
 /** A person who signs in (docs/accounts.md): today's admins and the members they invite. */
 export interface UsersTable {
@@ -550,6 +550,34 @@ export interface FsMetaTable {
   updated_at: string;
 }
 
+/** An outgoing webhook (migration 0027). */
+export interface WebhooksTable {
+  id: string;
+  name: string;
+  url: string;
+  /** Sealed (lib/secret-box.ts, the webhook's id as associated data). */
+  secret: string;
+  /** JSON array of event names. */
+  events: string;
+  enabled: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A delivery and its log (the admin route answers it without the payload). */
+export interface WebhookDeliveriesTable extends WebhookDelivery {
+  /** The JSON body, sent byte for byte on every attempt. */
+  payload: string;
+}
+
+/** Once-only notices a share has had: 'expiring' (24 h before) and 'expired'. */
+export interface ShareNoticesTable {
+  share_kind: string;
+  share_id: string;
+  notice: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   oidc_providers: OidcProvidersTable;
@@ -589,4 +617,7 @@ export interface Database {
   upload_requests: UploadRequestsTable;
   upload_request_files: UploadRequestFilesTable;
   fs_meta: FsMetaTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  share_notices: ShareNoticesTable;
 }

@@ -95,6 +95,8 @@ export const requestTimeout = failure(408, 'REQUEST_TIMEOUT');
 /** 499 (nginx's code): the client went away before the answer was made; it is never read. */
 export const clientGone = failure(499, 'VALIDATION_FAILED');
 export const internal = failure(500, 'INTERNAL');
+/** 501: a variant of a request this server does not offer (oEmbed's `format=xml`). */
+export const notImplemented = failure(501, 'VALIDATION_FAILED');
 export const upstreamFailed = failure(502, 'UPSTREAM_UNAVAILABLE');
 /** 502: the storage answered, but not as it should (a presigned PUT refused). */
 export const storageFailed = failure(502, 'STORAGE_UNAVAILABLE');

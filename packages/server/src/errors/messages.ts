@@ -231,6 +231,36 @@ const catalogue = {
     '管理员取值最多 50 个，每个最多 256 个字符',
     'At most 50 admin values, each of at most 256 characters',
   ],
+  'validation.webhook_url_invalid': [
+    '地址必须是 http:// 或 https:// 开头的完整网址，且不含用户名或密码',
+    'The URL must be a full http:// or https:// address, without a username or password',
+  ],
+  'validation.webhook_name_invalid': ['名称最多 100 个字符', 'The name may have at most 100 characters'],
+  'validation.webhook_secret_invalid': [
+    '签名密钥需 16 到 200 个字符',
+    'The signing secret must have 16 to 200 characters',
+  ],
+  'validation.webhook_events_invalid': ['请至少选择一个事件', 'Choose at least one event'],
+  'validation.webhook_enabled_invalid': ['启用状态必须是 true 或 false', 'Enabled must be true or false'],
+  'validation.smtp_host_invalid': [
+    'SMTP 主机名最多 253 个字符',
+    'The SMTP host may have at most 253 characters',
+  ],
+  'validation.smtp_port_invalid': [
+    '端口必须是 1 到 65535 的整数',
+    'The port must be a whole number from 1 to 65535',
+  ],
+  'validation.smtp_security_invalid': [
+    '加密方式必须是 none、starttls 或 tls',
+    'Security must be none, starttls or tls',
+  ],
+  'validation.smtp_username_invalid': [
+    '用户名最多 200 个字符',
+    'The username may have at most 200 characters',
+  ],
+  'validation.smtp_password_invalid': ['密码最多 200 个字符', 'The password may have at most 200 characters'],
+  'validation.smtp_from_invalid': ['发件人最多 320 个字符', 'The sender may have at most 320 characters'],
+  'validation.smtp_to_invalid': ['收件地址不是有效的邮箱', 'The recipient is not a valid email address'],
   'validation.ldap_url_invalid': [
     '地址必须是 ldap:// 或 ldaps:// 加主机名（可带端口），不含路径',
     'The URL must be ldap:// or ldaps:// with a host (and port), without a path',
@@ -286,6 +316,13 @@ const catalogue = {
     '{field} 含有无效字符（NUL 或孤立的 Unicode 代理项）',
     '{field} holds a character that is not allowed (NUL or a lone Unicode surrogate)',
   ],
+  'cards.url_required': ['请提供分享页面的地址（url）', 'The address of a share page (url) is required'],
+  'cards.not_a_share_page': ['该地址不是本站的分享页面', 'That address is not a share page of this site'],
+  'cards.format_json_only': [
+    '仅支持 JSON 格式（format=json）',
+    'Only the JSON format is offered (format=json)',
+  ],
+  'cards.no_card_image': ['该分享没有预览图片', 'This share has no card picture'],
   'pastes.created': ['创建成功', 'Created'],
   'pastes.loaded': ['获取成功', 'Loaded'],
   'pastes.not_found': ['文本分享不存在或已过期', 'This text share does not exist or has expired'],
@@ -847,6 +884,32 @@ const catalogue = {
   'storage.in_use_mounts': [
     '有挂载点正在使用此配置，无法删除：{mounts}',
     'This configuration cannot be deleted because mounts use it: {mounts}',
+  ],
+  'notifications.webhook_not_found': ['Webhook 不存在', 'No such webhook'],
+  'notifications.webhooks_listed': ['获取成功', 'Loaded'],
+  'notifications.webhook_created': ['Webhook 已创建', 'Webhook created'],
+  'notifications.webhook_updated': ['Webhook 已保存', 'Webhook saved'],
+  'notifications.webhook_deleted': ['Webhook 已删除', 'Webhook deleted'],
+  'notifications.webhook_tested': ['测试事件已发送', 'Test event sent'],
+  'notifications.deliveries_listed': ['获取成功', 'Loaded'],
+  'notifications.smtp_loaded': ['获取成功', 'Loaded'],
+  'notifications.smtp_saved': ['邮件设置已保存', 'Email settings saved'],
+  'notifications.smtp_group_unknown': [
+    '未知的设置分组（可用：smtp）',
+    'Unknown settings group (known: smtp)',
+  ],
+  'notifications.smtp_test_sent': ['测试邮件已发送', 'Test email sent'],
+  'notifications.smtp_off': [
+    '邮件未启用：请先填写 SMTP 主机和发件人',
+    'Email is off: set the SMTP host and the sender first',
+  ],
+  'notifications.smtp_no_recipient': [
+    '没有收件人：请填写收件地址，或为管理员账户设置邮箱',
+    'No recipient: give an address, or set an email on an admin account',
+  ],
+  'notifications.smtp_failed': [
+    'SMTP 服务器拒绝了邮件：{reason}',
+    'The SMTP server refused the message: {reason}',
   ],
   'settings.loaded': ['获取系统设置成功', 'Settings loaded'],
   'settings.updated': ['系统设置更新成功', 'Settings saved'],

@@ -7,6 +7,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { answer } from './answer.ts';
 import type { AppEnv } from './context.ts';
+import { escapeHtml } from '../lib/html.ts';
 import { type RouteAuth, type RouteDoc, route, routeDoc } from './route-docs.ts';
 
 export interface KnownRoute {
@@ -179,8 +180,6 @@ export function openApiDocument(operations: readonly Operation[], version: strin
 }
 
 type Document = ReturnType<typeof openApiDocument>;
-
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 /** Escaped text whose `backticked` parts are shown as code. */
 const prose = (text: string): string =>

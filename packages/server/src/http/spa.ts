@@ -2,12 +2,15 @@
  * Serves the built web app (packages/web/dist) for every GET outside /api and /dav, falling back to
  * index.html so client routes work on reload. Hashed assets are cached for a year; index.html is
  * never cached and carries the strict Content-Security-Policy (its inline scripts allowed by hash).
+ * A page may add tags to <head> (`headFor`: a share page's link card, docs/api.md "Link cards"):
+ * meta and link tags only, so the policy and its script hashes stay as they are. Serving the app
+ * never counts a view.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from './context.ts';
 
 const MIME: Record<string, string> = {
@@ -63,7 +66,12 @@ function inlineScriptHashes(html: string): string[] {
   return hashes;
 }
 
-export function serveSpa(distDir: string): MiddlewareHandler<AppEnv> {
+export interface SpaOptions {
+  /** Tags for the <head> of the page at the request's path (escaped by the caller), if any. */
+  headFor?: (c: Context<AppEnv>) => Promise<string | undefined>;
+}
+
+export function serveSpa(distDir: string, options: SpaOptions = {}): MiddlewareHandler<AppEnv> {
   const root = path.resolve(distDir);
   let indexCache: { mtimeMs: number; html: string; headers: Record<string, string> } | undefined;
 
@@ -111,7 +119,9 @@ export function serveSpa(distDir: string): MiddlewareHandler<AppEnv> {
     if (!index) {
       return c.text('The web app is not built yet: run `npm run build`.', 503);
     }
-    return new Response(method === 'HEAD' ? null : index.html, {
+    const head = await options.headFor?.(c);
+    const html = head ? index.html.replace('</head>', `${head}</head>`) : index.html;
+    return new Response(method === 'HEAD' ? null : html, {
       headers: { 'Content-Type': MIME['.html']!, 'Cache-Control': 'no-cache', ...index.headers },
     });
   };

@@ -1,5 +1,5 @@
 /**
- * The one way the server fetches a URL a user gave it (URL upload), guarded against server-side
+ * The one way the server fetches a URL a user gave it (URL upload, webhooks), guarded against server-side
  * request forgery:
  * - http and https only, no credentials in the URL;
  * - the host name is resolved once (every address) and the fetch is refused when any address is
@@ -59,7 +59,9 @@ export const systemResolver: Resolver = async (hostname) => {
 };
 
 export interface SafeFetchOptions {
-  method?: 'GET' | 'HEAD';
+  method?: 'GET' | 'HEAD' | 'POST';
+  /** A small body, sent whole (POST only); a POST follows no redirect whatever `maxRedirects` says. */
+  body?: Uint8Array;
   headers?: Record<string, string>;
   /** Allowlist entries (`host`, `host:port`, CIDR); invalid entries are ignored. Empty by default. */
   allowlist?: readonly string[];
@@ -292,9 +294,9 @@ interface Exchange {
 function exchange(
   url: URL,
   addresses: ResolvedAddress[],
-  method: 'GET' | 'HEAD',
+  method: 'GET' | 'HEAD' | 'POST',
   headers: Record<string, string>,
-  opts: { connectTimeoutMs: number; idleTimeoutMs: number; signal?: AbortSignal },
+  opts: { connectTimeoutMs: number; idleTimeoutMs: number; signal?: AbortSignal; body?: Uint8Array },
 ): Promise<Exchange> {
   return new Promise((resolve, reject) => {
     const secure = url.protocol === 'https:';
@@ -354,7 +356,7 @@ function exchange(
       response.on('error', () => settle());
       resolve({ res: response, destroy, settle });
     });
-    req.end();
+    req.end(opts.body);
   });
 }
 
@@ -419,7 +421,8 @@ function emptyStream(): ReadableStream<Uint8Array> {
 /** Fetches a user-given URL under the rules at the top of this file. */
 export async function safeFetch(input: string | URL, options: SafeFetchOptions = {}): Promise<SafeResponse> {
   const method = options.method ?? 'GET';
-  const maxRedirects = options.maxRedirects ?? MAX_REDIRECTS;
+  // A redirected POST would be replayed (307/308) or turned into a GET (301-303): neither is wanted.
+  const maxRedirects = method === 'POST' ? 0 : (options.maxRedirects ?? MAX_REDIRECTS);
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const resolver = options.resolver ?? systemResolver;
@@ -446,6 +449,7 @@ export async function safeFetch(input: string | URL, options: SafeFetchOptions =
       connectTimeoutMs,
       idleTimeoutMs,
       signal: options.signal,
+      ...(method === 'POST' && options.body ? { body: options.body } : {}),
     });
     const { res } = ex;
     const status = res.statusCode ?? 0;

@@ -14,6 +14,7 @@ export const ADMIN_MODULES = [
   'upload-requests',
   'audit-log',
   'sso',
+  'notifications',
   'settings',
   'people',
   'account',

@@ -47,6 +47,7 @@ import {
 import type { AttemptLimiter } from '../../http/rate-limiter.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { isStorageError, type StoredObjects } from '../../vfs/objects.ts';
+import type { Notify } from '../notifications/notifications.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import {
   checkShareCredentials,
@@ -117,6 +118,8 @@ export class FilesService {
       settings: Pick<SettingsService, 'officePreviewEnabled'>;
       /** Aborts the unfinished multipart uploads of a pending share (UploadsService), before its row goes. */
       abortUploads?: (fileId: string) => Promise<void>;
+      /** Told when a share is made from a mount's file or a view counted (modules/notifications). */
+      notify?: Notify;
     },
   ) {}
 
@@ -227,6 +230,7 @@ export class FilesService {
     });
     if (outcome.outcome === 'counted') {
       const counted = outcome.row;
+      this.options.notify?.(shareEvent('share.viewed', counted));
       return { row: counted, usedUp: counted.max_views > 0 && counted.views >= counted.max_views };
     }
     if (outcome.outcome === 'already_counted') return { row, usedUp: false };
@@ -385,6 +389,7 @@ export class FilesService {
       if (isUniqueViolation(error)) throw conflict('files.slug_taken');
       throw error;
     }
+    this.options.notify?.(shareEvent('share.created', row));
     return this.update(principal, row.id, rest, origin);
   }
 
@@ -503,4 +508,12 @@ export class FilesService {
   private notOwned(principal: Principal): AppError {
     return notFound(principal.type === 'admin' ? 'files.not_found' : 'files.not_found_or_forbidden');
   }
+}
+
+/** A file share as notifications name it. */
+export function shareEvent(event: 'share.created' | 'share.viewed', row: FilesTable) {
+  return {
+    event,
+    share: { kind: 'file', id: row.id, slug: row.slug, name: row.filename, owner_id: row.owner_id },
+  };
 }

@@ -44,6 +44,7 @@ import {
   type ShareState,
 } from '../shares/share-rules.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
+import type { Notify } from '../notifications/notifications.service.ts';
 import type { PasteFileInput, PasteListRow, PastesRepository } from './pastes.repository.ts';
 
 type FilesInput = z.output<typeof pasteCreateSchema>['files'];
@@ -64,6 +65,8 @@ export class PastesService {
     private readonly clock: Clock,
     private readonly passwordLimiter: AttemptLimiter,
     private readonly settings: Pick<SettingsService, 'publicPastesEnabled'>,
+    /** Told when a paste is created or a view counted (modules/notifications). */
+    private readonly notify: Notify = () => {},
   ) {}
 
   async create(principal: Principal, input: z.output<typeof pasteCreateSchema>) {
@@ -97,6 +100,7 @@ export class PastesService {
       if (isUniqueViolation(error)) throw conflict('pastes.slug_taken');
       throw error;
     }
+    this.announce('share.created', row);
     return {
       id: row.id,
       slug: row.slug,
@@ -148,6 +152,7 @@ export class PastesService {
     // Read the files before the last view erases them.
     const files = await this.filesOf(counted);
     if (counted.max_views > 0 && counted.views >= counted.max_views) await this.repo.eraseContent(counted.id);
+    this.announce('share.viewed', counted);
     return { ...this.view(counted), content: counted.content, ...files };
   }
 
@@ -190,6 +195,19 @@ export class PastesService {
     const row = await this.owned(principal, idOrSlug);
     await this.repo.revoke(row.id, this.clock.now().toISOString());
     return this.get(principal, row.id);
+  }
+
+  private announce(event: 'share.created' | 'share.viewed', row: PastesTable): void {
+    this.notify({
+      event,
+      share: {
+        kind: 'paste',
+        id: row.id,
+        slug: row.slug,
+        name: row.title ?? row.remark,
+        owner_id: row.owner_id,
+      },
+    });
   }
 
   async list(

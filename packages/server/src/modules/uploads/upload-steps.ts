@@ -22,6 +22,8 @@ import { isStorageError, type StoredObjects } from '../../vfs/objects.ts';
 import { asStorageAnswer } from '../../vfs/storage-answers.ts';
 import { type FilesRepository, newFileRow } from '../files/files.repository.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
+import { shareEvent } from '../files/files.service.ts';
+import type { Notify } from '../notifications/notifications.service.ts';
 import { randomSlug } from '../shares/share-rules.ts';
 import type {
   StorageConfigRecord,
@@ -80,6 +82,8 @@ export interface UploadsDeps {
    * for the caller on the virtual path (Vfs.shareUploadFolder, where the rule lives).
    */
   place: (principal: Principal, storageConfigId: string, path: string | undefined) => Promise<string>;
+  /** Told of every share an upload made ready (modules/notifications). */
+  notify?: Notify;
 }
 
 /** A driver failure as the answer it deserves (vfs/storage-answers.ts), in the uploads' words. */
@@ -221,7 +225,9 @@ export class UploadSteps {
       // A share upload's key is its own (storage-key.ts puts the file's id in it): nothing replaced.
       previousSize: 0,
     });
-    return { ...row, ...changes };
+    const ready = { ...row, ...changes };
+    this.deps.notify?.(shareEvent('share.created', ready));
+    return ready;
   }
 
   /** Removes a pending upload's bytes (if any) and its record. */

@@ -26,6 +26,7 @@ export interface AdminModule {
     | 'admin.modules.uploadRequests'
     | 'admin.modules.auditLog'
     | 'admin.modules.sso'
+    | 'admin.modules.notifications'
     | 'admin.modules.settings'
     | 'admin.modules.people'
     | 'admin.modules.account';
@@ -95,6 +96,12 @@ export const ADMIN_MODULE_LIST: readonly AdminModule[] = [
     titleKey: 'admin.modules.sso',
     requires: 'admin',
     Component: lazy(() => import('./sso/sso-module.tsx')),
+  },
+  {
+    id: 'notifications',
+    titleKey: 'admin.modules.notifications',
+    requires: 'admin',
+    Component: lazy(() => import('./notifications/notifications-module.tsx')),
   },
   {
     id: 'settings',
