@@ -241,7 +241,7 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
       )}
 
       <TextField
-        label={t('home.title.label')}
+        label={t('pastes.fields.title')}
         value={title}
         placeholder={t('home.title.placeholder')}
         maxLength={PASTE_TITLE_MAX}
@@ -405,8 +405,8 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
         <PasteSettingsFields form={form} />
         <Checkbox
           className="mt-4"
-          label={t('home.public.label')}
-          description={t('home.public.description')}
+          label={t('pastes.fields.public')}
+          description={t('pastes.hints.public')}
           checked={isPublic}
           onChange={(event) => setIsPublic(event.target.checked)}
           data-testid="paste-public"

@@ -1,14 +1,15 @@
 /**
  * Editing a text share (its creator: the admin, or the key that made it): content, format,
- * remark, link suffix, expiry, max views and password (set or remove). The dialog reads the paste
+ * title, whether it is listed publicly, remark, link suffix, expiry, max views and password (set or
+ * remove); for a multi-file paste the content is its first file's (the others keep theirs). The dialog reads the paste
  * through management (no view counted) and hands the saved record to `onSaved`.
  */
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { PasteDetail, PasteFormat } from '@cubby/shared';
+import { PASTE_TITLE_MAX, type PasteDetail, type PasteFormat } from '@cubby/shared';
 import { Alert } from '../../../components/alert.tsx';
 import { Dialog, FormDialogActions } from '../../../components/dialog.tsx';
-import { SelectField } from '../../../components/form-field.tsx';
+import { Checkbox, SelectField, TextField } from '../../../components/form-field.tsx';
 import { PageLoading } from '../../../components/spinner.tsx';
 import { showToast } from '../../../components/toast/toast-store.ts';
 import { formatDateTime } from '../../../lib/i18n/format-date.ts';
@@ -74,6 +75,9 @@ function EditPasteForm({
   const { errorScope, ...form } = usePasteForm(settingsOf(detail));
   const [content, setContent] = useState(detail.content);
   const [format, setFormat] = useState<PasteFormat>(detail.format);
+  const [title, setTitle] = useState(detail.title ?? '');
+  const [isPublic, setIsPublic] = useState(detail.is_public);
+  const firstFile = detail.files?.[0]?.name;
   const update = useUpdatePaste();
 
   const onSubmit = (event: FormEvent) => {
@@ -89,8 +93,13 @@ function EditPasteForm({
       form.setErrors(result.errors);
       return;
     }
+    const input = {
+      ...result.input,
+      ...(title.trim() !== (detail.title ?? '') ? { title: title.trim() } : {}),
+      ...(isPublic !== detail.is_public ? { is_public: isPublic } : {}),
+    };
     update.mutate(
-      { scope, id: detail.id, input: result.input },
+      { scope, id: detail.id, input },
       {
         onSuccess: (saved) => {
           showToast(t('pastes.edit.saved'), 'success');
@@ -105,6 +114,13 @@ function EditPasteForm({
   const contentError = form.fieldError('content', (key) => t(key));
   return (
     <form ref={errorScope} onSubmit={onSubmit} noValidate className="space-y-4">
+      <TextField
+        label={t('pastes.fields.title')}
+        name="title"
+        value={title}
+        maxLength={PASTE_TITLE_MAX}
+        onChange={(event) => setTitle(event.target.value)}
+      />
       <SelectField
         label={t('pastes.fields.format')}
         name="format"
@@ -116,7 +132,7 @@ function EditPasteForm({
       </SelectField>
       <div className="space-y-1.5">
         <label htmlFor="edit-paste-content" className="block text-sm font-medium text-fg">
-          {t('pastes.fields.content')}
+          {firstFile ? t('pastes.edit.firstFile', { name: firstFile }) : t('pastes.fields.content')}
         </label>
         <textarea
           id="edit-paste-content"
@@ -145,6 +161,12 @@ function EditPasteForm({
           currentExpiry: detail.expires_at ? formatDateTime(detail.expires_at) : t('pastes.expiry.never'),
           hasPassword: detail.has_password,
         }}
+      />
+      <Checkbox
+        label={t('pastes.fields.public')}
+        description={t('pastes.hints.public')}
+        checked={isPublic}
+        onChange={(event) => setIsPublic(event.target.checked)}
       />
       {form.formError && (
         <Alert tone="error" testId="paste-form-error">
