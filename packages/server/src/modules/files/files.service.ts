@@ -55,7 +55,6 @@ import {
   managedShares,
   ownShares,
   randomSlug,
-  reserveShareGuess,
   shareSettingChanges,
   shareState,
   type ShareState,

@@ -21,7 +21,6 @@ import {
   type FolderShareInfo,
   type FolderShareItem,
   type FolderShareListing,
-  type FolderShareState,
   mayManage,
   normalizeFsPath,
   type Principal,
