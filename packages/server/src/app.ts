@@ -417,6 +417,7 @@ export function createApp(deps: AppDeps) {
       const key = await apiKeys.resolveKeyById(createdBy.slice('apikey:'.length));
       return key?.type === 'apikey' && key.permissions.mount ? key : null;
     },
+    notify,
   });
 
   // tus uploads (docs/api.md): into a mount path or a new share, through the pipelines above.

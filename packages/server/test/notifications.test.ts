@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { SMTPServer } from 'smtp-server';
 import { DIALECTS } from './support/databases.ts';
-import { bearer, createTestApp, type TestApp } from './support/test-app.ts';
+import { bearer, createTestApp, mountLocalDisk, type TestApp } from './support/test-app.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -422,6 +422,42 @@ for (const dialect of DIALECTS) {
       assert.ok(!t.logLines.some((line) => line.includes(SMTP_PASSWORD)));
       for (const body of [put.body, read.body, again.body, sent.body])
         assert.ok(!JSON.stringify(body).includes(SMTP_PASSWORD));
+    });
+
+    it('a file received through an upload request is announced: webhook share.uploaded and the email name the file', async () => {
+      await t.database.db.kysely
+        .updateTable('users')
+        .set({ email: 'admin@example.test' })
+        .where('role', '=', 'admin')
+        .execute();
+      await addWebhook(hooks.url(), ['share.uploaded']);
+      await mountLocalDisk(t, admin, '/inbox');
+      const made = await t.json('/api/upload-requests', {
+        method: 'POST',
+        headers: admin,
+        json: { target_path: '/inbox', message: 'Scans for the audit' },
+      });
+      assert.equal(made.status, 201, JSON.stringify(made.body));
+      const before = smtp.mails.length;
+      const form = new FormData();
+      form.append('file', new Blob(['scan']), 'receipt.pdf');
+      const sent = await t.json(`/api/public/upload-requests/${made.body.data.token}/files`, {
+        method: 'POST',
+        body: form,
+      });
+      assert.equal(sent.status, 201, JSON.stringify(sent.body));
+      await t.services.notifications.settled();
+      const bodies = hooks.received.map(
+        (r) => JSON.parse(r.body) as { event: string; share: { kind: string }; data?: { name?: string } },
+      );
+      assert.deepEqual(
+        bodies.map((b) => [b.event, b.share.kind, b.data?.name]),
+        [['share.uploaded', 'upload-request', 'receipt.pdf']],
+      );
+      const mail = smtp.mails[before]!;
+      assert.deepEqual(mail.to, ['admin@example.test']);
+      assert.equal(subjectOf(mail.raw), 'Cubby: upload received — receipt.pdf');
+      assert.match(mail.raw, /\/admin\/upload-requests/);
     });
 
     it('emails the owner (or the admins) when an upload arrives and when a share expires within a day', async () => {

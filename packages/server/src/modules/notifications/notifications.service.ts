@@ -65,6 +65,8 @@ export interface EventShare {
   name?: string | null;
   /** The person who owns it (who gets its email), when a person does. */
   owner_id?: string | null;
+  /** Where its page is below the public origin, when not `/<kind>/<slug>` (an upload request's list). */
+  page?: string;
 }
 
 export interface ShareEvent {
@@ -306,7 +308,7 @@ export class NotificationsService {
   }
 
   private shareUrl(share: EventShare): string {
-    return `${this.deps.publicBaseUrl}/${share.kind}/${encodeURIComponent(share.slug)}`;
+    return `${this.deps.publicBaseUrl}${share.page ?? `/${share.kind}/${encodeURIComponent(share.slug)}`}`;
   }
 
   // ---- expiry -----------------------------------------------------------------------------------
@@ -362,7 +364,8 @@ export class NotificationsService {
   }
 
   private uploadMail(event: ShareEvent) {
-    const name = event.share.name || event.share.slug;
+    const file = typeof event.data?.['name'] === 'string' ? event.data['name'] : undefined;
+    const name = file ?? (event.share.name || event.share.slug);
     return {
       subject: `${PRODUCT}: upload received — ${name}`,
       text: `Someone uploaded "${name}" through your link.\n\n${this.shareUrl(event.share)}\n`,

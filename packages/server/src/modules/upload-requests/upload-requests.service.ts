@@ -43,7 +43,8 @@ import { webBody } from '../../lib/node-body.ts';
 import { openLink, signLink, stampDigest, stampMatches } from '../../lib/signed-link.ts';
 import { MAX_NAME_BYTES, type MountedPath, type Vfs } from '../../vfs/vfs.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
-import { checkSharePassword, managedShares } from '../shares/share-rules.ts';
+import { checkSharePassword, managedShares, shareState } from '../shares/share-rules.ts';
+import type { Notify } from '../notifications/notifications.service.ts';
 import type { UploadRequestsRepository } from './upload-requests.repository.ts';
 
 /** What password access tokens are signed for (lib/signed-link.ts). */
@@ -112,6 +113,8 @@ export interface UploadRequestsDeps {
   secretKey: string;
   /** The creator as they are now (`created_by`: a person's id or `apikey:<id>`), or null when gone. */
   principalOf(createdBy: string): Promise<Principal | null>;
+  /** Told of every file received (modules/notifications: webhooks `share.uploaded`, the owner's email). */
+  notify?: Notify;
 }
 
 /**
@@ -427,7 +430,20 @@ export class UploadRequestsService {
       await this.deps.repo.finishFile(fileId, size);
       // What was reserved and not used goes back; without a total limit the bytes are counted now.
       await this.deps.repo.release(row.id, 0, meter.reservedBytes - size);
-      return { request_id: row.id, name: at.path.split('/').pop()!, size, batch };
+      const stored = at.path.split('/').pop()!;
+      this.deps.notify?.({
+        event: 'share.uploaded',
+        share: {
+          kind: 'upload-request',
+          id: row.id,
+          slug: row.id,
+          name: row.message ?? row.target_path,
+          owner_id: row.owner_id,
+          page: '/admin/upload-requests',
+        },
+        data: { name: stored, size, folder },
+      });
+      return { request_id: row.id, name: stored, size, batch };
     } catch (error) {
       offered.stream.destroy();
       if (at) await this.removePartial(owner, at);
@@ -439,10 +455,10 @@ export class UploadRequestsService {
 
   // ---- rules --------------------------------------------------------------------------------
 
+  /** Revoked, else expired, else active: the rule of every share (share-rules.ts), without views. */
   private state(row: UploadRequestsTable): UploadRequestInfo['state'] {
-    if (row.revoked_at) return 'revoked';
-    if (row.expires_at !== null && row.expires_at <= this.now().toISOString()) return 'expired';
-    return 'active';
+    const state = shareState({ ...row, max_views: 0, views: 0 }, this.now());
+    return state === 'used_up' ? 'active' : state;
   }
 
   private async byToken(token: string): Promise<UploadRequestsTable> {
