@@ -63,7 +63,14 @@ import { notificationsRoutes } from './modules/notifications/notifications.route
 import { NotificationsService } from './modules/notifications/notifications.service.ts';
 import { CardsRepository } from './modules/cards/cards.repository.ts';
 import { cardsRoutes } from './modules/cards/cards.routes.ts';
-import { cardTags, fileCards, LinkCards, pasteCards } from './modules/cards/cards.service.ts';
+import {
+  bundleCards,
+  cardTags,
+  fileCards,
+  folderCards,
+  LinkCards,
+  pasteCards,
+} from './modules/cards/cards.service.ts';
 import { FilesRepository } from './modules/files/files.repository.ts';
 import { filesRoutes } from './modules/files/files.routes.ts';
 import { FilesService } from './modules/files/files.service.ts';
@@ -436,6 +443,8 @@ export function createApp(deps: AppDeps) {
   const cards = new LinkCards(clock);
   cards.register('paste', '/paste/:slug', pasteCards(cardsRepository, cards));
   cards.register('file', '/file/:slug', fileCards(cardsRepository, cards));
+  cards.register('bundle', '/bundle/:slug', bundleCards(cardsRepository, cards));
+  cards.register('folder', '/folder/:slug', folderCards(cardsRepository, cards));
 
   const app = new Hono<AppEnv>();
   app.onError(handleError);

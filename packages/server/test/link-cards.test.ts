@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DIALECTS } from './support/databases.ts';
-import { bearer, createTestApp, type TestApp } from './support/test-app.ts';
+import { bearer, createTestApp, mountLocalDisk, type TestApp } from './support/test-app.ts';
 
 const ORIGIN = 'https://cubby.example';
 const AGENTS = {
@@ -234,6 +234,77 @@ for (const dialect of DIALECTS) {
         assert.equal(answer.body.success, false);
       }
       assert.equal((await t.json('/api/oembed')).status, 400);
+    });
+
+    it('a revoked share says it is unavailable and shows nothing of itself', async () => {
+      const p = await paste({ content: 'minutes', title: 'Board minutes' });
+      const file = await upload('board-deck.pdf', Buffer.from('deck'));
+      const revoke = async (url: string) =>
+        assert.equal((await t.json(url, { method: 'POST', headers: admin })).status, 200, url);
+      await revoke(`/api/admin/pastes/${p}/revoke`);
+      await revoke(`/api/admin/files/${file.id}/revoke`);
+      for (const pathname of [`/paste/${p}`, `/file/${file.slug}`]) {
+        const { html } = await page(pathname, AGENTS.slack);
+        assert.equal(metaTags(html).get('og:title'), 'Share unavailable', pathname);
+        for (const secret of ['Board minutes', 'board-deck']) assert.ok(!html.includes(secret), secret);
+      }
+    });
+
+    it('bundles and folder shares have cards: title and what they hold; protected ones say only that', async () => {
+      const first = await upload('a.txt', Buffer.from('a'));
+      const second = await paste({ content: 'b', title: 'Notes' });
+      const bundle = async (json: Record<string, unknown>) => {
+        const res = await t.json('/api/bundles', {
+          method: 'POST',
+          headers: admin,
+          json: {
+            items: [
+              { type: 'file', value: first.slug },
+              { type: 'paste', value: second },
+            ],
+            ...json,
+          },
+        });
+        assert.equal(res.status, 201, JSON.stringify(res.body));
+        return res.body.data.slug as string;
+      };
+      const open = await bundle({ title: 'Trip photos' });
+      const shut = await bundle({ title: 'Contracts', password: 'pw-123456' });
+      await mountLocalDisk(t, admin, '/cards');
+      const made = await t.json('/api/admin/fs/mkdir', {
+        method: 'POST',
+        headers: admin,
+        json: { path: '/cards/Holiday 2026' },
+      });
+      assert.equal(made.status, 200, JSON.stringify(made.body));
+      const folder = await t.json('/api/fs/create-share', {
+        method: 'POST',
+        headers: admin,
+        json: { path: '/cards/Holiday 2026' },
+      });
+      assert.equal(folder.status, 201, JSON.stringify(folder.body));
+      const views = async (table: 'bundles' | 'folder_shares', s: string) =>
+        (
+          await t.database.db.kysely
+            .selectFrom(table)
+            .select('views')
+            .where('slug', '=', s)
+            .executeTakeFirst()
+        )?.views;
+
+      let tags = metaTags((await page(`/bundle/${open}`, AGENTS.discord)).html);
+      assert.equal(tags.get('og:title'), 'Trip photos');
+      assert.match(tags.get('og:description')!, /Bundle · 2 items/);
+      const shutHtml = (await page(`/bundle/${shut}`, AGENTS.discord)).html;
+      assert.equal(metaTags(shutHtml).get('og:title'), 'Protected share');
+      assert.ok(!shutHtml.includes('Contracts'));
+      const folderSlug = folder.body.data.slug as string;
+      tags = metaTags((await page(`/folder/${folderSlug}`, AGENTS.telegram)).html);
+      assert.equal(tags.get('og:title'), 'Holiday 2026');
+      assert.match(tags.get('og:description')!, /^Folder/);
+      // Building the cards counted no visit.
+      assert.equal(await views('bundles', open), 0);
+      assert.equal(await views('folder_shares', folderSlug), 0);
     });
 
     it('an unknown, expired or used-up share gets the generic "unavailable" card', async () => {

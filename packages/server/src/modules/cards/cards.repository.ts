@@ -13,12 +13,30 @@ export interface CardRow {
   expires_at: string | null;
   max_views: number;
   views: number;
-  size: number;
+  /** Set once its owner revoked it (then it is unavailable, whatever else holds). */
+  revoked_at: string | null;
+  /** Bytes, for the kinds that have one size. */
+  size?: number;
 }
 
 export interface PasteCardRow extends CardRow {
+  title: string | null;
   remark: string | null;
   format: string;
+  size: number;
+}
+
+/** A bundle: its title and how many items it lists. */
+export interface BundleCardRow extends CardRow {
+  title: string | null;
+  items: number;
+}
+
+/** A folder share: its title, and the folder's own name (what its page shows). */
+export interface FolderCardRow extends CardRow {
+  title: string | null;
+  virtual_path: string;
+  folder_gone_at: string | null;
 }
 
 export interface FileCardRow extends CardRow {
@@ -27,6 +45,7 @@ export interface FileCardRow extends CardRow {
   mimetype: string;
   storage_config_id: string;
   storage_path: string;
+  size: number;
 }
 
 export class CardsRepository {
@@ -43,7 +62,17 @@ export class CardsRepository {
         : sql<number>`length(cast(content as blob))`;
     const row = await this.db
       .selectFrom('pastes')
-      .select(['slug', 'remark', 'format', 'password_hash', 'expires_at', 'max_views', 'views'])
+      .select([
+        'slug',
+        'title',
+        'remark',
+        'format',
+        'password_hash',
+        'expires_at',
+        'max_views',
+        'views',
+        'revoked_at',
+      ])
       .select(bytes.as('size'))
       .where('slug', '=', slug)
       .executeTakeFirst();
@@ -64,6 +93,7 @@ export class CardsRepository {
         'expires_at',
         'max_views',
         'views',
+        'revoked_at',
         'storage_config_id',
         'storage_path',
       ])
@@ -71,5 +101,41 @@ export class CardsRepository {
       .where('status', '=', 'ready')
       .executeTakeFirst();
     return row ? { ...row, size: Number(row.size) } : undefined;
+  }
+
+  /** A bundle's card facts and its number of items. */
+  async bundle(slug: string): Promise<BundleCardRow | undefined> {
+    const row = await this.db
+      .selectFrom('bundles')
+      .select(['slug', 'title', 'password_hash', 'expires_at', 'max_views', 'views', 'revoked_at'])
+      .select((eb) =>
+        eb
+          .selectFrom('bundle_items')
+          .whereRef('bundle_items.bundle_id', '=', 'bundles.id')
+          .select(eb.fn.countAll<number>().as('n'))
+          .as('items'),
+      )
+      .where('slug', '=', slug)
+      .executeTakeFirst();
+    return row ? { ...row, items: Number(row.items ?? 0) } : undefined;
+  }
+
+  /** A folder share's card facts. */
+  folder(slug: string): Promise<FolderCardRow | undefined> {
+    return this.db
+      .selectFrom('folder_shares')
+      .select([
+        'slug',
+        'title',
+        'virtual_path',
+        'folder_gone_at',
+        'password_hash',
+        'expires_at',
+        'max_views',
+        'views',
+        'revoked_at',
+      ])
+      .where('slug', '=', slug)
+      .executeTakeFirst();
   }
 }

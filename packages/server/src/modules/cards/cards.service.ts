@@ -164,7 +164,7 @@ export const pasteCards = (repo: CardsRepository, cards: LinkCards): Loader =>
     cards,
     (slug) => repo.paste(slug),
     (row) => ({
-      title: row.remark || `Text share ${row.slug}`,
+      title: row.title || row.remark || `Text share ${row.slug}`,
       what: 'Text',
       type: row.format,
     }),
@@ -182,6 +182,33 @@ export const fileCards = (repo: CardsRepository, cards: LinkCards): Loader =>
       ...(cards.hasCardImage(row)
         ? { imagePath: `/api/public/files/${encodeURIComponent(row.slug)}/card-image` }
         : {}),
+    }),
+  );
+
+/** Bundles: their title and how many items they list. */
+export const bundleCards = (repo: CardsRepository, cards: LinkCards): Loader =>
+  shareCards(
+    cards,
+    (slug) => repo.bundle(slug),
+    (row) => ({
+      title: row.title || `Bundle ${row.slug}`,
+      what: 'Bundle',
+      type: row.items === 1 ? '1 item' : `${row.items} items`,
+    }),
+  );
+
+/** Folder shares: their title, else the folder's name, as the share page shows it. */
+export const folderCards = (repo: CardsRepository, cards: LinkCards): Loader =>
+  shareCards(
+    cards,
+    // A deleted folder's link is gone for good (its page answers 410).
+    async (slug) => {
+      const row = await repo.folder(slug);
+      return row && row.folder_gone_at === null ? row : undefined;
+    },
+    (row) => ({
+      title: row.title || row.virtual_path.split('/').filter(Boolean).pop() || `Folder ${row.slug}`,
+      what: 'Folder',
     }),
   );
 
