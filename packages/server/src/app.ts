@@ -94,7 +94,7 @@ import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { TusRepository } from './modules/tus/tus.repository.ts';
 import { tusRoutes } from './modules/tus/tus.routes.ts';
 import { TusService } from './modules/tus/tus.service.ts';
-import { MountPathTarget, ShareTarget } from './modules/tus/tus-targets.ts';
+import { MountPathTarget, ShareTarget, UploadRequestTarget } from './modules/tus/tus-targets.ts';
 import { settingsUrlProbe, UploadsService } from './modules/uploads/uploads.service.ts';
 import { UploadRequestsRepository } from './modules/upload-requests/upload-requests.repository.ts';
 import { uploadRequestsRoutes } from './modules/upload-requests/upload-requests.routes.ts';
@@ -435,7 +435,11 @@ export function createApp(deps: AppDeps) {
     clock,
     logger,
     tailDir: path.join(config.dataDir, 'tmp', 'tus'),
-    targets: [new MountPathTarget({ vfs, uploads: fs.uploads }), new ShareTarget(uploads)],
+    targets: [
+      new MountPathTarget({ vfs, uploads: fs.uploads }),
+      new ShareTarget(uploads),
+      new UploadRequestTarget({ requests: uploadRequests, uploads: fs.uploads }),
+    ],
   });
 
   // Link cards of share pages, one line per kind of share page (docs/api.md "Link cards").

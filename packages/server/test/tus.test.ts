@@ -343,6 +343,57 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(Buffer.from(await got.arrayBuffer()), bytes);
     });
 
+    it("an upload request's link takes files by tus without an account: its password, limits and folder hold", async () => {
+      const made = await t.request('/api/admin/fs/mkdir', {
+        method: 'POST',
+        headers: { ...admin, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ path: '/disk/inbox' }),
+      });
+      assert.equal(made.status, 200);
+      const request = await t.json('/api/upload-requests', {
+        method: 'POST',
+        headers: admin,
+        json: { target_path: '/disk/inbox', password: 'drop-123', max_files: 1, allowed_types: ['.pdf'] },
+      });
+      assert.equal(request.status, 201, JSON.stringify(request.body));
+      const token = request.body.data.token as string;
+      const verified = await t.json(`/api/public/upload-requests/${token}/verify`, {
+        method: 'POST',
+        json: { password: 'drop-123' },
+      });
+      assert.equal(verified.status, 200, JSON.stringify(verified.body));
+      const access = verified.body.data.access_token as string;
+      assert.ok(access, JSON.stringify(verified.body.data));
+      // Without the password's token, or with a type the request refuses, nothing starts.
+      assert.equal((await create({}, 10, { filename: 'scan.pdf', upload_request: token })).res.status, 401);
+      const exe = await create({}, 10, { filename: 'tool.exe', upload_request: token, access });
+      assert.equal(exe.res.status, 415);
+      // tus-js-client, no Authorization: two chunks, then the file is in the request's folder.
+      const file = randomBytes(3 * MiB);
+      await new Promise<void>((resolve, reject) => {
+        new Upload(file, {
+          endpoint: `${origin}/api/tus/`,
+          chunkSize: 2 * MiB,
+          retryDelays: [],
+          metadata: { filename: '../../scan.pdf', upload_request: token, access },
+          onSuccess: () => resolve(),
+          onError: reject,
+        }).start();
+      });
+      const stored = await download('/disk/inbox/scan.pdf');
+      assert.ok(Buffer.isBuffer(stored), `stored: ${String(stored)}`);
+      assert.equal(sha1(stored), sha1(file));
+      const counted = await t.json(`/api/upload-requests/${token}`, { headers: admin });
+      assert.equal(counted.body.data.files_count, 1);
+      assert.equal(counted.body.data.bytes_total, 3 * MiB);
+      // Received files are not published as shares (as the form route does).
+      const shares = await t.json('/api/admin/files?limit=100', { headers: admin });
+      assert.ok(!JSON.stringify(shares.body.data.files).includes('scan.pdf'));
+      // The one file the request takes is used: a second upload is refused before a byte.
+      const again = await create({}, 10, { filename: 'more.pdf', upload_request: token, access });
+      assert.equal(again.res.status, 409, await again.res.text());
+    });
+
     for (const mount of ['/disk', '/bucket']) {
       it(`tus-js-client: 12 MiB in 5 MiB chunks into ${mount}, aborted mid-way and resumed at its URL`, async (c) => {
         if (mount === '/bucket' && !s3) return c.skip('S3_ENDPOINT is not set');

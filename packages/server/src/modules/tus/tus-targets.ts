@@ -11,12 +11,16 @@
  *   remark, slug, s3_config_id): a pending file on the share uploads' ledger
  *   (modules/uploads/upload-parts.ts), made ready when complete.
  *
- * A later target (an upload request's link, `upload_request <token>`; a bundle) implements
- * `TusTarget` and is added to the list app.ts gives the service.
+ * - `upload_request`: a file sent through an upload request's link (its token; `access`, the token
+ *   its password gave; `batch`, the subfolder of an earlier file of the same upload), with no
+ *   account: the request's checks, limits and reserved place (modules/upload-requests), the bytes
+ *   written with its creator's rights, as its form route does.
+ *
+ * A later target (a bundle) implements `TusTarget` and is added to the list app.ts gives the service.
  */
 import type { Principal } from '@cubby/shared';
 import type { TusUploadsTable } from '../../db/schema.ts';
-import { conflict } from '../../errors/app-error.ts';
+import { conflict, gone } from '../../errors/app-error.ts';
 import type { RouteAuth } from '../../http/auth.ts';
 import { validate } from '../../http/validate.ts';
 import type { MultipartPart } from '../../vfs/objects.ts';
@@ -24,6 +28,7 @@ import type { Vfs } from '../../vfs/vfs.ts';
 import { fileName, inFolder, type MountUploads } from '../uploads/mount-uploads.ts';
 import { formFieldsSchema } from '../uploads/uploads.schemas.ts';
 import type { UploadsService } from '../uploads/uploads.service.ts';
+import type { UploadRequestsService, UploadSlot } from '../upload-requests/upload-requests.service.ts';
 
 /** What a tus client asked for at creation. */
 export interface TusRequest {
@@ -141,5 +146,58 @@ export class ShareTarget implements TusTarget {
 
   abandon(upload: TusUploadsTable): Promise<void> {
     return this.uploads.dropShareSession(stateOf(upload).fileId!);
+  }
+}
+
+/** A file sent through an upload request's link: no account, the link's token in Upload-Metadata. */
+export class UploadRequestTarget implements TusTarget {
+  readonly kind = 'upload_request';
+  readonly auth = 'none' as const;
+
+  constructor(private readonly deps: { requests: UploadRequestsService; uploads: MountUploads }) {}
+
+  async start(_principal: Principal | null, request: TusRequest): Promise<TusStarted> {
+    const slot = await this.deps.requests.beginUpload(request.metadata.get('upload_request') ?? '', {
+      name: request.filename,
+      size: request.length,
+      access: request.metadata.get('access'),
+      batch: request.metadata.get('batch'),
+    });
+    try {
+      const { at, uploadId } = await this.deps.uploads.startRelay(slot.owner, slot.at.path, request.length);
+      return {
+        configId: at.config.id,
+        storagePath: at.subPath,
+        uploadId,
+        state: { requestId: slot.row.id, fileId: slot.fileId },
+      };
+    } catch (error) {
+      await this.deps.requests.dropUpload(slot);
+      throw error;
+    }
+  }
+
+  async finish(_principal: Principal | null, upload: TusUploadsTable, parts: MultipartPart[]) {
+    const slot = await this.slot(upload);
+    if (!slot) throw gone('upload_requests.unavailable');
+    if (slot.at.config.id !== upload.storage_config_id || slot.at.subPath !== upload.storage_path) {
+      throw conflict('tus.target_moved');
+    }
+    // Not published as a share: the file belongs to the request's folder, as its form route does.
+    await this.deps.uploads.finish(slot.owner, slot.at, upload.upload_id, parts, false);
+    await this.deps.requests.endUpload(slot, upload.upload_length);
+    // The uploader learns nothing of where the file went.
+    return {};
+  }
+
+  async abandon(upload: TusUploadsTable): Promise<void> {
+    await this.deps.uploads.abandonRelay(upload.storage_config_id, upload.storage_path, upload.upload_id);
+    const slot = await this.slot(upload);
+    if (slot) await this.deps.requests.dropUpload(slot);
+  }
+
+  private slot(upload: TusUploadsTable): Promise<UploadSlot | undefined> {
+    const { requestId, fileId } = stateOf(upload);
+    return this.deps.requests.slotOf(requestId!, fileId!, upload.upload_length);
   }
 }

@@ -100,6 +100,10 @@ export class UploadRequestsRepository {
       .execute();
   }
 
+  findFile(id: string): Promise<UploadRequestFilesTable | undefined> {
+    return this.db.selectFrom('upload_request_files').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
   async dropFile(id: string): Promise<void> {
     await this.db.deleteFrom('upload_request_files').where('id', '=', id).execute();
   }

@@ -96,6 +96,25 @@ export interface OfferedUpload {
   clientIp?: string | undefined;
 }
 
+/** A file's reserved place in a request (beginUpload), until it ends or is dropped. */
+export interface UploadSlot {
+  row: UploadRequestsTable;
+  /** The request's creator as they are now: the bytes are written with their rights. */
+  owner: Principal;
+  /** The sanitised name asked for (the stored one may be numbered: `at`). */
+  name: string;
+  /** Most bytes this file may have. */
+  limit: number;
+  tooLarge(): AppError;
+  /** Bytes reserved in the request's total so far. */
+  reserved: number;
+  batch: string | null;
+  folder: string;
+  /** Its row among the request's files (status `uploading` until it ends). */
+  fileId: string;
+  at: MountedPath;
+}
+
 export interface AcceptedUpload {
   request_id: string;
   name: string;
@@ -379,13 +398,56 @@ export class UploadRequestsService {
   }
 
   /**
-   * Takes one file into a request, from any door (the form route; the tus endpoint calls it too):
-   * the request must be live and opened (its password), the name is made safe and its type checked
-   * before a byte is read, a file slot and its declared bytes are reserved at once, the bytes stream
-   * into the target folder (or the upload's subfolder) under the creator's rights, under a free
-   * name, and what was reserved and not used is given back. A failure leaves no file and no count.
+   * Takes one file into a request through the form route: the checks and the reserved place of
+   * `beginUpload`, the bytes streamed into it under the creator's rights (a total limit reserving
+   * further bytes as they arrive when the size was not declared), then `endUpload`. A failure leaves
+   * no file and no count.
    */
   async acceptUpload(token: string, offered: OfferedUpload): Promise<AcceptedUpload> {
+    let slot: UploadSlot;
+    try {
+      slot = await this.beginUpload(token, offered);
+    } catch (error) {
+      offered.stream.destroy();
+      throw error;
+    }
+    const { row } = slot;
+    const meter = new UploadMeter(
+      slot.limit,
+      slot.reserved,
+      row.max_total_size > 0
+        ? (bytes) => this.deps.repo.reserve(row.id, 0, bytes, this.now().toISOString())
+        : null,
+      () => slot.tooLarge(),
+      () => this.fullError(row.id),
+    );
+    try {
+      const body = webBody(pipeline(offered.stream, meter, () => undefined));
+      let written;
+      try {
+        written = await this.deps.vfs.write(slot.owner, slot.at.path, body, {
+          contentType: mimeFromFilename(slot.name),
+          ...(offered.size !== undefined ? { expected: offered.size } : {}),
+        });
+      } catch (error) {
+        throw meter.failure ?? error;
+      }
+      return await this.endUpload({ ...slot, reserved: meter.reservedBytes }, written.result.size);
+    } catch (error) {
+      offered.stream.destroy();
+      await this.dropUpload({ ...slot, reserved: meter.reservedBytes });
+      throw error;
+    }
+  }
+
+  /**
+   * The checks every door makes before a byte of a file is read, and its reserved place (the form
+   * route; the tus endpoint, which knows the length): the request live and opened (its password),
+   * the name made safe and its type allowed, the size within the limits, a file slot and the
+   * declared bytes reserved at once (exactly, under any concurrency), and a free name claimed in
+   * the target folder (or the upload's subfolder). Refused: nothing is kept.
+   */
+  async beginUpload(token: string, offered: Omit<OfferedUpload, 'stream'>): Promise<UploadSlot> {
     const row = await this.live(token);
     if (!this.hasAccess(row, offered.access)) throw unauthenticated('upload_requests.password_required');
     const name = sanitiseName(offered.name);
@@ -393,64 +455,88 @@ export class UploadRequestsService {
     if (!typeAllowed(name, allowed)) {
       throw unsupportedType('upload_requests.type_not_allowed', { name, types: allowed.join(', ') });
     }
-    const serverMax = await this.deps.settings.maxUploadBytes();
-    const limit = row.max_file_size > 0 ? Math.min(row.max_file_size, serverMax) : serverMax;
-    const fileTooLarge = () => tooLarge('upload_requests.file_too_large', { limit: formatBytes(limit) });
-    if (offered.size !== undefined && offered.size > limit) throw fileTooLarge();
+    const { limit, tooLarge: tooLargeError } = await this.fileLimit(row);
+    if (offered.size !== undefined && offered.size > limit) throw tooLargeError();
     const owner = await this.deps.principalOf(row.created_by);
     if (!owner) throw gone('upload_requests.unavailable');
 
-    const declared = offered.size ?? 0;
-    const now = () => this.now().toISOString();
-    if (!(await this.deps.repo.reserve(row.id, 1, declared, now()))) throw await this.fullError(row.id);
-    const meter = new UploadMeter(
-      limit,
-      declared,
-      row.max_total_size > 0 ? (bytes) => this.deps.repo.reserve(row.id, 0, bytes, now()) : null,
-      fileTooLarge,
-      () => this.fullError(row.id),
-    );
-    let fileId: string | undefined;
-    let at: MountedPath | undefined;
+    const reserved = offered.size ?? 0;
+    if (!(await this.deps.repo.reserve(row.id, 1, reserved, this.now().toISOString()))) {
+      throw await this.fullError(row.id);
+    }
     try {
       const batch = row.per_upload_subfolder ? await this.batchFolder(owner, row, offered.batch) : null;
       const folder = batch ? `${row.target_path.replace(/\/+$/, '')}/${batch}` : row.target_path;
-      ({ fileId, at } = await this.claimName(owner, row, folder, name, offered.clientIp));
-      const body = webBody(pipeline(offered.stream, meter, () => undefined));
-      let written;
-      try {
-        written = await this.deps.vfs.write(owner, at.path, body, {
-          contentType: mimeFromFilename(name),
-          ...(offered.size !== undefined ? { expected: offered.size } : {}),
-        });
-      } catch (error) {
-        throw meter.failure ?? error;
-      }
-      const size = written.result.size;
-      await this.deps.repo.finishFile(fileId, size);
-      // What was reserved and not used goes back; without a total limit the bytes are counted now.
-      await this.deps.repo.release(row.id, 0, meter.reservedBytes - size);
-      const stored = at.path.split('/').pop()!;
-      this.deps.notify?.({
-        event: 'share.uploaded',
-        share: {
-          kind: 'upload-request',
-          id: row.id,
-          slug: row.id,
-          name: row.message ?? row.target_path,
-          owner_id: row.owner_id,
-          page: '/admin/upload-requests',
-        },
-        data: { name: stored, size, folder },
-      });
-      return { request_id: row.id, name: stored, size, batch };
+      const { fileId, at } = await this.claimName(owner, row, folder, name, offered.clientIp);
+      return { row, owner, name, limit, tooLarge: tooLargeError, reserved, batch, folder, fileId, at };
     } catch (error) {
-      offered.stream.destroy();
-      if (at) await this.removePartial(owner, at);
-      if (fileId) await this.deps.repo.dropFile(fileId);
-      await this.deps.repo.release(row.id, 1, meter.reservedBytes);
+      await this.deps.repo.release(row.id, 1, reserved);
       throw error;
     }
+  }
+
+  /**
+   * A file of `size` bytes is in its place: it counts, what was reserved and not used goes back
+   * (without a total limit the bytes are counted now), and the owner is told.
+   */
+  async endUpload(slot: UploadSlot, size: number): Promise<AcceptedUpload> {
+    const { row, at } = slot;
+    await this.deps.repo.finishFile(slot.fileId, size);
+    await this.deps.repo.release(row.id, 0, slot.reserved - size);
+    const stored = at.path.split('/').pop()!;
+    this.deps.notify?.({
+      event: 'share.uploaded',
+      share: {
+        kind: 'upload-request',
+        id: row.id,
+        slug: row.id,
+        name: row.message ?? row.target_path,
+        owner_id: row.owner_id,
+        page: '/admin/upload-requests',
+      },
+      data: { name: stored, size, folder: slot.folder },
+    });
+    return { request_id: row.id, name: stored, size, batch: slot.batch };
+  }
+
+  /** Gives a slot up: whatever reached its name, its claim, its file slot and reserved bytes. */
+  async dropUpload(slot: UploadSlot): Promise<void> {
+    await this.removePartial(slot.owner, slot.at);
+    await this.deps.repo.dropFile(slot.fileId);
+    await this.deps.repo.release(slot.row.id, 1, slot.reserved);
+  }
+
+  /** The slot of a file whose bytes a door stored itself (tus), by the ids it kept. */
+  async slotOf(requestId: string, fileId: string, reserved: number): Promise<UploadSlot | undefined> {
+    const row = await this.deps.repo.findById(requestId);
+    const file = row ? await this.deps.repo.findFile(fileId) : undefined;
+    if (!row || !file || file.request_id !== row.id) return undefined;
+    const owner = await this.deps.principalOf(row.created_by);
+    if (!owner) return undefined;
+    const at = await this.deps.vfs.resolveWritable(owner, file.virtual_path);
+    const folder = file.virtual_path.slice(0, file.virtual_path.lastIndexOf('/')) || '/';
+    const batch = folder === row.target_path.replace(/\/+$/, '') ? null : folder.split('/').pop()!;
+    return {
+      row,
+      owner,
+      name: file.name,
+      ...(await this.fileLimit(row)),
+      reserved,
+      batch,
+      folder,
+      fileId,
+      at,
+    };
+  }
+
+  /** Most bytes one file may have: the request's limit within the server's upload limit. */
+  private async fileLimit(row: UploadRequestsTable): Promise<{ limit: number; tooLarge(): AppError }> {
+    const serverMax = await this.deps.settings.maxUploadBytes();
+    const limit = row.max_file_size > 0 ? Math.min(row.max_file_size, serverMax) : serverMax;
+    return {
+      limit,
+      tooLarge: () => tooLarge('upload_requests.file_too_large', { limit: formatBytes(limit) }),
+    };
   }
 
   // ---- rules --------------------------------------------------------------------------------

@@ -483,13 +483,15 @@ export class MountUploads {
 
   /**
    * Completes a relay, presigned or tus upload from the parts the storage holds: the file is counted
-   * (its change event), its reservation ends, it must fit the upload limit, and it is published.
+   * (its change event), its reservation ends, it must fit the upload limit, and it is published —
+   * unless `publish` is false (a file received through an upload request, as its form route does).
    */
   async finish(
     principal: Principal,
     at: MountedPath,
     uploadId: string,
     parts: { partNumber: number; etag: string }[],
+    publish = true,
   ) {
     const previousSize = await this.vfs.sizeBefore(at);
     const result = await this.relayOp(() =>
@@ -500,7 +502,7 @@ export class MountUploads {
     await this.vfs.report({ kind: 'written', at: placeOf(at), size: entry.size, etag, previousSize });
     await this.vfs.releaseReservation(relayReservation(at, uploadId));
     await this.checkStoredSize(at, entry.size);
-    const share = await this.recordUpload(principal, at, entry.size, etag, 'fs');
+    const share = publish ? await this.recordUpload(principal, at, entry.size, etag, 'fs') : null;
     return { ...uploaded(at, entry.size, etag), share };
   }
 }
