@@ -14,8 +14,16 @@ const PASSWORD = MEMBER_PASSWORD;
 const FIREFOX_ON_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
 
 /** Modules a member may open, and those only an admin may. */
-const MEMBER_MODULES = ['Text management', 'File management', 'API keys', 'My account'];
-const ADMIN_ONLY = ['Dashboard', 'Storage configuration', 'Mount management', 'Settings', 'People'];
+const MEMBER_MODULES = ['Text management', 'File management', 'API keys', 'Upload requests', 'My account'];
+const ADMIN_ONLY = [
+  'Dashboard',
+  'Storage configuration',
+  'Mount management',
+  'Folder rules',
+  'Notifications',
+  'Settings',
+  'People',
+];
 
 /** A fresh browser context signed in as `username` through the login form, on /admin. */
 async function memberPage(browser: Browser, username: string, options: { userAgent?: string } = {}) {
