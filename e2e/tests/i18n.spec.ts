@@ -61,7 +61,8 @@ async function renderedText(page: Page): Promise<Rendered> {
       texts.push(text);
     }
     const attributes: string[] = [];
-    for (const element of document.querySelectorAll(
+    // Attributes of what the page shows: the <head>'s (a share page's link card) are for robots.
+    for (const element of document.body.querySelectorAll(
       '[aria-label], [title], [placeholder], [alt], [aria-roledescription]',
     )) {
       if (element.closest('[data-user-content]')) continue;

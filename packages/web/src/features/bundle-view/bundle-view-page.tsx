@@ -61,19 +61,22 @@ export default function BundleViewPage() {
 function BundleItems({ view }: { view: BundleView }) {
   const { t } = useTranslation();
   const items = view.items ?? [];
-  const facts = [
-    t('fileView.bundle.count', { count: items.length }),
-    formatBytes(view.total_size ?? 0),
-    view.max_views > 0
-      ? t('fileView.facts.viewsLimited', { views: view.views, max: view.max_views })
-      : t('fileView.facts.views', { count: view.views }),
-  ];
+  // The size is data (marked so), the rest wording.
+  const facts = (
+    <>
+      {t('fileView.bundle.count', { count: items.length })} ·{' '}
+      <span data-user-content="">{formatBytes(view.total_size ?? 0)}</span> ·{' '}
+      {view.max_views > 0
+        ? t('fileView.facts.viewsLimited', { views: view.views, max: view.max_views })
+        : t('fileView.facts.views', { count: view.views })}
+    </>
+  );
   return (
     <div className="mx-auto max-w-3xl" data-testid="bundle-view">
       <Card
-        title={view.title ?? t('fileView.bundle.title')}
+        title={view.title ? <span data-user-content="">{view.title}</span> : t('fileView.bundle.title')}
         as="h1"
-        description={facts.join(' · ')}
+        description={facts}
         actions={
           view.zip_url && items.length > 0 ? (
             <a href={view.zip_url} className={buttonClasses('primary')} data-testid="bundle-zip" download>
@@ -100,11 +103,16 @@ function BundleItems({ view }: { view: BundleView }) {
                   <p className="truncate text-sm font-medium text-fg" data-user-content="" title={item.name}>
                     {item.name}
                   </p>
-                  <p className="text-xs text-fg-muted">{formatBytes(item.size)}</p>
+                  <p className="text-xs text-fg-muted" data-user-content="">
+                    {formatBytes(item.size)}
+                  </p>
                 </div>
                 <a href={item.download_url} className={buttonClasses('secondary')} download>
                   {t('fileView.actions.download')}
-                  <span className="sr-only"> {item.name}</span>
+                  <span className="sr-only" data-user-content="">
+                    {' '}
+                    {item.name}
+                  </span>
                 </a>
               </li>
             ))}

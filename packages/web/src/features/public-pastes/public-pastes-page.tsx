@@ -62,7 +62,7 @@ export default function PublicPastesPage() {
                     {t(`pastes.languages.${language}`)}
                   </Badge>
                 ))}
-                <span>{formatBytes(paste.size)}</span>
+                <span data-user-content="">{formatBytes(paste.size)}</span>
                 <time dateTime={paste.created_at}>{formatDateTime(paste.created_at)}</time>
               </p>
             </li>

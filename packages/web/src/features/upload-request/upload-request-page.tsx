@@ -206,7 +206,9 @@ export default function UploadRequestPage() {
                 <span className="min-w-0 break-all" data-user-content="">
                   {upload.name}
                 </span>
-                <span className="shrink-0 text-fg-muted">{formatBytes(upload.size)}</span>
+                <span className="shrink-0 text-fg-muted" data-user-content="">
+                  {formatBytes(upload.size)}
+                </span>
               </li>
             ))}
           </ul>

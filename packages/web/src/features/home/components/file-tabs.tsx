@@ -58,6 +58,8 @@ export function FileTabs({
             label={t('home.files.name')}
             value={current.name}
             placeholder={`file-${active + 1}`}
+            // The default name is what the file is sent under: data, not wording.
+            data-user-content=""
             maxLength={PASTE_FILE_NAME_MAX}
             onChange={(event) => onChange(active, { name: event.target.value })}
             data-testid="file-name"
