@@ -10,7 +10,7 @@ import type { Page } from '@playwright/test';
 import { chooseLanguage } from '../support/a11y.ts';
 import { expect, seedStorage, test, uniqueName } from '../support/fixtures.ts';
 import { knownKeys, loadLocale } from '../support/locales.ts';
-import { SCREENS, screenSession, showScreen } from '../support/screens.ts';
+import { SCREENS, screenSession, showScreen, walkParts } from '../support/screens.ts';
 
 /** Dotted words on the page (text, labels, title) that are translation keys. */
 async function keysShown(page: Page, keys: Set<string>): Promise<string[]> {
@@ -36,22 +36,28 @@ function recordLocaleParts(page: Page): string[] {
   return parts;
 }
 
-test('every screen shows texts, never a translation key', async ({ browser, api }) => {
-  // One pass over every screen of the walk (e2e/support/screens.ts), which grows with the app.
-  test.setTimeout(360_000);
-  const keys = knownKeys();
-  const session = screenSession(browser, api, { width: 1280, storage: { language: 'en-US' } });
-  const problems: string[] = [];
-  try {
-    for (const screen of SCREENS) {
-      const page = await session.pageFor(screen.as);
-      await showScreen(page, screen, api);
-      for (const key of await keysShown(page, keys)) problems.push(`${screen.name}: ${key}`);
-    }
-  } finally {
-    await session.close();
+// One pass over every screen of the walk (e2e/support/screens.ts), which grows with the app: in
+// parts of a few screens that run side by side.
+test.describe('every screen shows texts, never a translation key', () => {
+  test.describe.configure({ mode: 'parallel' });
+  for (const part of walkParts(SCREENS, 30, 15_000)) {
+    test(part.label, async ({ browser, api }) => {
+      test.setTimeout(part.timeout);
+      const keys = knownKeys();
+      const session = screenSession(browser, api, { width: 1280, storage: { language: 'en-US' } });
+      const problems: string[] = [];
+      try {
+        for (const screen of part.screens) {
+          const page = await session.pageFor(screen.as);
+          await showScreen(page, screen, api);
+          for (const key of await keysShown(page, keys)) problems.push(`${screen.name}: ${key}`);
+        }
+      } finally {
+        await session.close();
+      }
+      expect(problems).toEqual([]);
+    });
   }
-  expect(problems).toEqual([]);
 });
 
 test('the paste view loads only the core texts; the edit dialog brings its own', async ({

@@ -57,6 +57,9 @@ import {
   webhookValuesOf,
 } from './notifications-form.ts';
 
+/** A field whose placeholder is an example value, not wording (the key-mode walk reads it as data). */
+const EXAMPLE_VALUE: Record<string, string> = { 'data-user-content': '' };
+
 type Editing = { kind: 'create' } | { kind: 'edit'; hook: Webhook };
 
 export default function NotificationsModule() {
@@ -478,7 +481,11 @@ function SmtpForm({ settings }: { settings: SmtpSettings }) {
     <form ref={errorScope} onSubmit={onSubmit} noValidate className="space-y-4" data-testid="smtp-form">
       {!settings.enabled && <Alert tone="info">{t('admin.notifications.smtp.off')}</Alert>}
       <div className="grid gap-4 sm:grid-cols-2">
-        {text('host', { placeholder: 'smtp.example.com', hint: t('admin.notifications.smtp.hints.host') })}
+        {text('host', {
+          placeholder: 'smtp.example.com',
+          hint: t('admin.notifications.smtp.hints.host'),
+          ...EXAMPLE_VALUE,
+        })}
         {text('port', { type: 'number', inputMode: 'numeric', min: 1, max: 65535 })}
         <SelectField
           label={t('admin.notifications.smtp.fields.security')}
@@ -493,7 +500,7 @@ function SmtpForm({ settings }: { settings: SmtpSettings }) {
             </option>
           ))}
         </SelectField>
-        {text('from', { placeholder: 'Cubby <cubby@example.com>' })}
+        {text('from', { placeholder: 'Cubby <cubby@example.com>', ...EXAMPLE_VALUE })}
         {text('username')}
         {text('password', {
           type: 'password',

@@ -5,7 +5,7 @@
  * folder browser, changes it, copies its link, and revokes it (uploads stop at once, files stay).
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, Fragment, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatBytes, type UploadRequestInfo } from '@cubby/shared';
 import { Alert } from '../../../components/alert.tsx';
@@ -149,15 +149,16 @@ function RequestRow({
     queryFn: ({ signal }) => api.get<UploadRequestInfo>(requestPath(request.token), { signal }),
     enabled: open,
   });
-  const limits = [
+  // Wording and data apart: the allowed types are the owner's own list (marked as such).
+  const limits: ReactNode[] = [
     request.max_files > 0 && t('uploadRequests.admin.maxFiles', { max: request.max_files }),
     request.max_file_size > 0 &&
       t('uploadRequests.admin.perFile', { limit: formatBytes(request.max_file_size) }),
     request.max_total_size > 0 &&
       t('uploadRequests.admin.total', { limit: formatBytes(request.max_total_size) }),
-    request.allowed_types.length > 0 && request.allowed_types.join(', '),
+    request.allowed_types.length > 0 && <span data-user-content="">{request.allowed_types.join(', ')}</span>,
     request.has_password && t('uploadRequests.admin.protected'),
-  ].filter((fact): fact is string => Boolean(fact));
+  ].filter(Boolean);
   const tone = request.state === 'active' ? 'success' : request.state === 'expired' ? 'warning' : 'muted';
   return (
     <li className="rounded-lg border border-border p-3 text-sm" data-testid="upload-request-row">
@@ -181,7 +182,16 @@ function RequestRow({
           {t(`uploadRequests.admin.states.${request.state}`)}
         </Badge>
       </div>
-      {limits.length > 0 && <p className="mt-1 text-fg-muted">{limits.join(' · ')}</p>}
+      {limits.length > 0 && (
+        <p className="mt-1 text-fg-muted">
+          {limits.map((fact, index) => (
+            <Fragment key={index}>
+              {index > 0 && ' · '}
+              {fact}
+            </Fragment>
+          ))}
+        </p>
+      )}
       <p className="mt-1 text-fg-muted">
         {request.expires_at
           ? t('uploadRequests.admin.expires', { date: formatDateTime(request.expires_at) })
@@ -229,7 +239,8 @@ function RequestRow({
                     {file.path}
                   </span>
                   <span className="shrink-0 text-fg-muted">
-                    {formatBytes(file.size)} · {formatDateTime(file.created_at)}
+                    <span data-user-content="">{formatBytes(file.size)}</span> ·{' '}
+                    <time dateTime={file.created_at}>{formatDateTime(file.created_at)}</time>
                   </span>
                 </li>
               ))}
@@ -328,6 +339,8 @@ function RequestDialog({
             label={t('uploadRequests.admin.fields.allowedTypes')}
             value={form.allowed_types}
             placeholder=".pdf, image/*"
+            // An example list (extensions and types), not wording.
+            data-user-content=""
             hint={t('uploadRequests.admin.typesHint')}
             onChange={(event) => set('allowed_types', event.target.value)}
           />
