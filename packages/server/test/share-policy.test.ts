@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { NO_SHARE_POLICY } from '@cubby/shared';
+import { CLEAR_SHARE_POLICY, NO_SHARE_POLICY } from '@cubby/shared';
 import { streamOf } from './storage/contract.ts';
 import { DIALECTS } from './support/databases.ts';
 import { apiKey, bearer, createTestApp, mountLocalDisk, type TestApp } from './support/test-app.ts';
@@ -242,12 +242,7 @@ for (const dialect of DIALECTS) {
 
     it('keys may be kept from permanent and unprotected shares; the admin is not', async () => {
       await policy({
-        share_default_expiry_hours: null,
-        share_max_expiry_hours: null,
-        share_default_max_views: null,
-        share_max_views: null,
-        share_max_bytes: null,
-        share_allowed_types: '',
+        ...CLEAR_SHARE_POLICY,
         keys_may_make_permanent: false,
         keys_may_make_unprotected: false,
       });

@@ -96,3 +96,15 @@ export function fileRefusal(
   }
   return null;
 }
+
+/** The system-settings update that removes every limit of the share policy (today's behaviour). */
+export const CLEAR_SHARE_POLICY = {
+  share_default_expiry_hours: null,
+  share_max_expiry_hours: null,
+  share_default_max_views: null,
+  share_max_views: null,
+  share_max_bytes: null,
+  share_allowed_types: '',
+  keys_may_make_permanent: true,
+  keys_may_make_unprotected: true,
+} as const;
