@@ -14,6 +14,7 @@ import { Checkbox, TextField } from '../../../../components/form-field.tsx';
 import { PageLoading, Spinner } from '../../../../components/spinner.tsx';
 import { showToast } from '../../../../components/toast/toast-store.ts';
 import { isApiError } from '../../../../lib/api/index.ts';
+import { useErrorFocus } from '../../../../lib/forms/use-error-focus.ts';
 import { useSharePolicy } from '../../../upload/index.ts';
 import { useUpdateSystemSettings } from '../api/system-settings.ts';
 import { announceSectionSaved, useSectionErrors } from '../section-errors.ts';
@@ -61,6 +62,7 @@ function SharePolicyForm({ policy }: { policy: SharePolicy }) {
   const [invalid, setInvalid] = useSectionErrors<Partial<Record<NumberField | 'types', true>>>({});
   const [serverError, setServerError] = useSectionErrors<string | null>(null);
   const update = useUpdateSystemSettings();
+  const { errorScope, focusFirstError } = useErrorFocus();
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -92,6 +94,7 @@ function SharePolicyForm({ policy }: { policy: SharePolicy }) {
         ] = true;
       }
       setInvalid(bad);
+      focusFirstError();
       return;
     }
     update.mutate(input, {
@@ -123,7 +126,13 @@ function SharePolicyForm({ policy }: { policy: SharePolicy }) {
   );
 
   return (
-    <form onSubmit={onSubmit} noValidate className="max-w-xl space-y-5" data-testid="share-policy-settings">
+    <form
+      ref={errorScope}
+      onSubmit={onSubmit}
+      noValidate
+      className="max-w-xl space-y-5"
+      data-testid="share-policy-settings"
+    >
       <div className="grid gap-4 sm:grid-cols-2">{NUMBER_FIELDS.map(numberField)}</div>
       <TextField
         label={t('admin.settings.sharePolicy.fields.types')}
