@@ -61,13 +61,20 @@ export default defineConfig({
   projects: [
     {
       name: 'main',
-      testIgnore: /(account|pastes-clear-expired|office-preview|two-factor)\.spec\.ts/,
+      testIgnore: /(account|pastes-clear-expired|office-preview|two-factor|share-policy)\.spec\.ts/,
+      use: { browserName: 'chromium' },
+    },
+    {
+      // Sets a share policy, which binds every upload and share on the server while it lasts.
+      name: 'share-policy',
+      testMatch: /share-policy\.spec\.ts/,
+      dependencies: ['main'],
       use: { browserName: 'chromium' },
     },
     {
       name: 'office-preview',
       testMatch: /office-preview\.spec\.ts/,
-      dependencies: ['main'],
+      dependencies: ['share-policy'],
       use: { browserName: 'chromium' },
     },
     {

@@ -1579,6 +1579,19 @@ export const SCREENS: Screen[] = [
       await expect(form.locator('[aria-invalid=true]')).toHaveCount(2);
     },
   },
+  {
+    // Refused on the page: nothing is saved, so the policy (which binds every upload) stays unset.
+    name: 'settings-share-policy-errors',
+    as: 'admin',
+    path: '/admin/settings',
+    action: async (page) => {
+      const form = page.getByTestId('share-policy-settings');
+      await form.locator('input[name=share_max_views]').fill('0');
+      await form.locator('input[name=share_allowed_types]').fill('pdf, not a type!');
+      await form.getByTestId('save-share-policy').click();
+      await expect(form.locator('[aria-invalid=true]')).toHaveCount(2);
+    },
+  },
   { name: 'admin-not-found', as: 'admin', path: '/admin/no-such-module' },
   {
     name: 'settings-errors',

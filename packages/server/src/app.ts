@@ -384,8 +384,10 @@ export function createApp(deps: AppDeps) {
     clock,
     limiter,
     secretKey: deps.secretKey,
+    settings,
   });
   const bundles = new BundlesService(new BundlesRepository(db.kysely), {
+    settings,
     vfs,
     clock,
     limiter,

@@ -22,3 +22,4 @@ export * from './upload-requests.ts';
 export * from './url-allowlist.ts';
 export * from './fs-meta.ts';
 export * from './notifications.ts';
+export * from './share-policy.ts';

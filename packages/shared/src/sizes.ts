@@ -7,6 +7,7 @@ import { TWO_FACTOR_POLICIES } from './accounts.ts';
 import { MAX_AUDIT_RETENTION_DAYS } from './audit.ts';
 import { URL_ALLOWLIST_MAX_LENGTH } from './url-allowlist.ts';
 import { normalizeFsPath } from './paths.ts';
+import { sharePolicyUpdateFields } from './share-policy.ts';
 
 export const SIZE_UNITS = ['KB', 'MB', 'GB'] as const;
 export type SizeUnit = (typeof SIZE_UNITS)[number];
@@ -98,6 +99,8 @@ export const systemSettingsUpdateSchema = z
       .min(0, { message: 'audit_retention_days_invalid' })
       .max(MAX_AUDIT_RETENTION_DAYS, { message: 'audit_retention_days_invalid' })
       .optional(),
+    /** The share policy (docs/api.md, "Share policy"); null removes a limit. */
+    ...sharePolicyUpdateFields,
   })
   .refine(
     (s) =>

@@ -913,6 +913,54 @@ const catalogue = {
   ],
   'settings.loaded': ['获取系统设置成功', 'Settings loaded'],
   'settings.updated': ['系统设置更新成功', 'Settings saved'],
+  'share_policy.loaded': ['获取分享策略成功', 'Share policy'],
+  'share_policy.expiry_too_late': [
+    '分享最长只能在 {hours} 小时后过期',
+    'Shares may expire at most {hours} hours from now',
+  ],
+  'share_policy.expiry_required': [
+    '分享必须设置过期时间（最长 {hours} 小时）',
+    'Shares must expire (within {hours} hours at most)',
+  ],
+  'share_policy.views_too_many': ['分享最多只能允许 {max} 次查看', 'Shares may allow at most {max} views'],
+  'share_policy.too_large': [
+    '分享最大只能为 {limit}（当前 {size}）',
+    'Shares may hold at most {limit} (this one: {size})',
+  ],
+  'share_policy.type_not_allowed': [
+    '不允许分享此类型的文件：{name}（允许：{types}）',
+    'Files of this type may not be shared: {name} (allowed: {types})',
+  ],
+  'share_policy.key_permanent': [
+    '通过 API 密钥创建的分享必须设置过期时间',
+    'Shares made with an API key must expire',
+  ],
+  'share_policy.key_unprotected': [
+    '通过 API 密钥创建的分享必须设置密码',
+    'Shares made with an API key must have a password',
+  ],
+  'validation.share_policy_hours_invalid': [
+    '小时数必须是 1 到 87600 之间的整数，或 null 表示不限制',
+    'Hours must be a whole number from 1 to 87600, or null for no limit',
+  ],
+  'validation.share_policy_views_invalid': [
+    '查看次数必须是 1 到 1000000 之间的整数，或 null 表示不限制',
+    'Views must be a whole number from 1 to 1000000, or null for no limit',
+  ],
+  'validation.share_policy_bytes_invalid': [
+    '大小必须是正整数（字节），或 null 表示不限制',
+    'The size must be a positive whole number of bytes, or null for no limit',
+  ],
+  'validation.share_policy_types_invalid': [
+    '文件类型无效：请填写扩展名（如 .pdf）或 MIME 类型（如 image/*），最多 50 个',
+    'Invalid file types: give extensions (.pdf) or MIME patterns (image/*), 50 at most',
+  ],
+  'validation.share_policy_default_over_max': [
+    '默认值不能大于最大值',
+    'A default may not be above its maximum',
+  ],
+  'validation.keys_may_make_permanent_invalid': ['必须是布尔值', 'Must be true or false'],
+  'validation.keys_may_make_unprotected_invalid': ['必须是布尔值', 'Must be true or false'],
   'settings.nothing_to_update': ['没有提供要更新的设置', 'Nothing to update'],
   'settings.max_upload_size': ['获取最大上传大小成功', 'Largest upload size'],
   'validation.path_required': ['请提供路径', 'A path is required'],

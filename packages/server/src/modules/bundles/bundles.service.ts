@@ -41,6 +41,7 @@ import {
   randomSlug,
   shareState,
 } from '../shares/share-rules.ts';
+import { policedChanges, type SharePolicySource } from '../shares/share-policy.ts';
 import type { BundlesRepository, PasteMeta } from './bundles.repository.ts';
 
 /** Names made unique, case-insensitively, in order: `a.txt`, `a (2).txt`, `a (3).txt`. */
@@ -103,6 +104,8 @@ export class BundlesService {
       clock: Clock;
       limiter: AttemptLimiter;
       secretKey: string;
+      /** The share policy (modules/shares/share-policy.ts). */
+      settings: SharePolicySource;
       /** The principal behind a `created_by` as it is now (a key looked up again), or null when gone. */
       creator: (createdBy: string) => Promise<Principal | null>;
     },
@@ -121,22 +124,32 @@ export class BundlesService {
     const now = this.deps.clock.now();
     const id = randomUUID();
     const items = await this.itemRows(principal, id, input.items);
+    const createdBy = creatorId(principal);
+    const policed = await this.policed(
+      {
+        password_hash: input.password ? await hashPassword(input.password) : null,
+        ...(input.expires_in === undefined ? {} : { expires_at: expiryFrom(input.expires_in, now) }),
+        ...(input.max_views === undefined ? {} : { max_views: input.max_views }),
+      },
+      { createdBy, mode: 'create', items },
+      now,
+    );
     const slug = await randomSlug((s) => this.repo.slugExists(s), 'bundles.slug_exhausted');
     const row: BundlesTable = {
       id,
       slug,
       title: input.title ?? null,
-      password_hash: input.password ? await hashPassword(input.password) : null,
-      expires_at: expiryFrom(input.expires_in, now),
-      max_views: input.max_views ?? 0,
+      password_hash: policed.password_hash,
+      expires_at: policed.expires_at ?? null,
+      max_views: policed.max_views ?? 0,
       views: 0,
       revoked_at: null,
-      created_by: creatorId(principal),
+      created_by: createdBy,
       owner_id: userIdOf(principal),
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
     };
-    await this.repo.insert(row, items);
+    await this.repo.insert(row, items.rows);
     return { id, slug, url: bundleUrl(origin, slug) };
   }
 
@@ -168,18 +181,19 @@ export class BundlesService {
     const row = await this.owned(principal, slug);
     if (row.revoked_at !== null) throw gone('bundles.revoked');
     const now = this.deps.clock.now();
-    const changes: Partial<BundlesTable> = { updated_at: now.toISOString() };
-    if (input.title !== undefined) changes.title = input.title;
-    if (input.expires_in !== undefined) changes.expires_at = expiryFrom(input.expires_in, now);
+    const edits: Partial<BundlesTable> = { updated_at: now.toISOString() };
+    if (input.title !== undefined) edits.title = input.title;
+    if (input.expires_in !== undefined) edits.expires_at = expiryFrom(input.expires_in, now);
     if (input.max_views !== undefined) {
-      changes.max_views = input.max_views;
+      edits.max_views = input.max_views;
       // A new limit the bundle has already reached would use it up at once: start counting again.
-      if (input.max_views > 0 && row.views >= input.max_views) changes.views = 0;
+      if (input.max_views > 0 && row.views >= input.max_views) edits.views = 0;
     }
-    if (input.password) changes.password_hash = await hashPassword(input.password);
-    else if (input.password !== undefined) changes.password_hash = null;
+    if (input.password) edits.password_hash = await hashPassword(input.password);
+    else if (input.password !== undefined) edits.password_hash = null;
     const items = input.items ? await this.itemRows(principal, row.id, input.items) : undefined;
-    await this.repo.update(row.id, changes, items);
+    const changes = await this.policed(edits, { createdBy: row.created_by, mode: 'update', items }, now);
+    await this.repo.update(row.id, changes, items?.rows);
     return this.get(principal, slug, origin);
   }
 
@@ -317,7 +331,7 @@ export class BundlesService {
     principal: Principal,
     bundleId: string,
     inputs: BundleItemInput[],
-  ): Promise<BundleItemsTable[]> {
+  ): Promise<{ rows: BundleItemsTable[]; bytes: number }> {
     if (principal.type === 'apikey') {
       for (const input of inputs) {
         const permission = PERMISSION[input.type];
@@ -331,6 +345,8 @@ export class BundlesService {
     const pastes = new Map((await this.repo.findPastesBySlug(slugs('paste'))).map((p) => [p.slug, p]));
     const now = this.deps.clock.now();
     const rows: BundleItemsTable[] = [];
+    // The bytes of its file items, for the share policy's largest share.
+    let bytes = 0;
     for (const [position, input] of inputs.entries()) {
       const item = { item: input.value };
       const at = { bundle_id: bundleId, position };
@@ -339,6 +355,7 @@ export class BundlesService {
         // 403 when the path is outside the principal's reach, 404 when nothing is there.
         const { entry } = await this.deps.vfs.stat(principal, path);
         if (entry.isDirectory) throw badRequest('bundles.source_not_file', item);
+        bytes += entry.size;
         rows.push({ ...at, kind: 'mount', ref: path, name: nameOf(path) });
         continue;
       }
@@ -347,6 +364,7 @@ export class BundlesService {
         throw notFound('bundles.source_not_found', item);
       if (!mayManage(principal, share)) throw forbidden('bundles.source_not_yours', item);
       if (shareState(share, now) !== 'active') throw badRequest('bundles.source_unavailable', item);
+      if ('filename' in share) bytes += share.size;
       rows.push(
         'filename' in share
           ? { ...at, kind: 'file', ref: share.id, name: share.filename }
@@ -358,7 +376,30 @@ export class BundlesService {
             },
       );
     }
-    return rows;
+    return { rows, bytes };
+  }
+
+  /** The share policy on a bundle's settings and its items (modules/shares/share-policy.ts). */
+  private policed<T extends Partial<BundlesTable>>(
+    changes: T,
+    request: {
+      createdBy: string | null;
+      mode: 'create' | 'update';
+      items?: { rows: BundleItemsTable[]; bytes: number };
+    },
+    now: Date,
+  ): Promise<T> {
+    const { items, ...rest } = request;
+    return policedChanges(
+      this.deps.settings,
+      changes,
+      {
+        ...rest,
+        size: items?.bytes,
+        filenames: items?.rows.filter((r) => r.kind !== 'paste').map((r) => r.name),
+      },
+      now,
+    );
   }
 
   /** A mount file the creator reaches now, or null (outside their reach, gone, a folder, storage down). */

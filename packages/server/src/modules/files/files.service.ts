@@ -24,6 +24,7 @@
  * been retired anyway.
  */
 import {
+  creatorId,
   type FileItem,
   type FileShare,
   type FileSource,
@@ -59,6 +60,7 @@ import {
   shareState,
   type ShareState,
 } from '../shares/share-rules.ts';
+import { policedChanges } from '../shares/share-policy.ts';
 import { type FilesRepository, grantNonce, newFileRow } from './files.repository.ts';
 import { shareLinks, toFileItem, toFileShare } from './files.serializer.ts';
 import { FILE_TOKEN_TTL_SECONDS, signFileToken, type VerifiedToken, verifyFileToken } from './files.token.ts';
@@ -114,7 +116,7 @@ export class FilesService {
     private readonly options: {
       secretKey: string;
       logger: Logger;
-      settings: Pick<SettingsService, 'officePreviewEnabled'>;
+      settings: Pick<SettingsService, 'officePreviewEnabled' | 'sharePolicy'>;
       /** Aborts the unfinished multipart uploads of a pending share (UploadsService), before its row goes. */
       abortUploads?: (fileId: string) => Promise<void>;
       /** Told when a share is made from a mount's file or a view counted (modules/notifications). */
@@ -349,7 +351,12 @@ export class FilesService {
   async update(principal: Principal, id: string, input: FileUpdate, origin: string): Promise<FileDetail> {
     const row = await this.owned(principal, id);
     const now = this.clock.now();
-    const changes: Partial<FilesTable> = await shareSettingChanges(input, row, now);
+    const changes: Partial<FilesTable> = await policedChanges(
+      this.options.settings,
+      await shareSettingChanges(input, row, now),
+      { createdBy: row.created_by, mode: 'update' },
+      now,
+    );
     if (input.use_proxy !== undefined) changes.use_proxy = input.use_proxy ? 1 : 0;
     if (input.slug !== undefined && input.slug !== row.slug) {
       if (input.slug && (await this.repo.slugExists(input.slug))) throw conflict('files.slug_taken');
@@ -376,10 +383,20 @@ export class FilesService {
     origin: string,
   ): Promise<FileDetail> {
     const { slug: wanted, ...rest } = settings;
+    const now = this.clock.now();
+    // The policy first, with the defaults a new share gets: nothing is inserted when it refuses.
+    const policed = await policedChanges(
+      this.options.settings,
+      await shareSettingChanges(rest, { views: 0 }, now),
+      { createdBy: creatorId(principal), mode: 'create', size: stored.size, filenames: [stored.filename] },
+      now,
+    );
     if (wanted && (await this.repo.slugExists(wanted))) throw conflict('files.slug_taken');
     const slug = wanted || (await randomSlug((s) => this.repo.slugExists(s), 'files.slug_exhausted'));
     const row = {
-      ...newFileRow(principal, { ...stored, slug, status: 'ready' }, this.clock.now()),
+      ...newFileRow(principal, { ...stored, slug, status: 'ready' }, now),
+      ...policed,
+      ...(rest.use_proxy === undefined ? {} : { use_proxy: rest.use_proxy ? 1 : 0 }),
       keep_object: 1,
     };
     try {
@@ -389,7 +406,7 @@ export class FilesService {
       throw error;
     }
     this.options.notify?.(shareEvent('share.created', row));
-    return this.update(principal, row.id, rest, origin);
+    return this.get(principal, row.id, origin);
   }
 
   /** Revokes a share its principal manages: its links answer 410 from now on. */

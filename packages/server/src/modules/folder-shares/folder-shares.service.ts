@@ -55,6 +55,7 @@ import {
   type ShareSettings,
   shareState,
 } from '../shares/share-rules.ts';
+import { policedChanges, type SharePolicySource } from '../shares/share-policy.ts';
 import type { FolderSharesRepository } from './folder-shares.repository.ts';
 
 /** What visit tokens are signed for (lib/signed-link.ts): no other link opens as one. */
@@ -95,6 +96,8 @@ export interface FolderSharesDeps {
   clock: Clock;
   limiter: AttemptLimiter;
   secretKey: string;
+  /** The share policy (modules/shares/share-policy.ts). */
+  settings: SharePolicySource;
 }
 
 export class FolderSharesService {
@@ -133,7 +136,12 @@ export class FolderSharesService {
       owner_id: userIdOf(principal),
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
-      ...(await shareSettingChanges(settings, { views: 0 }, now)),
+      ...(await policedChanges(
+        this.deps.settings,
+        await shareSettingChanges(settings, { views: 0 }, now),
+        { createdBy: creatorId(principal), mode: 'create' },
+        now,
+      )),
     };
     try {
       await this.repo.insert(row);
@@ -159,7 +167,12 @@ export class FolderSharesService {
   ): Promise<FolderShareDetail> {
     const row = await this.owned(principal, slug);
     const now = this.deps.clock.now();
-    const changes: Partial<FolderSharesTable> = await shareSettingChanges(settings, row, now);
+    const changes: Partial<FolderSharesTable> = await policedChanges(
+      this.deps.settings,
+      await shareSettingChanges(settings, row, now),
+      { createdBy: row.created_by, mode: 'update' },
+      now,
+    );
     if (settings.title !== undefined) changes.title = settings.title || null;
     if (settings.slug !== undefined && settings.slug !== row.slug) {
       changes.slug = await this.freeSlug(settings.slug);

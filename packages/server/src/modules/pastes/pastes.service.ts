@@ -44,6 +44,7 @@ import {
   type ShareState,
 } from '../shares/share-rules.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
+import { enforceSharePolicy, type ShareRequest } from '../shares/share-policy.ts';
 import type { Notify } from '../notifications/notifications.service.ts';
 import type { PasteFileInput, PasteListRow, PastesRepository } from './pastes.repository.ts';
 
@@ -64,7 +65,7 @@ export class PastesService {
     private readonly repo: PastesRepository,
     private readonly clock: Clock,
     private readonly passwordLimiter: AttemptLimiter,
-    private readonly settings: Pick<SettingsService, 'publicPastesEnabled'>,
+    private readonly settings: Pick<SettingsService, 'publicPastesEnabled' | 'sharePolicy'>,
     /** Told when a paste is created or a view counted (modules/notifications). */
     private readonly notify: Notify = () => {},
   ) {}
@@ -72,7 +73,17 @@ export class PastesService {
   async create(principal: Principal, input: z.output<typeof pasteCreateSchema>) {
     const files = this.namedFiles(input.files);
     const content = files[0]?.content ?? input.content ?? '';
-    this.checkSize(files.length > 0 ? files.map((f) => f.content) : [content]);
+    const texts = files.length > 0 ? files.map((f) => f.content) : [content];
+    this.checkSize(texts);
+    const createdBy = creatorId(principal);
+    const policy = await this.policy({
+      createdBy,
+      mode: 'create',
+      expires_at: input.expiresAt === undefined ? undefined : this.futureExpiry(input.expiresAt),
+      max_views: input.maxViews,
+      has_password: Boolean(input.password),
+      size: textBytes(texts),
+    });
     const now = this.clock.now().toISOString();
     const row: PastesTable = {
       id: randomUUID(),
@@ -85,10 +96,10 @@ export class PastesService {
       file_count: files.length,
       remark: input.remark || null,
       password_hash: input.password ? await hashPassword(input.password) : null,
-      expires_at: this.futureExpiry(input.expiresAt),
-      max_views: input.maxViews ?? 0,
+      expires_at: policy.expires_at ?? null,
+      max_views: policy.max_views ?? 0,
       views: 0,
-      created_by: creatorId(principal),
+      created_by: createdBy,
       owner_id: userIdOf(principal),
       created_at: now,
       updated_at: now,
@@ -260,6 +271,17 @@ export class PastesService {
     if (input.format !== undefined) changes.format = input.format;
     if (input.remark !== undefined) changes.remark = input.remark || null;
     if (input.expiresAt !== undefined) changes.expires_at = this.futureExpiry(input.expiresAt);
+    await this.policy({
+      createdBy: row.created_by,
+      mode: 'update',
+      expires_at: changes.expires_at,
+      max_views: input.maxViews,
+      has_password: input.password ? true : input.clearPassword ? false : undefined,
+      size:
+        changes.content === undefined
+          ? undefined
+          : textBytes(files?.map((f) => f.content) ?? [changes.content]),
+    });
     if (input.maxViews !== undefined) {
       changes.max_views = input.maxViews;
       // A new limit the paste has already reached would use it up at once: start counting again.
@@ -382,11 +404,14 @@ export class PastesService {
 
   /** All the text of one paste, every file together, within PASTE_MAX_BYTES. */
   private checkSize(texts: string[]): void {
-    let bytes = 0;
-    for (const text of texts) bytes += Buffer.byteLength(text);
-    if (bytes > PASTE_MAX_BYTES) {
+    if (textBytes(texts) > PASTE_MAX_BYTES) {
       throw tooLarge('pastes.content_too_large', { limit: '5 MiB' });
     }
+  }
+
+  /** The share policy on this paste (modules/shares/share-policy.ts): the expiry and view limit to store. */
+  private async policy(request: ShareRequest) {
+    return enforceSharePolicy(await this.settings.sharePolicy(), request, this.clock.now());
   }
 
   private futureExpiry(value: string | null | undefined): string | null {
@@ -401,4 +426,11 @@ export class PastesService {
 /** The `format` CloudPaste 0.6 clients read for a multi-file paste: Markdown for a Markdown first file. */
 function formatOf(language: string): PastesTable['format'] {
   return language === 'markdown' ? 'markdown' : 'text';
+}
+
+/** The UTF-8 bytes of a paste's texts. */
+function textBytes(texts: readonly string[]): number {
+  let bytes = 0;
+  for (const text of texts) bytes += Buffer.byteLength(text);
+  return bytes;
 }

@@ -1,4 +1,4 @@
-/** /api/system/max-upload-size (anyone) and /api/admin/system-settings (admin). */
+/** /api/system/max-upload-size and /api/public/share-policy (anyone), /api/admin/system-settings (admin). */
 import { type MaxUploadSize, systemSettingsUpdateSchema } from '@cubby/shared';
 import { Hono } from 'hono';
 import type { AppEnv } from '../../http/context.ts';
@@ -28,6 +28,19 @@ export function settingsRoutes(settings: SettingsService) {
           webdav_upload_share: shares.webdav,
         } satisfies MaxUploadSize);
       },
+    ),
+  );
+
+  app.get(
+    '/public/share-policy',
+    route(
+      {
+        tag,
+        summary:
+          'The share policy: default and largest expiry and views, largest share, file types (docs/api.md)',
+        auth: 'none',
+      },
+      async (c) => ok(c, 'share_policy.loaded', await settings.sharePolicy()),
     ),
   );
 

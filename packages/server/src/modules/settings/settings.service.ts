@@ -13,7 +13,12 @@ import {
   DEFAULT_MAX_UPLOAD_BYTES,
   WEBDAV_UPLOAD_MODES,
   parseUrlAllowlist,
+  canonicalType,
+  NO_SHARE_POLICY,
+  policyDefaultsFit,
   type Principal,
+  type SharePolicy,
+  splitAllowedTypes,
   splitGuestPaths,
   splitUrlAllowlist,
   toBytes,
@@ -22,7 +27,7 @@ import {
   type TwoFactorPolicy,
 } from '@cubby/shared';
 import type { z } from 'zod';
-import { badRequest } from '../../errors/app-error.ts';
+import { badRequest, invalidFields } from '../../errors/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { SettingsRepository } from './settings.repository.ts';
 
@@ -39,6 +44,27 @@ const GUEST_ENABLED_KEY = 'guest_enabled';
 const GUEST_PATHS_KEY = 'guest_paths';
 const GUEST_WRITE_KEY = 'guest_write';
 const MB = 1024 ** 2;
+/** The share policy's settings (docs/api.md, "Share policy"); absent: no limit. */
+const POLICY_NUMBER_KEYS = {
+  default_expiry_hours: 'share_default_expiry_hours',
+  max_expiry_hours: 'share_max_expiry_hours',
+  default_max_views: 'share_default_max_views',
+  max_views: 'share_max_views',
+  max_bytes: 'share_max_bytes',
+} as const;
+const POLICY_TYPES_KEY = 'share_allowed_types';
+const KEYS_PERMANENT_KEY = 'keys_may_make_permanent';
+const KEYS_UNPROTECTED_KEY = 'keys_may_make_unprotected';
+const POLICY_DESCRIPTIONS: Record<string, string> = {
+  share_default_expiry_hours: 'Hours a new share lasts when it names no expiry (empty: never)',
+  share_max_expiry_hours: 'Latest expiry a share may have, in hours from now (empty: no limit)',
+  share_default_max_views: 'Views a new share allows when it names no limit (empty: unlimited)',
+  share_max_views: 'Most views a share may allow (empty: no limit)',
+  share_max_bytes: 'Largest share, in bytes: a file, a paste, the files of a bundle (empty: no limit)',
+  [POLICY_TYPES_KEY]: 'File types shares may hold, extensions or MIME patterns (empty: all)',
+  [KEYS_PERMANENT_KEY]: 'Let API keys make shares that never expire',
+  [KEYS_UNPROTECTED_KEY]: 'Let API keys make shares without a password',
+};
 
 /** Bytes as CloudPaste's `max_upload_size`: megabytes, to three decimals. */
 export function toMegabytes(bytes: number): number {
@@ -87,6 +113,23 @@ export class SettingsService {
       this.repo.get(WEBDAV_UPLOAD_SHARE_KEY),
     ]);
     return { fs: fs !== 'false', webdav: webdav === 'true' };
+  }
+
+  /** The share policy (modules/shares/share-policy.ts enforces it); an absent setting is no limit. */
+  async sharePolicy(): Promise<SharePolicy> {
+    const rows = new Map((await this.repo.all()).map((r) => [r.key, r.value]));
+    const policy: SharePolicy = { ...NO_SHARE_POLICY };
+    for (const [field, key] of Object.entries(POLICY_NUMBER_KEYS)) {
+      const value = Number(rows.get(key) ?? '');
+      policy[field as keyof typeof POLICY_NUMBER_KEYS] =
+        rows.get(key) && Number.isSafeInteger(value) && value > 0 ? value : null;
+    }
+    policy.allowed_types = splitAllowedTypes(rows.get(POLICY_TYPES_KEY) ?? '').flatMap(
+      (t) => canonicalType(t) ?? [],
+    );
+    policy.keys_may_make_permanent = rows.get(KEYS_PERMANENT_KEY) !== 'false';
+    policy.keys_may_make_unprotected = rows.get(KEYS_UNPROTECTED_KEY) !== 'false';
+    return policy;
   }
 
   /** Days the audit log keeps an entry; 0 keeps every entry (modules/audit/). */
@@ -138,6 +181,14 @@ export class SettingsService {
     const bytes = await this.maxUploadBytes();
     const shares = await this.uploadShares();
     const guest = await this.guestAccess();
+    const policy = await this.sharePolicy();
+    const policyRow = (key: string, value: string) => ({
+      key,
+      value,
+      description: POLICY_DESCRIPTIONS[key]!,
+      updated_at: updated(key),
+      group: 'share_policy',
+    });
     return [
       {
         key: 'max_upload_size',
@@ -217,6 +268,12 @@ export class SettingsService {
         description: 'Who must sign in with two factors: off, admins or everyone',
         updated_at: updated(REQUIRE_TWO_FACTOR_KEY),
       },
+      ...Object.entries(POLICY_NUMBER_KEYS).map(([field, key]) =>
+        policyRow(key, String(policy[field as keyof typeof POLICY_NUMBER_KEYS] ?? '')),
+      ),
+      policyRow(POLICY_TYPES_KEY, policy.allowed_types.join(', ')),
+      policyRow(KEYS_PERMANENT_KEY, String(policy.keys_may_make_permanent)),
+      policyRow(KEYS_UNPROTECTED_KEY, String(policy.keys_may_make_unprotected)),
     ];
   }
 
@@ -228,6 +285,7 @@ export class SettingsService {
         entry: allowlist.invalid[0].slice(0, 100),
       });
     }
+    await this.updatePolicy(input, now);
     if (input.max_upload_size !== undefined) {
       await this.repo.set(
         MAX_UPLOAD_KEY,
@@ -263,6 +321,33 @@ export class SettingsService {
     if (input.guest_write !== undefined) await this.repo.set(GUEST_WRITE_KEY, String(input.guest_write), now);
     if (input.audit_retention_days !== undefined) {
       await this.repo.set(AUDIT_RETENTION_KEY, String(input.audit_retention_days), now);
+    }
+  }
+
+  /** The share-policy fields of an update: a default above its maximum (as they will be) is refused. */
+  private async updatePolicy(input: z.output<typeof systemSettingsUpdateSchema>, now: string): Promise<void> {
+    const current = await this.sharePolicy();
+    const next = { ...current };
+    for (const [field, key] of Object.entries(POLICY_NUMBER_KEYS)) {
+      const value = input[key];
+      if (value !== undefined) next[field as keyof typeof POLICY_NUMBER_KEYS] = value;
+    }
+    const misfit = policyDefaultsFit(next);
+    if (misfit)
+      throw invalidFields('common.validation', { [misfit]: 'validation.share_policy_default_over_max' });
+    for (const [, key] of Object.entries(POLICY_NUMBER_KEYS)) {
+      const value = input[key];
+      if (value !== undefined) await this.repo.set(key, value === null ? '' : String(value), now);
+    }
+    if (input.share_allowed_types !== undefined) {
+      const types = splitAllowedTypes(input.share_allowed_types).map((t) => canonicalType(t)!);
+      await this.repo.set(POLICY_TYPES_KEY, [...new Set(types)].join(','), now);
+    }
+    if (input.keys_may_make_permanent !== undefined) {
+      await this.repo.set(KEYS_PERMANENT_KEY, String(input.keys_may_make_permanent), now);
+    }
+    if (input.keys_may_make_unprotected !== undefined) {
+      await this.repo.set(KEYS_UNPROTECTED_KEY, String(input.keys_may_make_unprotected), now);
     }
   }
 }

@@ -11,7 +11,7 @@
  * them together.
  */
 import type { Logger } from 'pino';
-import { isCreator, type Principal } from '@cubby/shared';
+import { isCreator, type Principal, type SharePolicy } from '@cubby/shared';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { FilesTable, UploadSessionsTable } from '../../db/schema.ts';
 import { badRequest, conflict, forbidden, notFound, uploadTooLarge } from '../../errors/app-error.ts';
@@ -25,6 +25,7 @@ import type { SettingsService } from '../settings/settings.service.ts';
 import { shareEvent } from '../files/files.service.ts';
 import type { Notify } from '../notifications/notifications.service.ts';
 import { randomSlug } from '../shares/share-rules.ts';
+import { enforceSharePolicy } from '../shares/share-policy.ts';
 import type {
   StorageConfigRecord,
   StorageConfigsService,
@@ -101,6 +102,8 @@ export function storageFailure(error: unknown): unknown {
 export interface NewUpload {
   config: StorageConfigRecord;
   row: FilesTable;
+  /** The share policy's largest share (null: none), which a streamed body must not pass either. */
+  shareMaxBytes?: number | null;
 }
 
 export interface OpenSession extends NewUpload {
@@ -163,8 +166,40 @@ export class UploadSteps {
       },
       now,
     );
-    Object.assign(row, await this.shareColumns(input, now));
-    return { config, row };
+    const policy = await this.deps.settings.sharePolicy();
+    // The share policy holds for every upload door: each makes its pending row here (docs/api.md, "Share policy").
+    const columns = await this.shareColumns(input, now);
+    Object.assign(
+      row,
+      columns,
+      this.policed(policy, row.created_by, 'create', { ...columns, filename }, input.size, now),
+    );
+    return { config, row, shareMaxBytes: policy.max_bytes };
+  }
+
+  /** The share policy on an upload's share columns (modules/shares/share-policy.ts). */
+  private policed(
+    policy: SharePolicy,
+    createdBy: string | null,
+    mode: 'create' | 'update',
+    columns: Partial<FilesTable> & { filename?: string },
+    size: number,
+    now: Date,
+  ) {
+    return enforceSharePolicy(
+      policy,
+      {
+        createdBy,
+        mode,
+        expires_at: columns.expires_at,
+        max_views: columns.max_views,
+        has_password:
+          'password_hash' in columns ? columns.password_hash !== null : mode === 'create' ? false : undefined,
+        size,
+        ...(columns.filename === undefined ? {} : { filenames: [columns.filename] }),
+      },
+      now,
+    );
   }
 
   /** The columns the given share fields set; absent fields are left out (kept as they are). */
@@ -202,8 +237,12 @@ export class UploadSteps {
     replacing?: FilesTable,
   ): Promise<FilesTable> {
     const now = this.now();
+    const columns = await this.shareColumns(fields, now);
+    // Again on what the upload's end changes, and on the size now known.
+    const policy = await this.deps.settings.sharePolicy();
+    this.policed(policy, row.created_by, 'update', columns, stored.size, now);
     const changes: Partial<FilesTable> = {
-      ...(await this.shareColumns(fields, now)),
+      ...columns,
       size: stored.size,
       etag: stored.etag,
       status: 'ready',

@@ -17,6 +17,7 @@ import { FORM_OVERHEAD_BYTES, readUploadForm } from './upload-form.ts';
 import type { SessionLedger } from './upload-ledger.ts';
 import type { UploadQuota } from './upload-quota.ts';
 import { uploadTooLarge } from '../../errors/app-error.ts';
+import { shareTooLarge } from '../shares/share-policy.ts';
 import { type NewUpload, type Placement, type UploadSteps } from './upload-steps.ts';
 import { type DirectUploadInput, formFieldsSchema, PLACEMENT_FIELDS } from './uploads.schemas.ts';
 
@@ -151,7 +152,9 @@ export class StreamUploads {
     }
     await this.sessions.startStream(row);
     const free = capacity?.freeBytes ?? Number.MAX_SAFE_INTEGER;
-    const limiter = new ByteLimit(Math.min(max, free), false);
+    // The share policy's largest share cuts the body too (upload-steps.ts, newUpload).
+    const shareMax = upload.shareMaxBytes ?? Number.MAX_SAFE_INTEGER;
+    const limiter = new ByteLimit(Math.min(max, free, shareMax), false);
     try {
       // webBody, not Readable.toWeb: that one copies every chunk, and a large upload's RSS grows with the garbage.
       const body = webBody(pipeline(stream, limiter, () => undefined));
@@ -168,6 +171,7 @@ export class StreamUploads {
       await this.steps.ledger.deletePending(row.id);
       await this.sessions.endStream(row.id);
       if (limiter.failure?.code === 'TOO_LARGE') {
+        if (shareMax < Math.min(max, free)) throw shareTooLarge(shareMax, limiter.bytes);
         throw max <= free ? uploadTooLarge(max) : new StorageFullError(declared ?? limiter.bytes, capacity!);
       }
       throw await this.quota.writeFailure(error, config, declared ?? limiter.bytes);

@@ -13,3 +13,6 @@ export {
 } from './upload-form.ts';
 export { ShareLinkFields } from './components/share-settings-fields.tsx';
 export { maxUploadSizeQueryOptions, useUploadShares } from './api/use-upload-options.ts';
+export { sharePolicyQueryOptions, useSharePolicy } from './api/share-policy.ts';
+export { SharePolicyNote } from './components/share-policy-note.tsx';
+export { expiryPresetOf } from './share-policy-form.ts';

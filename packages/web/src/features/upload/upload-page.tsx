@@ -28,7 +28,10 @@ import {
   type UploadErrors,
   type UploadSettingsValues,
 } from './upload-form.ts';
-import { useUploadQueue } from './upload-queue.ts';
+import { isBlocked, useUploadQueue } from './upload-queue.ts';
+import { useSharePolicy } from './api/share-policy.ts';
+import { SharePolicyNote } from './components/share-policy-note.tsx';
+import { uploadDefaults } from './share-policy-form.ts';
 import { AccessNotice } from '../../components/access-notice.tsx';
 import { ShareAsBundle } from '../bundle-view/index.ts';
 
@@ -43,10 +46,17 @@ export default function UploadPage() {
   const configsQuery = useQuery({ ...storageConfigsQueryOptions(), enabled: canUpload });
   const configs = configsQuery.data ?? [];
   const maxBytes = useMaxUploadBytes();
+  const policy = useSharePolicy();
   const items = useUploadQueue((state) => state.items);
   const [tab, setTab] = useState<Tab>('files');
   const [chosenConfig, setChosenConfig] = useState<string | null>(null);
   const [values, setValues] = useState<UploadSettingsValues>(EMPTY_UPLOAD_SETTINGS);
+  // The share policy's defaults are preselected once it is known (docs/api.md, "Share policy").
+  const [preselected, setPreselected] = useState(false);
+  if (policy && !preselected) {
+    setPreselected(true);
+    setValues((current) => ({ ...current, ...uploadDefaults(policy) }));
+  }
   const [errors, setErrors] = useState<UploadErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const tabIds = useId();
@@ -56,7 +66,7 @@ export default function UploadPage() {
   const configId = configs.some((config) => config.id === chosenConfig)
     ? chosenConfig
     : defaultConfigId(configs);
-  const startable = items.filter((item) => item.status === 'pending' && !item.queued && !item.tooLarge);
+  const startable = items.filter((item) => item.status === 'pending' && !item.queued && !isBlocked(item));
   const finished = items.some((item) => item.status === 'success');
   // Two or more finished uploads can go out as one link (a bundle of their shares).
   const shared = items.flatMap((item) =>
@@ -142,7 +152,7 @@ export default function UploadPage() {
                 <DropZone
                   disabled={!canUpload}
                   maxBytes={maxBytes}
-                  onFiles={(files) => useUploadQueue.getState().addFiles(files, maxBytes)}
+                  onFiles={(files) => useUploadQueue.getState().addFiles(files, maxBytes, policy)}
                 />
               ) : (
                 <UrlUploadPanel
@@ -152,7 +162,7 @@ export default function UploadPage() {
                     const target = targetFor(1);
                     if (!target) return false;
                     const queue = useUploadQueue.getState();
-                    queue.start(queue.addUrl(source, maxBytes), target);
+                    queue.start(queue.addUrl(source, maxBytes, policy), target);
                     return true;
                   }}
                 />
@@ -209,6 +219,7 @@ export default function UploadPage() {
 
         <div className="min-w-0 space-y-6">
           <Card title={t('upload.settings.title')} description={t('upload.settings.description')}>
+            <SharePolicyNote className="mb-4" />
             <ShareSettingsFields
               values={values}
               errors={errors}

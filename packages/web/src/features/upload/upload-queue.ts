@@ -5,7 +5,7 @@
  * one after another (a large file already sends three parts at once). The state lives outside the
  * page, so uploads go on while the user looks at another screen of the app.
  */
-import type { FileShare } from '@cubby/shared';
+import type { FileShare, SharePolicy } from '@cubby/shared';
 import { create } from 'zustand';
 import {
   chooseStrategy,
@@ -23,6 +23,7 @@ import { uploadLargeFile } from './transfer/upload-large-file.ts';
 import type { UploadRun, UploadStage, UploadTarget } from './transfer/upload-run.ts';
 import { uploadSmallFile } from './transfer/upload-small-file.ts';
 import { isWithinLimit } from './upload-form.ts';
+import { policyRefusal } from './share-policy-form.ts';
 
 export type ItemStatus = 'pending' | 'uploading' | 'success' | 'error';
 
@@ -47,6 +48,8 @@ export interface UploadItem {
   resume: ResumeRecord | null;
   /** Larger than the server's limit: cannot be uploaded. */
   tooLarge: boolean;
+  /** Refused by the share policy (too large, a type not allowed): cannot be uploaded; why. */
+  refused: ReturnType<typeof policyRefusal>;
   /** Where to and with which settings; set when the upload starts, reused by a retry. */
   target: UploadTarget | null;
   /** Started and waiting for its turn. */
@@ -61,9 +64,9 @@ export interface UploadItem {
 interface QueueState {
   items: UploadItem[];
   recent: RecentUpload[];
-  addFiles(files: readonly File[], maxBytes: number | null): void;
+  addFiles(files: readonly File[], maxBytes: number | null, policy?: SharePolicy | null): void;
   /** Adds an analysed URL and returns its item id. */
-  addUrl(source: UrlSource, maxBytes: number | null): string;
+  addUrl(source: UrlSource, maxBytes: number | null, policy?: SharePolicy | null): string;
   /** Starts every pending item that may be uploaded, with these settings. */
   startPending(target: UploadTarget): void;
   /** Starts one item (a URL upload) with these settings. */
@@ -89,7 +92,9 @@ function newItem(
   size: number | null,
   type: string,
   maxBytes: number | null,
+  policy: SharePolicy | null = null,
 ) {
+  const refused = policyRefusal(policy, { name, size });
   return {
     id: `upload-${nextId++}`,
     source,
@@ -104,11 +109,18 @@ function newItem(
     share: null,
     failure: null,
     resume: null,
+    // Both block the upload: the server would refuse it (the share policy before a byte is sent).
     tooLarge: size !== null && !isWithinLimit(size, maxBytes),
+    refused,
     target: null,
     queued: false,
     batch: 0,
   } satisfies UploadItem;
+}
+
+/** An item the server would refuse (the upload limit, the share policy): never started. */
+export function isBlocked(item: Pick<UploadItem, 'tooLarge' | 'refused'>): boolean {
+  return item.tooLarge || item.refused !== null;
 }
 
 function scope(): FileScope {
@@ -199,21 +211,22 @@ export const useUploadQueue = create<QueueState>()((set, get) => {
     items: [],
     recent: readRecentUploads(),
 
-    addFiles(files, maxBytes) {
+    addFiles(files, maxBytes, policy = null) {
       const added = files.map((file) => ({
-        ...newItem({ kind: 'file', file }, file.name, file.size, file.type, maxBytes),
+        ...newItem({ kind: 'file', file }, file.name, file.size, file.type, maxBytes, policy),
         resume: resumeStore.find(file),
       }));
       set((state) => ({ items: [...state.items, ...added] }));
     },
 
-    addUrl(source, maxBytes) {
+    addUrl(source, maxBytes, policy = null) {
       const item = newItem(
         { kind: 'url', source },
         source.filename,
         source.info.size,
         source.info.contentType,
         maxBytes,
+        policy,
       );
       set((state) => ({ items: [...state.items, item] }));
       return item.id;
@@ -222,7 +235,7 @@ export const useUploadQueue = create<QueueState>()((set, get) => {
     startPending(target) {
       const batch = nextBatch++;
       for (const item of get().items) {
-        if (item.status === 'pending' && !item.queued && !item.tooLarge) {
+        if (item.status === 'pending' && !item.queued && !isBlocked(item)) {
           update(item.id, { target, batch });
           enqueue(item.id);
         }
@@ -231,7 +244,7 @@ export const useUploadQueue = create<QueueState>()((set, get) => {
 
     start(id, target) {
       const item = find(id);
-      if (!item || item.tooLarge || item.status !== 'pending' || item.queued) return;
+      if (!item || isBlocked(item) || item.status !== 'pending' || item.queued) return;
       update(id, { target, batch: nextBatch++ });
       enqueue(id);
     },
@@ -253,7 +266,7 @@ export const useUploadQueue = create<QueueState>()((set, get) => {
 
     retry(id) {
       const item = find(id);
-      if (!item || item.status !== 'error' || !item.target || item.tooLarge) return;
+      if (!item || item.status !== 'error' || !item.target || isBlocked(item)) return;
       update(id, { batch: nextBatch++ });
       enqueue(id);
     },

@@ -36,7 +36,9 @@ import {
   useCreatePaste,
   type CreatedPaste,
 } from '../../pastes/index.ts';
+import { SharePolicyNote, useSharePolicy } from '../../upload/index.ts';
 import { editFor, type EditorCommand } from '../editor-commands.ts';
+import { pasteDefaults } from '../paste-policy.ts';
 import { countText } from '../text-stats.ts';
 import { useMarkdownDraft } from '../use-markdown-draft.ts';
 import { EditorToolbar } from './editor-toolbar.tsx';
@@ -75,6 +77,13 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
   const nextKey = useRef(1);
   const extraEditor = useRef<EditorHandle | null>(null);
   const { errorScope, ...form } = usePasteForm(EMPTY_SETTINGS);
+  // The share policy's defaults are preselected once it is known (docs/api.md, "Share policy").
+  const policy = useSharePolicy();
+  const [preselected, setPreselected] = useState(false);
+  if (policy && !preselected) {
+    setPreselected(true);
+    form.change(pasteDefaults(policy));
+  }
   const create = useCreatePaste();
   const draft = useMarkdownDraft();
   const editor = useRef<EditorHandle | null>(null);
@@ -402,6 +411,7 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
       )}
 
       <Card title={t('home.settings.title')} description={t('home.settings.description')}>
+        <SharePolicyNote className="mb-4" />
         <PasteSettingsFields form={form} />
         <Checkbox
           className="mt-4"

@@ -15,7 +15,7 @@ import { CloseIcon, FileIcon } from '../../../components/icons.tsx';
 import { QrCode } from '../../../components/qr-code.tsx';
 import { filePageUrl } from '../../file-view/index.ts';
 import { FailureMessage, TransferProgress } from '../../../components/transfer-status.tsx';
-import { useUploadQueue, type ItemStatus, type UploadItem } from '../upload-queue.ts';
+import { isBlocked, useUploadQueue, type ItemStatus, type UploadItem } from '../upload-queue.ts';
 
 const STATUS_TONE: Record<ItemStatus, BadgeTone> = {
   pending: 'muted',
@@ -107,7 +107,7 @@ export function UploadItemRow({ item }: { item: UploadItem }) {
                 {t('common.cancel')}
               </Button>
             )}
-            {item.status === 'error' && item.target && !item.tooLarge && (
+            {item.status === 'error' && item.target && !isBlocked(item) && (
               <Button size="sm" onClick={() => retry(item.id)} data-testid="item-retry">
                 {t('common.retry')}
               </Button>
@@ -127,6 +127,13 @@ export function UploadItemRow({ item }: { item: UploadItem }) {
           </div>
         </div>
 
+        {item.refused && (
+          <Alert tone="error" testId="item-refused">
+            {item.refused.key === 'upload.errors.policyTooLarge'
+              ? t(item.refused.key, item.refused.values)
+              : t(item.refused.key, item.refused.values)}
+          </Alert>
+        )}
         {item.tooLarge && (
           <Alert tone="error" testId="item-too-large">
             {t('upload.errors.tooLarge')}

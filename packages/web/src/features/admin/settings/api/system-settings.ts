@@ -16,7 +16,7 @@ import {
 } from '@cubby/shared';
 import type { z } from 'zod';
 import { api } from '../../../../lib/api/index.ts';
-import { maxUploadSizeQueryOptions } from '../../../upload/index.ts';
+import { maxUploadSizeQueryOptions, sharePolicyQueryOptions } from '../../../upload/index.ts';
 import { refreshAfterChange } from '../../../../lib/query/refresh.ts';
 
 export type WebdavUploadMode = (typeof WEBDAV_UPLOAD_MODES)[number];
@@ -114,6 +114,8 @@ export function useUpdateSystemSettings() {
         refreshAfterChange(queryClient, { queryKey: systemSettingsKeys.all }),
         // The upload page shows the limit: let it read the new one.
         refreshAfterChange(queryClient, { queryKey: maxUploadSizeQueryOptions().queryKey }),
+        // The upload page, Home and this section show the share policy.
+        refreshAfterChange(queryClient, { queryKey: sharePolicyQueryOptions().queryKey }),
         // File pages say whether they offer Office preview.
         refreshAfterChange(queryClient, { queryKey: ['files', 'public'] }),
       ]),

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { AccountSection } from './account-section.tsx';
 import { AuditSection } from './audit-section.tsx';
 import { GuestSection } from './guest-section.tsx';
+import { SharePolicySection } from './share-policy-section.tsx';
 import { TwoFactorPolicySection } from './two-factor-policy-section.tsx';
 import { UploadsSection } from './uploads-section.tsx';
 
@@ -17,6 +18,7 @@ export default function SettingsModule() {
       <h1 className="text-2xl font-semibold tracking-tight text-fg">{t('admin.modules.settings')}</h1>
       <AccountSection />
       <UploadsSection />
+      <SharePolicySection />
       <GuestSection />
       <TwoFactorPolicySection />
       <AuditSection />

@@ -1,0 +1,60 @@
+/**
+ * The share policy (docs/api.md, "Share policy") in the browser: the admin sets it in Settings →
+ * Share policy; Home and the upload page show its limits in Chinese before anything is sent and
+ * preselect its defaults; a file larger than the policy allows is refused on the page, with the
+ * server's message, and never sent. The policy binds every upload on the server, so this spec runs
+ * in its own project after the main one and removes the policy afterwards.
+ */
+import { CLEAR_SHARE_POLICY } from '../../packages/shared/src/share-policy.ts';
+import { expect, test } from '../support/fixtures.ts';
+import { BASE_URL } from '../support/env.ts';
+
+test.beforeEach(async ({ seedAdmin }) => {
+  await seedAdmin();
+});
+
+test.afterEach(async ({ api, request }) => {
+  const response = await request.put(`${BASE_URL}/api/admin/system-settings`, {
+    headers: { Authorization: `Bearer ${await api.adminToken()}` },
+    data: CLEAR_SHARE_POLICY,
+  });
+  expect(response.status(), await response.text()).toBe(200);
+});
+
+test('the admin sets a policy; Home and the upload page show it in Chinese; a too-large file is refused before upload', async ({
+  page,
+}) => {
+  await page.goto('/admin/settings');
+  const form = page.getByTestId('share-policy-settings');
+  await expect(page.getByRole('heading', { name: 'Share policy' })).toBeVisible();
+  await form.getByRole('spinbutton', { name: 'Default expiry (hours)' }).fill('24');
+  await form.getByRole('spinbutton', { name: 'Longest expiry (hours)' }).fill('168');
+  await form.getByRole('spinbutton', { name: 'Default view limit' }).fill('10');
+  await form.getByRole('spinbutton', { name: 'Most views' }).fill('100');
+  await form.getByRole('spinbutton', { name: 'Largest share (MB)' }).fill('1');
+  await form.getByRole('textbox', { name: 'Allowed file types' }).fill('txt, .md');
+  await form.getByTestId('save-share-policy').click();
+  await expect(page.getByText('Share policy saved')).toBeVisible();
+
+  await page.evaluate(() => localStorage.setItem('language', 'zh-CN'));
+  const limits = '最长 7 天后过期 · 最多 100 次查看 · 最大 1 MB · 仅限 .txt, .md';
+  await page.goto('/');
+  await expect(page.getByTestId('share-policy-note')).toHaveText(limits);
+  // The defaults are preselected: one day, ten views.
+  await expect(page.locator('input[name="maxViews"]')).toHaveValue('10');
+
+  const sent: string[] = [];
+  page.on('request', (request) => {
+    if (/\/api\/(upload|s3\/|tus\/|user\/upload)/.test(request.url())) sent.push(request.url());
+  });
+  await page.goto('/upload');
+  await expect(page.getByTestId('share-policy-note')).toHaveText(limits);
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'big.txt',
+    mimeType: 'text/plain',
+    buffer: Buffer.alloc(2 * 1024 * 1024, 97),
+  });
+  await expect(page.getByTestId('item-refused')).toHaveText('分享最大只能为 1 MB（当前 2 MB）');
+  await expect(page.getByTestId('start-upload')).toHaveCount(0);
+  expect(sent).toEqual([]);
+});
