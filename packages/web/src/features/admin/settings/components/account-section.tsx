@@ -6,15 +6,14 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../../components/alert.tsx';
-import { Button } from '../../../../components/button.tsx';
 import { Card } from '../../../../components/card.tsx';
 import { TextField } from '../../../../components/form-field.tsx';
-import { Spinner } from '../../../../components/spinner.tsx';
 import { isApiError } from '../../../../lib/api/index.ts';
 import { useErrorFocus } from '../../../../lib/forms/use-error-focus.ts';
 import { useAuthStore } from '../../../auth/index.ts';
 import { useChangePassword } from '../api/change-password.ts';
 import { validateAccountForm, type AccountFormErrors, type AccountFormValues } from '../account-form.ts';
+import { SettingsFormEnd } from './form-end.tsx';
 import { announceSectionSaved, useSectionErrors } from '../section-errors.ts';
 
 const EMPTY: AccountFormValues = {
@@ -110,15 +109,12 @@ export function AccountSection({ title }: { title?: string } = {}) {
           onChange={set('confirmPassword')}
         />
         {errors.form && <Alert tone="error">{t(errors.form)}</Alert>}
-        {serverError && (
-          <Alert tone="error" testId="account-error">
-            {serverError}
-          </Alert>
-        )}
-        <Button type="submit" disabled={change.isPending}>
-          {change.isPending && <Spinner className="size-4 text-accent-fg" />}
-          {t('settings.account.submit')}
-        </Button>
+        <SettingsFormEnd
+          error={serverError}
+          errorTestId="account-error"
+          pending={change.isPending}
+          label={t('settings.account.submit')}
+        />
       </form>
     </Card>
   );

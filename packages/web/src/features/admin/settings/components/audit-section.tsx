@@ -4,16 +4,15 @@
  */
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert } from '../../../../components/alert.tsx';
-import { Button } from '../../../../components/button.tsx';
 import { Card } from '../../../../components/card.tsx';
 import { TextField } from '../../../../components/form-field.tsx';
 import { LoadError } from '../../../../components/list-states.tsx';
-import { PageLoading, Spinner } from '../../../../components/spinner.tsx';
+import { PageLoading } from '../../../../components/spinner.tsx';
 import { showToast } from '../../../../components/toast/toast-store.ts';
 import { isApiError } from '../../../../lib/api/index.ts';
 import { useSystemSettings, useUpdateSystemSettings, type SystemSettings } from '../api/system-settings.ts';
 import { parseRetentionDays } from '../audit-retention.ts';
+import { SettingsFormEnd } from './form-end.tsx';
 import { announceSectionSaved, useSectionErrors } from '../section-errors.ts';
 
 export function AuditSection() {
@@ -80,15 +79,12 @@ function AuditForm({ settings }: { settings: SystemSettings }) {
         }}
         className="max-w-40"
       />
-      {serverError && (
-        <Alert tone="error" testId="audit-settings-error">
-          {serverError}
-        </Alert>
-      )}
-      <Button type="submit" disabled={update.isPending}>
-        {update.isPending && <Spinner className="size-4" />}
-        {t('admin.settings.audit.save')}
-      </Button>
+      <SettingsFormEnd
+        error={serverError}
+        errorTestId="audit-settings-error"
+        pending={update.isPending}
+        label={t('admin.settings.audit.save')}
+      />
     </form>
   );
 }

@@ -6,15 +6,14 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { splitGuestPaths } from '@cubby/shared';
-import { Alert } from '../../../../components/alert.tsx';
-import { Button } from '../../../../components/button.tsx';
 import { Card } from '../../../../components/card.tsx';
 import { Checkbox, TextAreaField } from '../../../../components/form-field.tsx';
 import { LoadError } from '../../../../components/list-states.tsx';
-import { PageLoading, Spinner } from '../../../../components/spinner.tsx';
+import { PageLoading } from '../../../../components/spinner.tsx';
 import { showToast } from '../../../../components/toast/toast-store.ts';
 import { isApiError } from '../../../../lib/api/index.ts';
 import { useSystemSettings, useUpdateSystemSettings, type SystemSettings } from '../api/system-settings.ts';
+import { SettingsFormEnd } from './form-end.tsx';
 import { announceSectionSaved, useSectionErrors } from '../section-errors.ts';
 
 export function GuestSection() {
@@ -91,15 +90,13 @@ function GuestForm({ settings }: { settings: SystemSettings }) {
         checked={write}
         onChange={(event) => setWrite(event.target.checked)}
       />
-      {serverError && (
-        <Alert tone="error" testId="guest-settings-error">
-          {serverError}
-        </Alert>
-      )}
-      <Button type="submit" disabled={update.isPending} data-testid="save-guest-settings">
-        {update.isPending && <Spinner className="size-4" />}
-        {t('admin.settings.guest.save')}
-      </Button>
+      <SettingsFormEnd
+        error={serverError}
+        errorTestId="guest-settings-error"
+        pending={update.isPending}
+        label={t('admin.settings.guest.save')}
+        testId="save-guest-settings"
+      />
     </form>
   );
 }

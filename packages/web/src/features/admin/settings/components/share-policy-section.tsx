@@ -7,16 +7,15 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type SharePolicy, sharePolicyUpdateFields } from '@cubby/shared';
 import { z } from 'zod';
-import { Alert } from '../../../../components/alert.tsx';
-import { Button } from '../../../../components/button.tsx';
 import { Card } from '../../../../components/card.tsx';
 import { Checkbox, TextField } from '../../../../components/form-field.tsx';
-import { PageLoading, Spinner } from '../../../../components/spinner.tsx';
+import { PageLoading } from '../../../../components/spinner.tsx';
 import { showToast } from '../../../../components/toast/toast-store.ts';
 import { isApiError } from '../../../../lib/api/index.ts';
 import { useErrorFocus } from '../../../../lib/forms/use-error-focus.ts';
 import { useSharePolicy } from '../../../upload/index.ts';
 import { useUpdateSystemSettings } from '../api/system-settings.ts';
+import { SettingsFormEnd } from './form-end.tsx';
 import { announceSectionSaved, useSectionErrors } from '../section-errors.ts';
 
 const MB = 1024 ** 2;
@@ -160,15 +159,13 @@ function SharePolicyForm({ policy }: { policy: SharePolicy }) {
         checked={unprotected}
         onChange={(event) => setUnprotected(event.target.checked)}
       />
-      {serverError && (
-        <Alert tone="error" testId="share-policy-error">
-          {serverError}
-        </Alert>
-      )}
-      <Button type="submit" disabled={update.isPending} data-testid="save-share-policy">
-        {update.isPending && <Spinner className="size-4" />}
-        {t('admin.settings.sharePolicy.save')}
-      </Button>
+      <SettingsFormEnd
+        error={serverError}
+        errorTestId="share-policy-error"
+        pending={update.isPending}
+        label={t('admin.settings.sharePolicy.save')}
+        testId="save-share-policy"
+      />
     </form>
   );
 }

@@ -7,16 +7,16 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TWO_FACTOR_POLICIES, type TwoFactorPolicy } from '@cubby/shared';
 import { Alert } from '../../../../components/alert.tsx';
-import { Button } from '../../../../components/button.tsx';
 import { Card } from '../../../../components/card.tsx';
 import { SelectField } from '../../../../components/form-field.tsx';
 import { LoadError } from '../../../../components/list-states.tsx';
-import { PageLoading, Spinner } from '../../../../components/spinner.tsx';
+import { PageLoading } from '../../../../components/spinner.tsx';
 import { showToast } from '../../../../components/toast/toast-store.ts';
 import { isApiError } from '../../../../lib/api/index.ts';
 import { useAuthStore } from '../../../auth/index.ts';
 import { useTwoFactorStatus } from '../../account/api/two-factor-api.ts';
 import { useSystemSettings, useUpdateSystemSettings } from '../api/system-settings.ts';
+import { SettingsFormEnd } from './form-end.tsx';
 import { announceSectionSaved, useSectionErrors } from '../section-errors.ts';
 
 export function TwoFactorPolicySection() {
@@ -89,15 +89,12 @@ function PolicyForm({ stored }: { stored: TwoFactorPolicy }) {
           {t('admin.settings.twoFactor.coversYou')}
         </Alert>
       )}
-      {serverError && (
-        <Alert tone="error" testId="two-factor-settings-error">
-          {serverError}
-        </Alert>
-      )}
-      <Button type="submit" disabled={update.isPending}>
-        {update.isPending && <Spinner className="size-4" />}
-        {t('admin.settings.twoFactor.save')}
-      </Button>
+      <SettingsFormEnd
+        error={serverError}
+        errorTestId="two-factor-settings-error"
+        pending={update.isPending}
+        label={t('admin.settings.twoFactor.save')}
+      />
     </form>
   );
 }

@@ -10,12 +10,10 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { WEBDAV_UPLOAD_MODES, type SizeUnit } from '@cubby/shared';
-import { Alert } from '../../../../components/alert.tsx';
-import { Button } from '../../../../components/button.tsx';
 import { Card } from '../../../../components/card.tsx';
 import { Checkbox, SelectField } from '../../../../components/form-field.tsx';
 import { LoadError } from '../../../../components/list-states.tsx';
-import { PageLoading, Spinner } from '../../../../components/spinner.tsx';
+import { PageLoading } from '../../../../components/spinner.tsx';
 import { showToast } from '../../../../components/toast/toast-store.ts';
 import { isApiError } from '../../../../lib/api/index.ts';
 import { useErrorFocus } from '../../../../lib/forms/use-error-focus.ts';
@@ -27,6 +25,7 @@ import {
 } from '../api/system-settings.ts';
 import { validateUploads, valuesOf, type UploadsErrors, type UploadsFormValues } from '../uploads-form.ts';
 import { announceSectionSaved, useSectionErrors } from '../section-errors.ts';
+import { SettingsFormEnd } from './form-end.tsx';
 import { SizeField } from './size-field.tsx';
 
 export function UploadsSection() {
@@ -186,15 +185,13 @@ function UploadsForm({ settings }: { settings: SystemSettings }) {
         onChange={(event) => change({ publicPastes: event.target.checked })}
         data-testid="public-pastes-setting"
       />
-      {serverError && (
-        <Alert tone="error" testId="uploads-settings-error">
-          {serverError}
-        </Alert>
-      )}
-      <Button type="submit" disabled={update.isPending} data-testid="save-uploads-settings">
-        {update.isPending && <Spinner className="size-4 text-accent-fg" />}
-        {t('admin.settings.uploads.submit')}
-      </Button>
+      <SettingsFormEnd
+        error={serverError}
+        errorTestId="uploads-settings-error"
+        pending={update.isPending}
+        label={t('admin.settings.uploads.submit')}
+        testId="save-uploads-settings"
+      />
     </form>
   );
 }
