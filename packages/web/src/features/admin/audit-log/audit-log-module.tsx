@@ -28,10 +28,13 @@ const KNOWN_KINDS = ['admin', 'member', 'apikey', 'guest'] as const;
 function useLabels() {
   const { t } = useTranslation();
   return {
+    // An action this app has no words for (a newer server's) is shown as the server's own code.
     action: (action: string) =>
-      (AUDIT_ACTIONS as readonly string[]).includes(action)
-        ? t(`admin.auditLog.actions.${action as AuditAction}`)
-        : action,
+      (AUDIT_ACTIONS as readonly string[]).includes(action) ? (
+        t(`admin.auditLog.actions.${action as AuditAction}`)
+      ) : (
+        <span data-user-content="">{action}</span>
+      ),
     kind: (kind: string) =>
       (KNOWN_KINDS as readonly string[]).includes(kind)
         ? t(`admin.auditLog.kinds.${kind as (typeof KNOWN_KINDS)[number]}`)

@@ -139,6 +139,8 @@ function SharePolicyForm({ policy }: { policy: SharePolicy }) {
         name="share_allowed_types"
         value={types}
         placeholder=".pdf, .jpg, image/*"
+        // An example list, not wording.
+        data-user-content=""
         error={invalid.types ? t('admin.settings.sharePolicy.typesInvalid') : null}
         data-testid="policy-types"
         onChange={(event) => {
