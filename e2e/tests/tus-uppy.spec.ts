@@ -10,9 +10,10 @@ import { fileURLToPath } from 'node:url';
 import { expect, test } from '../support/fixtures.ts';
 import { localMount, readFile } from '../support/explorer.ts';
 
-const UPPY_BUNDLE = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../node_modules/uppy/dist/uppy.min.js',
+// Wherever npm placed the package (the e2e workspace's own node_modules or the root's).
+const UPPY_BUNDLE = path.join(
+  path.dirname(fileURLToPath(import.meta.resolve('uppy/package.json'))),
+  'dist/uppy.min.js',
 );
 
 test('Uppy uploads a file through @uppy/tus into a mount with an API key', async ({ page, api, request }) => {
