@@ -58,6 +58,8 @@ test('an admin adds a webhook; creating a paste delivers a signed event, listed 
   await putSystemSettings(request, api, { url_allowlist: `127.0.0.1:${port}` });
   await page.goto('/admin');
   await loginAsAdminWithForm(page);
+  // Leave the page only once signed in: navigating away earlier drops the sign-in's answer.
+  await expect(page.getByTestId('signed-in-user')).toHaveText('admin');
   await page.goto('/admin/notifications');
   await page.getByTestId('create-webhook').click();
   const dialog = page.getByTestId('webhook-dialog');
