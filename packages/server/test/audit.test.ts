@@ -470,6 +470,124 @@ for (const dialect of DIALECTS) {
         status: 200,
       });
 
+      // A folder share, changed and revoked (made by CloudPaste 1.9's create-share, a share.create).
+      let folderSlug = '';
+      entry = await onlyEntry(async () => {
+        const res = await call('POST', '/api/fs/create-share', { path: '/m/docs' });
+        assert.equal(res.status, 201, JSON.stringify(res.body));
+        folderSlug = res.body.data.slug;
+      });
+      check(entry, {
+        action: 'share.create',
+        ...admin,
+        target: folderSlug,
+        outcome: 'success',
+        status: 201,
+        details: { source: 'folder' },
+      });
+      entry = await onlyEntry(() =>
+        call('PUT', `/api/folder-shares/${folderSlug}`, { password: SHARE_PASSWORD }),
+      );
+      check(entry, {
+        action: 'folder_share.update',
+        ...admin,
+        target: folderSlug,
+        outcome: 'success',
+        status: 200,
+      });
+      entry = await onlyEntry(() => call('DELETE', `/api/folder-shares/${folderSlug}`));
+      check(entry, {
+        action: 'folder_share.revoke',
+        ...admin,
+        target: folderSlug,
+        outcome: 'success',
+        status: 200,
+      });
+
+      // A bundle of a mount file, changed and revoked.
+      let bundleSlug = '';
+      entry = await onlyEntry(async () => {
+        const res = await call('POST', '/api/bundles', {
+          items: [{ type: 'path', value: '/m/docs/a.txt' }],
+          password: SHARE_PASSWORD,
+        });
+        assert.equal(res.status, 201, JSON.stringify(res.body));
+        bundleSlug = res.body.data.slug;
+      });
+      check(entry, { action: 'bundle.create', ...admin, outcome: 'success', status: 201 });
+      entry = await onlyEntry(() => call('PUT', `/api/bundles/${bundleSlug}`, { title: 'audited' }));
+      check(entry, {
+        action: 'bundle.update',
+        ...admin,
+        target: bundleSlug,
+        outcome: 'success',
+        status: 200,
+      });
+      entry = await onlyEntry(() => call('DELETE', `/api/bundles/${bundleSlug}`));
+      check(entry, {
+        action: 'bundle.revoke',
+        ...admin,
+        target: bundleSlug,
+        outcome: 'success',
+        status: 200,
+      });
+
+      // A folder rule with a password: added, changed, removed.
+      let ruleId = '';
+      entry = await onlyEntry(async () => {
+        const res = await call('POST', '/api/fs-meta/create', { path: '/m/docs', password: SHARE_PASSWORD });
+        assert.equal(res.status, 201, JSON.stringify(res.body));
+        ruleId = res.body.data.id;
+      });
+      check(entry, {
+        action: 'fs_meta.create',
+        ...admin,
+        target: '/m/docs',
+        outcome: 'success',
+        status: 201,
+      });
+      entry = await onlyEntry(() => call('PUT', `/api/fs-meta/${ruleId}`, { header_markdown: '# Docs' }));
+      check(entry, { action: 'fs_meta.update', ...admin, target: ruleId, outcome: 'success', status: 200 });
+      entry = await onlyEntry(() => call('DELETE', `/api/fs-meta/${ruleId}`));
+      check(entry, { action: 'fs_meta.delete', ...admin, target: ruleId, outcome: 'success', status: 200 });
+
+      // A paused webhook (nothing is delivered) and the email settings: the secrets never in an entry.
+      const hookSecret = 'audit-webhook-secret-0123456789abcdef';
+      secrets.push(hookSecret);
+      let hookId = '';
+      entry = await onlyEntry(async () => {
+        const res = await call('POST', '/api/admin/webhooks', {
+          url: 'http://127.0.0.1:9/hook',
+          secret: hookSecret,
+          events: ['share.created'],
+          enabled: false,
+        });
+        assert.equal(res.status, 201, JSON.stringify(res.body));
+        hookId = res.body.data.id;
+      });
+      check(entry, { action: 'webhook.create', ...admin, outcome: 'success', status: 201 });
+      entry = await onlyEntry(() => call('PUT', `/api/admin/webhooks/${hookId}`, { name: 'audited' }));
+      check(entry, { action: 'webhook.update', ...admin, target: hookId, outcome: 'success', status: 200 });
+      entry = await onlyEntry(() => call('DELETE', `/api/admin/webhooks/${hookId}`));
+      check(entry, { action: 'webhook.delete', ...admin, target: hookId, outcome: 'success', status: 200 });
+      entry = await onlyEntry(() =>
+        call('PUT', '/api/admin/settings?group=smtp', {
+          host: '127.0.0.1',
+          port: 2525,
+          security: 'none',
+          username: 'cubby',
+          password: S3_SECRET,
+          from: 'cubby@example.com',
+        }),
+      );
+      check(entry, {
+        action: 'settings.smtp_update',
+        ...admin,
+        outcome: 'success',
+        status: 200,
+        details: { host: '127.0.0.1', enabled: 'true' },
+      });
+
       entry = await onlyEntry(() => call('DELETE', `/api/admin/mounts/${mountId}`));
       check(entry, { action: 'mount.delete', ...admin, target: mountId, outcome: 'success', status: 200 });
 

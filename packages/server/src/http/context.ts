@@ -1,5 +1,5 @@
 /** The per-request variables every handler can read. */
-import type { Principal } from '@cubby/shared';
+import type { AuditAction, Principal } from '@cubby/shared';
 import type { Logger } from 'pino';
 import type { Lang } from '../errors/messages.ts';
 
@@ -9,8 +9,8 @@ export interface AuditEvent {
   /** With no principal: the name a sign-in tried (never its password). */
   triedName?: string;
   ip: string;
-  /** Dotted, e.g. `auth.login`, `apikey.create`. */
-  action: string;
+  /** Dotted, e.g. `auth.login`, `apikey.create`. (one of the list the web app names: packages/shared/src/audit.ts) */
+  action: AuditAction;
   /** The id, slug or path acted on. */
   target?: string;
   outcome: 'success' | 'failure';

@@ -12,6 +12,7 @@
  * (docs/security.md "Audit log").
  */
 import type { Context, Handler } from 'hono';
+import type { AuditAction } from '@cubby/shared';
 import type { z } from 'zod';
 import { admitGuest, authorize, type RouteAuth } from './auth.ts';
 import { AppError } from '../errors/app-error.ts';
@@ -47,8 +48,8 @@ export interface RouteDoc<
 }
 
 export interface RouteAudit<B extends z.ZodType | undefined, Q extends z.ZodType | undefined> {
-  /** Dotted, e.g. `apikey.create`. */
-  action: string;
+  /** Dotted, e.g. `apikey.create`. (one of the list the web app names: packages/shared/src/audit.ts) */
+  action: AuditAction;
   /**
    * The id, slug or path acted on, when the request names it; the input is missing when it did not
    * parse. What only the handler learns (a new share's slug) it notes with `noteAudit`.

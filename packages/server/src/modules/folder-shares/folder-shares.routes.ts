@@ -178,7 +178,7 @@ export function folderSharesRoutes(
         summary: 'Changes a folder share (title, remark, password, expiry, view limit, link suffix)',
         auth: 'mount',
         body: folderShareSettingsSchema,
-        audit: { action: 'share.update', target: (c) => c.req.param('slug') },
+        audit: { action: 'folder_share.update', target: (c) => c.req.param('slug') },
       },
       async (c, { body }) =>
         ok(
@@ -196,7 +196,7 @@ export function folderSharesRoutes(
         tag,
         summary: 'Revokes a folder share: its link answers 410 at once (the folder stays)',
         auth: 'mount',
-        audit: { action: 'share.delete', target: (c) => c.req.param('slug') },
+        audit: { action: 'folder_share.revoke', target: (c) => c.req.param('slug') },
       },
       async (c) =>
         ok(
