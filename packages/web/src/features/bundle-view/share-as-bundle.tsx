@@ -11,7 +11,7 @@ import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { CopyButton } from '../../components/copy-button.tsx';
 import { TextField } from '../../components/form-field.tsx';
-import { api, isApiError } from '../../lib/api/index.ts';
+import { api, errorMessage } from '../../lib/api/index.ts';
 
 interface Created {
   id: string;
@@ -139,7 +139,7 @@ export function ShareAsBundle({
       </div>
       {create.isError && (
         <Alert tone="error" testId={`${testId}-error`}>
-          {isApiError(create.error) ? create.error.message : t('errors.unexpected')}
+          {errorMessage(create.error)}
         </Alert>
       )}
       <div className="flex justify-end">

@@ -14,7 +14,7 @@ import { Card } from '../../components/card.tsx';
 import { TextField } from '../../components/form-field.tsx';
 import { PageLoading, Spinner } from '../../components/spinner.tsx';
 import { paths } from '../../config/paths.ts';
-import { api, isApiError } from '../../lib/api/index.ts';
+import { api, errorMessage, isApiError } from '../../lib/api/index.ts';
 import { useErrorFocus } from '../../lib/forms/use-error-focus.ts';
 import { formatDateTime } from '../../lib/i18n/format-date.ts';
 import { usePageTitle } from '../../lib/i18n/use-page-title.ts';
@@ -102,11 +102,7 @@ export default function InvitePage() {
         {t('accounts.invitePage.expires', { date: formatDateTime(expiresAt) })}
       </p>
       <form ref={errorScope} onSubmit={onSubmit} noValidate className="space-y-4">
-        {accept.isError && (
-          <Alert tone="error">
-            {isApiError(accept.error) ? accept.error.message : t('errors.unexpected')}
-          </Alert>
-        )}
+        {accept.isError && <Alert tone="error">{errorMessage(accept.error)}</Alert>}
         <TextField
           label={t('accounts.fields.username')}
           name="username"

@@ -3,11 +3,9 @@
  * error of the last attempt, shown in the dialog so the user can retry or cancel.
  */
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { isApiError } from '../../lib/api/index.ts';
+import { errorMessage } from '../../lib/api/index.ts';
 
 export function useConfirmation<T>() {
-  const { t } = useTranslation();
   const [confirming, setConfirming] = useState<T | null>(null);
   const [error, setError] = useState<string | null>(null);
   return {
@@ -20,6 +18,6 @@ export function useConfirmation<T>() {
     },
     /** A new attempt: the last one's error goes. */
     retry: () => setError(null),
-    fail: (failure: unknown) => setError(isApiError(failure) ? failure.message : t('errors.unexpected')),
+    fail: (failure: unknown) => setError(errorMessage(failure)),
   };
 }

@@ -16,7 +16,7 @@ import { Button } from '../../components/button.tsx';
 import { Card } from '../../components/card.tsx';
 import { TextField } from '../../components/form-field.tsx';
 import { PageLoading, Spinner } from '../../components/spinner.tsx';
-import { api, getApiBaseUrl, isApiError } from '../../lib/api/index.ts';
+import { api, errorMessage, getApiBaseUrl } from '../../lib/api/index.ts';
 import { formatDateTime } from '../../lib/i18n/format-date.ts';
 import { getLanguage } from '../../lib/i18n/index.ts';
 import { usePageTitle } from '../../lib/i18n/use-page-title.ts';
@@ -69,9 +69,7 @@ export default function UploadRequestPage() {
     return (
       <Card title={t('uploadRequests.page.title')} as="h1" className="mx-auto max-w-xl">
         <Alert tone="error">
-          <p data-testid="upload-request-unavailable">
-            {isApiError(info.error) ? info.error.message : t('errors.unexpected')}
-          </p>
+          <p data-testid="upload-request-unavailable">{errorMessage(info.error)}</p>
         </Alert>
       </Card>
     );
@@ -305,7 +303,7 @@ function PasswordForm({ token, onOpened }: { token: string; onOpened(access: str
       );
       onOpened(opened.access_token);
     } catch (failure) {
-      setError(isApiError(failure) ? failure.message : t('errors.unexpected'));
+      setError(errorMessage(failure));
     } finally {
       setPending(false);
     }

@@ -1,5 +1,6 @@
 /** Public surface of the API client. */
 export { ApiError, isApiError } from './api-error.ts';
+export { errorMessage } from './error-message.ts';
 export {
   api,
   apiRequest,

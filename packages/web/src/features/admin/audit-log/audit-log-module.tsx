@@ -17,7 +17,7 @@ import { EmptyState, LoadError } from '../../../components/list-states.tsx';
 import { Pagination } from '../../../components/pagination.tsx';
 import { PageLoading } from '../../../components/spinner.tsx';
 import { showToast } from '../../../components/toast/toast-store.ts';
-import { isApiError } from '../../../lib/api/index.ts';
+import { errorMessage } from '../../../lib/api/index.ts';
 import { downloadFromUrl } from '../../../lib/download.ts';
 import { formatDateTime } from '../../../lib/i18n/format-date.ts';
 import { AUDIT_PAGE_SIZE, auditExportLink, useAuditLog } from './api.ts';
@@ -254,7 +254,7 @@ export default function AuditLogModule() {
       downloadFromUrl(await auditExportLink(query));
       showToast(t('admin.auditLog.exportStarted'), 'info');
     } catch (error) {
-      showToast(isApiError(error) ? error.message : t('errors.unexpected'), 'error');
+      showToast(errorMessage(error), 'error');
     } finally {
       setExporting(false);
     }

@@ -3,10 +3,9 @@
  * error shown in the dialog, a toast and closing once it is done.
  */
 import type { UseMutationResult } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { showToast } from '../../../components/toast/toast-store.ts';
-import { isApiError } from '../../../lib/api/index.ts';
+import { errorMessage } from '../../../lib/api/index.ts';
 
 export function RevokeConfirm({
   id,
@@ -25,7 +24,6 @@ export function RevokeConfirm({
   doneMessage: string;
   onClose(): void;
 }) {
-  const { t } = useTranslation();
   const close = () => {
     mutation.reset();
     onClose();
@@ -36,9 +34,7 @@ export function RevokeConfirm({
       description={description}
       confirmLabel={confirmLabel}
       pending={mutation.isPending}
-      error={
-        mutation.error ? (isApiError(mutation.error) ? mutation.error.message : t('errors.unexpected')) : null
-      }
+      error={mutation.error ? errorMessage(mutation.error) : null}
       onClose={close}
       onConfirm={() =>
         mutation.mutate(id, {

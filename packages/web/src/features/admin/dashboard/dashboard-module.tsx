@@ -12,7 +12,7 @@ import { Card } from '../../../components/card.tsx';
 import { LoadError } from '../../../components/list-states.tsx';
 import { PageLoading } from '../../../components/spinner.tsx';
 import { showToast } from '../../../components/toast/toast-store.ts';
-import { isApiError } from '../../../lib/api/index.ts';
+import { errorMessage } from '../../../lib/api/index.ts';
 import { useStorageConfigName } from '../../../lib/i18n/storage-config-name.ts';
 import { useMounts } from '../mount-management/api/mounts.ts';
 import { useCacheStats, useClearCache, useDashboardStats } from './api.ts';
@@ -175,7 +175,7 @@ function CacheCard() {
             : t('admin.dashboard.cache.cleared', { count: result.clearedCount }),
           'success',
         ),
-      onError: (error) => showToast(isApiError(error) ? error.message : t('errors.unexpected'), 'error'),
+      onError: (error) => showToast(errorMessage(error), 'error'),
     });
   return (
     <Card

@@ -14,7 +14,7 @@ import { EmptyState, LoadError } from '../../../components/list-states.tsx';
 import { SearchField } from '../../../components/search-field.tsx';
 import { PageLoading } from '../../../components/spinner.tsx';
 import { showToast } from '../../../components/toast/toast-store.ts';
-import { isApiError } from '../../../lib/api/index.ts';
+import { errorMessage } from '../../../lib/api/index.ts';
 import { useDeleteMount, useMounts, useUpdateMount } from './api/mounts.ts';
 import { MountDialog } from './components/mount-dialog.tsx';
 import { MountList } from './components/mount-list.tsx';
@@ -44,7 +44,7 @@ export default function MountManagementModule() {
             }),
             'success',
           ),
-        onError: (error) => showToast(isApiError(error) ? error.message : t('errors.unexpected'), 'error'),
+        onError: (error) => showToast(errorMessage(error), 'error'),
       },
     );
   };

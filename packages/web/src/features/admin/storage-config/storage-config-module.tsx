@@ -12,7 +12,7 @@ import { PlusIcon } from '../../../components/icons.tsx';
 import { EmptyState, LoadError } from '../../../components/list-states.tsx';
 import { PageLoading } from '../../../components/spinner.tsx';
 import { showToast } from '../../../components/toast/toast-store.ts';
-import { isApiError } from '../../../lib/api/index.ts';
+import { errorMessage } from '../../../lib/api/index.ts';
 import { useStorageConfigName } from '../../../lib/i18n/storage-config-name.ts';
 import { useStorageConfigs } from './api/get-storage-configs.ts';
 import { useDeleteStorageConfig, useSetDefaultStorageConfig } from './api/mutate-storage-configs.ts';
@@ -35,7 +35,7 @@ export default function StorageConfigModule() {
   const remove = useDeleteStorageConfig();
   const setDefault = useSetDefaultStorageConfig();
   const test = useTestStorageConfig();
-  const message = (error: unknown) => (isApiError(error) ? error.message : t('errors.unexpected'));
+  const message = (error: unknown) => errorMessage(error);
 
   const runTest = (config: StorageConfig) => {
     setTesting(config);

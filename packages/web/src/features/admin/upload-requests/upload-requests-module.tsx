@@ -20,7 +20,7 @@ import { PlusIcon } from '../../../components/icons.tsx';
 import { EmptyState, LoadError } from '../../../components/list-states.tsx';
 import { PageLoading } from '../../../components/spinner.tsx';
 import { showToast } from '../../../components/toast/toast-store.ts';
-import { api, isApiError } from '../../../lib/api/index.ts';
+import { api, errorMessage } from '../../../lib/api/index.ts';
 import { formatDateTime } from '../../../lib/i18n/format-date.ts';
 import { useConfirmation } from '../../shares/index.ts';
 import { BasePathPicker, BrowseButton } from '../key-management/components/base-path-picker.tsx';
@@ -291,9 +291,7 @@ function RequestDialog({
       wide
     >
       <form onSubmit={onSubmit} noValidate className="space-y-4">
-        {save.isError && (
-          <Alert tone="error">{isApiError(save.error) ? save.error.message : t('errors.unexpected')}</Alert>
-        )}
+        {save.isError && <Alert tone="error">{errorMessage(save.error)}</Alert>}
         <TextField
           label={t('uploadRequests.admin.fields.target')}
           required

@@ -11,7 +11,7 @@ import { Button } from '../../../components/button.tsx';
 import { TextField } from '../../../components/form-field.tsx';
 import { KeyIcon } from '../../../components/icons.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
-import { isApiError } from '../../../lib/api/index.ts';
+import { errorMessage, isApiError } from '../../../lib/api/index.ts';
 import { useErrorFocus } from '../../../lib/forms/use-error-focus.ts';
 import { noticeMessageKey, useAuthStore } from '../auth-store.ts';
 import { PasskeySignIn } from './passkey-sign-in.tsx';
@@ -80,7 +80,7 @@ export function LoginForm() {
           Array.isArray(offered) ? offered.filter((m): m is string => typeof m === 'string') : undefined,
         );
         setSecondStep(true);
-      } else setError(isApiError(caught) ? caught.message : t('errors.unexpected'));
+      } else setError(errorMessage(caught));
       setPending(false);
     }
   };

@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
-import { isApiError } from '../../../lib/api/index.ts';
+import { errorMessage } from '../../../lib/api/index.ts';
 import { useAuthStore } from '../auth-store.ts';
 import { SecondFactorField, useSecondFactorInput } from './second-factor-field.tsx';
 
@@ -43,7 +43,7 @@ export function TwoFactorStep({
     try {
       await useAuthStore.getState().adminLogin(username, password, factor);
     } catch (caught) {
-      setError(isApiError(caught) ? caught.message : t('errors.unexpected'));
+      setError(errorMessage(caught));
       input.clear();
       setPending(false);
     }

@@ -12,7 +12,7 @@ import { Button } from '../../../components/button.tsx';
 import { Card } from '../../../components/card.tsx';
 import { TextField } from '../../../components/form-field.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
-import { api, isApiError, rememberPathToken } from '../../../lib/api/index.ts';
+import { api, errorMessage, isApiError, rememberPathToken } from '../../../lib/api/index.ts';
 import { useErrorFocus } from '../../../lib/forms/use-error-focus.ts';
 import { MarkdownView } from '../../../lib/markdown/markdown-view.tsx';
 
@@ -64,7 +64,7 @@ export function FolderPasswordForm({ path, onOpened }: { path: string; onOpened(
       onOpened();
     } catch (error) {
       if (isApiError(error) && error.status === 429) setLockedFor(error.retryAfterSeconds ?? 60);
-      else setMessage({ tone: 'error', text: isApiError(error) ? error.message : t('errors.unexpected') });
+      else setMessage({ tone: 'error', text: errorMessage(error) });
     } finally {
       setPending(false);
     }

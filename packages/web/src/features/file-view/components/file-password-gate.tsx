@@ -12,7 +12,7 @@ import { Button } from '../../../components/button.tsx';
 import { Card } from '../../../components/card.tsx';
 import { TextField } from '../../../components/form-field.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
-import { isApiError } from '../../../lib/api/index.ts';
+import { errorMessage, isApiError } from '../../../lib/api/index.ts';
 import { useErrorFocus } from '../../../lib/forms/use-error-focus.ts';
 import { verifyFilePassword } from '../api/file-share-api.ts';
 
@@ -74,7 +74,7 @@ export function SharePasswordGate<T>({
       onSuccess: onUnlocked,
       onError: (error) => {
         if (isApiError(error) && error.status === 429) setLockedFor(error.retryAfterSeconds ?? 60);
-        else setMessage({ tone: 'error', text: isApiError(error) ? error.message : t('errors.unexpected') });
+        else setMessage({ tone: 'error', text: errorMessage(error) });
       },
     });
   };

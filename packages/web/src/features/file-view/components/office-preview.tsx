@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
-import { isApiError } from '../../../lib/api/index.ts';
+import { errorMessage } from '../../../lib/api/index.ts';
 import { useOfficePreview } from '../api/file-share-api.ts';
 import { officeViewerUrl, shareTokenOf } from '../office-viewer.ts';
 import { DownloadCard } from './download-card.tsx';
@@ -59,7 +59,7 @@ export function OfficePreview({
       </DownloadCard>
       {preview.isError && (
         <Alert tone="error" testId="office-preview-error">
-          {isApiError(preview.error) ? preview.error.message : t('errors.unexpected')}
+          {errorMessage(preview.error)}
         </Alert>
       )}
     </div>

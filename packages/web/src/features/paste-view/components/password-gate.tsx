@@ -9,7 +9,7 @@ import { Button } from '../../../components/button.tsx';
 import { Card } from '../../../components/card.tsx';
 import { TextField } from '../../../components/form-field.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
-import { isApiError } from '../../../lib/api/index.ts';
+import { errorMessage, isApiError } from '../../../lib/api/index.ts';
 import { useErrorFocus } from '../../../lib/forms/use-error-focus.ts';
 import { useUnlockPaste } from '../../pastes/index.ts';
 
@@ -56,7 +56,7 @@ export function PasswordGate({ slug, onUnlocked }: { slug: string; onUnlocked(pa
             setWaitUntil(Date.now() + seconds * 1000);
             return;
           }
-          setError(isApiError(caught) ? caught.message : t('errors.unexpected'));
+          setError(errorMessage(caught));
         },
       },
     );

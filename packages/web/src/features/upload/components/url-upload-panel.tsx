@@ -10,7 +10,7 @@ import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
 import { TextField } from '../../../components/form-field.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
-import { isApiError } from '../../../lib/api/index.ts';
+import { errorMessage } from '../../../lib/api/index.ts';
 import { useErrorFocus } from '../../../lib/forms/use-error-focus.ts';
 import { getUrlInfo } from '../api/upload-api.ts';
 import type { UrlSource } from '../transfer/upload-from-url.ts';
@@ -59,7 +59,7 @@ export function UrlUploadPanel({ disabled, maxBytes, onUpload }: UrlUploadPanelP
       setInfo({ ...answer, url: answer.url || parsed, size: answer.size ?? null });
       setFilename(answer.filename);
     } catch (error) {
-      setFailure(isApiError(error) ? error.message : t('errors.unexpected'));
+      setFailure(errorMessage(error));
     } finally {
       setAnalysing(false);
     }

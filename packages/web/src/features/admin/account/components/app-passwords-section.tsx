@@ -17,7 +17,7 @@ import { SelectField, TextField } from '../../../../components/form-field.tsx';
 import { TrashIcon } from '../../../../components/icons.tsx';
 import { QueryList } from '../../../../components/list-states.tsx';
 import { Spinner } from '../../../../components/spinner.tsx';
-import { getServerBaseUrl, isApiError } from '../../../../lib/api/index.ts';
+import { errorMessage, getServerBaseUrl, isApiError } from '../../../../lib/api/index.ts';
 import { useErrorFocus } from '../../../../lib/forms/use-error-focus.ts';
 import { formatDateTime } from '../../../../lib/i18n/format-date.ts';
 import { useAuthStore } from '../../../auth/index.ts';
@@ -142,7 +142,7 @@ function NewAppPassword() {
       },
       onError: (error) => {
         setErrors({
-          form: isApiError(error) ? error.message : t('errors.unexpected'),
+          form: errorMessage(error),
           serverName: isApiError(error) ? error.details?.name : undefined,
           serverPath: isApiError(error) ? error.details?.path : undefined,
         });

@@ -13,7 +13,7 @@ import { LoadError } from '../../../../components/list-states.tsx';
 import { PowerIcon } from '../../../../components/icons.tsx';
 import { PageLoading } from '../../../../components/spinner.tsx';
 import { showToast } from '../../../../components/toast/toast-store.ts';
-import { isApiError } from '../../../../lib/api/index.ts';
+import { errorMessage } from '../../../../lib/api/index.ts';
 import { formatDateTime } from '../../../../lib/i18n/format-date.ts';
 import { useEndSessions, useSessions } from '../api/account-api.ts';
 import { deviceName } from '../device.ts';
@@ -28,7 +28,7 @@ export function SessionsSection() {
     end.mutate(session?.id ?? null, {
       onSuccess: () =>
         showToast(t(session ? 'accounts.sessions.ended' : 'accounts.sessions.endedOthers'), 'success'),
-      onError: (error) => showToast(isApiError(error) ? error.message : t('errors.unexpected'), 'error'),
+      onError: (error) => showToast(errorMessage(error), 'error'),
     });
 
   return (

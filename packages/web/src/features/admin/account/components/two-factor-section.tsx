@@ -16,7 +16,7 @@ import { LoadError } from '../../../../components/list-states.tsx';
 import { QrCode } from '../../../../components/qr-code.tsx';
 import { PageLoading, Spinner } from '../../../../components/spinner.tsx';
 import { showToast } from '../../../../components/toast/toast-store.ts';
-import { isApiError } from '../../../../lib/api/index.ts';
+import { errorMessage } from '../../../../lib/api/index.ts';
 import { downloadText } from '../../../../lib/download.ts';
 import { SecondFactorField, useSecondFactorInput, type SecondFactor } from '../../../auth/index.ts';
 import {
@@ -35,8 +35,6 @@ type View =
   /** `enabled`: the codes of a set-up just finished (not renewed ones). */
   | { name: 'codes'; codes: string[]; enabled: boolean }
   | { name: 'confirm'; action: 'disable' | 'renew' };
-
-const errorText = (error: unknown, fallback: string) => (isApiError(error) ? error.message : fallback);
 
 export function TwoFactorSection({
   onEnabled,
@@ -115,7 +113,7 @@ function StatusPanel({
           </span>
         )}
       </div>
-      {setup.isError && <Alert tone="error">{errorText(setup.error, t('errors.unexpected'))}</Alert>}
+      {setup.isError && <Alert tone="error">{errorMessage(setup.error)}</Alert>}
       <div className="flex flex-wrap gap-2">
         {status.totp ? (
           <>
@@ -295,7 +293,7 @@ function FactorForm({
       <SecondFactorField {...input.field} codeOnly={codeOnly} autoFocus={!codeOnly} />
       {mutation.isError && (
         <Alert tone="error" testId="two-factor-error">
-          {errorText(mutation.error, t('errors.unexpected'))}
+          {errorMessage(mutation.error)}
         </Alert>
       )}
       <div className="flex flex-wrap gap-2">

@@ -7,7 +7,7 @@ import { Button } from '../../../../components/button.tsx';
 import { Dialog, DialogActions } from '../../../../components/dialog.tsx';
 import { Spinner } from '../../../../components/spinner.tsx';
 import { showToast } from '../../../../components/toast/toast-store.ts';
-import { isApiError } from '../../../../lib/api/index.ts';
+import { errorMessage } from '../../../../lib/api/index.ts';
 import { useDeleteApiKey } from '../api/delete-api-key.ts';
 
 export function DeleteKeyDialog({ apiKey, onClose }: { apiKey: ApiKeyView; onClose(): void }) {
@@ -22,7 +22,7 @@ export function DeleteKeyDialog({ apiKey, onClose }: { apiKey: ApiKeyView; onClo
         showToast(t('keys.delete.done', { name: apiKey.name }), 'success');
         onClose();
       },
-      onError: (caught) => setError(isApiError(caught) ? caught.message : t('errors.unexpected')),
+      onError: (caught) => setError(errorMessage(caught)),
     });
   };
 

@@ -8,7 +8,7 @@ import type { UserView } from '@cubby/shared';
 import { ConfirmDialog } from '../../../../components/confirm-dialog.tsx';
 import { SelectField } from '../../../../components/form-field.tsx';
 import { showToast } from '../../../../components/toast/toast-store.ts';
-import { isApiError } from '../../../../lib/api/index.ts';
+import { errorMessage } from '../../../../lib/api/index.ts';
 import { useDeleteUser, type UserDeleteInput } from '../api/people-api.ts';
 
 const CHOICES = ['keep', 'transfer', 'delete'] as const;
@@ -35,7 +35,7 @@ export function DeletePersonDialog({
       description={t('accounts.people.deleteDescription')}
       confirmLabel={t('common.delete')}
       pending={remove.isPending}
-      error={remove.error ? (isApiError(remove.error) ? remove.error.message : t('errors.unexpected')) : null}
+      error={remove.error ? errorMessage(remove.error) : null}
       onClose={onClose}
       onConfirm={() =>
         remove.mutate(

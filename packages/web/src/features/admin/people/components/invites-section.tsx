@@ -18,7 +18,7 @@ import { SelectField, TextField } from '../../../../components/form-field.tsx';
 import { PlusIcon, TrashIcon } from '../../../../components/icons.tsx';
 import { EmptyState, LoadError } from '../../../../components/list-states.tsx';
 import { PageLoading } from '../../../../components/spinner.tsx';
-import { isApiError } from '../../../../lib/api/index.ts';
+import { errorMessage, isApiError } from '../../../../lib/api/index.ts';
 import { useErrorFocus } from '../../../../lib/forms/use-error-focus.ts';
 import { formatDateTime } from '../../../../lib/i18n/format-date.ts';
 import { RevokeConfirm } from '../../components/revoke-confirm.tsx';
@@ -188,7 +188,7 @@ function CreateInviteDialog({ onClose, onCreated }: { onClose(): void; onCreated
       onSuccess: (invite) => onCreated(invite.url),
       onError: (failure) => {
         setServer({
-          message: isApiError(failure) ? failure.message : t('errors.unexpected'),
+          message: errorMessage(failure),
           details: isApiError(failure) ? (failure.details ?? {}) : {},
         });
         focusFirstError();

@@ -12,7 +12,7 @@ import { Dialog, FormDialogActions } from '../../../../components/dialog.tsx';
 import { SelectField, TextField } from '../../../../components/form-field.tsx';
 import { PlusIcon, TrashIcon } from '../../../../components/icons.tsx';
 import { showToast } from '../../../../components/toast/toast-store.ts';
-import { isApiError } from '../../../../lib/api/index.ts';
+import { errorMessage, isApiError } from '../../../../lib/api/index.ts';
 import { useErrorFocus } from '../../../../lib/forms/use-error-focus.ts';
 import { HomeQuotaFields } from './home-quota-fields.tsx';
 import { useCreateUser, useUpdateUser } from '../api/people-api.ts';
@@ -52,7 +52,7 @@ export function PersonDialog({ user, onClose }: { user: UserView | null; onClose
   };
 
   const onError = (failure: unknown) => {
-    setFormError(isApiError(failure) ? failure.message : t('errors.unexpected'));
+    setFormError(errorMessage(failure));
     setServerErrors(isApiError(failure) ? (failure.details ?? {}) : {});
     focusFirstError();
   };

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../../components/alert.tsx';
 import { Card } from '../../../../components/card.tsx';
 import { TextField } from '../../../../components/form-field.tsx';
-import { isApiError } from '../../../../lib/api/index.ts';
+import { errorMessage } from '../../../../lib/api/index.ts';
 import { useErrorFocus } from '../../../../lib/forms/use-error-focus.ts';
 import { useAuthStore } from '../../../auth/index.ts';
 import { useChangePassword } from '../api/change-password.ts';
@@ -61,7 +61,7 @@ export function AccountSection({ title }: { title?: string } = {}) {
           announceSectionSaved();
           void useAuthStore.getState().logout('account-updated');
         },
-        onError: (error) => setServerError(isApiError(error) ? error.message : t('errors.unexpected')),
+        onError: (error) => setServerError(errorMessage(error)),
       },
     );
   };

@@ -9,7 +9,7 @@ import { TextField } from '../../../../components/form-field.tsx';
 import { LoadError } from '../../../../components/list-states.tsx';
 import { PageLoading } from '../../../../components/spinner.tsx';
 import { showToast } from '../../../../components/toast/toast-store.ts';
-import { isApiError } from '../../../../lib/api/index.ts';
+import { errorMessage } from '../../../../lib/api/index.ts';
 import { useSystemSettings, useUpdateSystemSettings, type SystemSettings } from '../api/system-settings.ts';
 import { parseRetentionDays } from '../audit-retention.ts';
 import { SettingsFormEnd } from './form-end.tsx';
@@ -58,7 +58,7 @@ function AuditForm({ settings }: { settings: SystemSettings }) {
           announceSectionSaved();
           showToast(t('admin.settings.audit.saved'), 'success');
         },
-        onError: (error) => setServerError(isApiError(error) ? error.message : t('errors.unexpected')),
+        onError: (error) => setServerError(errorMessage(error)),
       },
     );
   };

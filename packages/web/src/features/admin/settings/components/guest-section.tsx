@@ -11,7 +11,7 @@ import { Checkbox, TextAreaField } from '../../../../components/form-field.tsx';
 import { LoadError } from '../../../../components/list-states.tsx';
 import { PageLoading } from '../../../../components/spinner.tsx';
 import { showToast } from '../../../../components/toast/toast-store.ts';
-import { isApiError } from '../../../../lib/api/index.ts';
+import { errorMessage } from '../../../../lib/api/index.ts';
 import { useSystemSettings, useUpdateSystemSettings, type SystemSettings } from '../api/system-settings.ts';
 import { SettingsFormEnd } from './form-end.tsx';
 import { announceSectionSaved, useSectionErrors } from '../section-errors.ts';
@@ -56,7 +56,7 @@ function GuestForm({ settings }: { settings: SystemSettings }) {
           announceSectionSaved();
           showToast(t('admin.settings.guest.saved'), 'success');
         },
-        onError: (error) => setServerError(isApiError(error) ? error.message : t('errors.unexpected')),
+        onError: (error) => setServerError(errorMessage(error)),
       },
     );
   };

@@ -11,7 +11,7 @@ import { Card } from '../../../../components/card.tsx';
 import { Checkbox, TextField } from '../../../../components/form-field.tsx';
 import { PageLoading } from '../../../../components/spinner.tsx';
 import { showToast } from '../../../../components/toast/toast-store.ts';
-import { isApiError } from '../../../../lib/api/index.ts';
+import { errorMessage } from '../../../../lib/api/index.ts';
 import { useErrorFocus } from '../../../../lib/forms/use-error-focus.ts';
 import { useSharePolicy } from '../../../upload/index.ts';
 import { useUpdateSystemSettings } from '../api/system-settings.ts';
@@ -101,7 +101,7 @@ function SharePolicyForm({ policy }: { policy: SharePolicy }) {
         announceSectionSaved();
         showToast(t('admin.settings.sharePolicy.saved'), 'success');
       },
-      onError: (error) => setServerError(isApiError(error) ? error.message : t('errors.unexpected')),
+      onError: (error) => setServerError(errorMessage(error)),
     });
   };
 

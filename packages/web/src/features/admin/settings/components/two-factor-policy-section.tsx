@@ -12,7 +12,7 @@ import { SelectField } from '../../../../components/form-field.tsx';
 import { LoadError } from '../../../../components/list-states.tsx';
 import { PageLoading } from '../../../../components/spinner.tsx';
 import { showToast } from '../../../../components/toast/toast-store.ts';
-import { isApiError } from '../../../../lib/api/index.ts';
+import { errorMessage } from '../../../../lib/api/index.ts';
 import { useAuthStore } from '../../../auth/index.ts';
 import { useTwoFactorStatus } from '../../account/api/two-factor-api.ts';
 import { useSystemSettings, useUpdateSystemSettings } from '../api/system-settings.ts';
@@ -61,7 +61,7 @@ function PolicyForm({ stored }: { stored: TwoFactorPolicy }) {
         // The rule covers this admin too: without a second factor they set it up now.
         void useAuthStore.getState().checkEnrolment();
       },
-      (error: unknown) => setServerError(isApiError(error) ? error.message : t('errors.unexpected')),
+      (error: unknown) => setServerError(errorMessage(error)),
     );
   };
 

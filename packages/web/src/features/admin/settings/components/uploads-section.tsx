@@ -15,7 +15,7 @@ import { Checkbox, SelectField } from '../../../../components/form-field.tsx';
 import { LoadError } from '../../../../components/list-states.tsx';
 import { PageLoading } from '../../../../components/spinner.tsx';
 import { showToast } from '../../../../components/toast/toast-store.ts';
-import { isApiError } from '../../../../lib/api/index.ts';
+import { errorMessage } from '../../../../lib/api/index.ts';
 import { useErrorFocus } from '../../../../lib/forms/use-error-focus.ts';
 import {
   useSystemSettings,
@@ -89,7 +89,7 @@ function UploadsForm({ settings }: { settings: SystemSettings }) {
         announceSectionSaved();
         showToast(t('admin.settings.uploads.saved'), 'success');
       },
-      onError: (error) => setServerError(isApiError(error) ? error.message : t('errors.unexpected')),
+      onError: (error) => setServerError(errorMessage(error)),
     });
   };
 
