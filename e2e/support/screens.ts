@@ -1706,7 +1706,7 @@ export const SCREENS: Screen[] = [
     path: '/mount-explorer/team/locked',
     prepare: seedFolderRules,
     action: async (page) => {
-      await expect(page.getByTestId('folder-password-form')).toBeVisible();
+      await expect(page.getByTestId('file-password-gate')).toBeVisible();
     },
   },
 ];

@@ -51,13 +51,13 @@ test('the admin protects a folder with README, hide pattern and password; a memb
     await loginAsAdminWithForm(visitor, member.username, MEMBER_PASSWORD);
     await expect(visitor.getByTestId('signed-in-user')).toHaveText(member.username);
     await visitor.goto(`/mount-explorer${mount.path}`);
-    const form = visitor.getByTestId('folder-password-form');
+    const form = visitor.getByTestId('file-password-gate');
     await expect(form).toBeVisible();
     await form.getByLabel('Password').fill('wrong words');
-    await form.getByRole('button', { name: 'Open folder' }).click();
-    await expect(visitor.getByTestId('folder-password-error')).toBeVisible();
+    await form.getByRole('button', { name: 'Open', exact: true }).click();
+    await expect(visitor.getByTestId('file-password-error')).toBeVisible();
     await form.getByLabel('Password').fill('open sesame');
-    await form.getByRole('button', { name: 'Open folder' }).click();
+    await form.getByRole('button', { name: 'Open', exact: true }).click();
     await expect(
       visitor.getByTestId('folder-readme-header').getByRole('heading', { name: 'Welcome, team' }),
     ).toBeVisible();
@@ -66,7 +66,7 @@ test('the admin protects a folder with README, hide pattern and password; a memb
     // Remembered for the visit: a reload asks no password again.
     await visitor.reload();
     await expect(visitor.getByTestId('folder-readme-header')).toBeVisible();
-    await expect(visitor.getByTestId('folder-password-form')).toHaveCount(0);
+    await expect(visitor.getByTestId('file-password-gate')).toHaveCount(0);
     await visitor.context().close();
 
     // The admin sees the hidden file.

@@ -40,8 +40,11 @@ export function SharePasswordGate<T>({
   name,
   verify: check,
   onUnlocked,
+  heading = 'h1',
 }: {
   title: string;
+  /** h2 where the page around the form has its own h1 (the explorer). */
+  heading?: 'h1' | 'h2';
   /** What the password opens; a file's words unless given. */
   description?: string;
   /** The share's name, shown above the form; none when the share has none yet. */
@@ -81,7 +84,7 @@ export function SharePasswordGate<T>({
 
   return (
     <div className="mx-auto max-w-md">
-      <Card title={title} as="h1" description={description ?? t('fileView.password.description')}>
+      <Card title={title} as={heading} description={description ?? t('fileView.password.description')}>
         {name && (
           <p className="mb-4 truncate text-sm font-medium text-fg" data-user-content="" title={name}>
             {name}
