@@ -1,5 +1,6 @@
 /**
- * The confirmation before revoking something by id (an app password, an invite): the mutation's
+ * The confirmation before revoking or deleting something by id (an app password, an invite, a
+ * mount, a webhook…): the mutation's
  * error shown in the dialog, a toast and closing once it is done.
  */
 import type { UseMutationResult } from '@tanstack/react-query';
@@ -36,6 +37,7 @@ export function RevokeConfirm({
       pending={mutation.isPending}
       error={mutation.error ? errorMessage(mutation.error) : null}
       onClose={close}
+      testId="confirm-dialog"
       onConfirm={() =>
         mutation.mutate(id, {
           onSuccess: () => {

@@ -7,17 +7,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FsMetaRule } from '@cubby/shared';
 import { Badge } from '../../../components/badge.tsx';
-import { Button } from '../../../components/button.tsx';
-import { Card } from '../../../components/card.tsx';
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
-import { PencilIcon, PlusIcon, TrashIcon } from '../../../components/icons.tsx';
-import { EmptyState, LoadError } from '../../../components/list-states.tsx';
+import { PencilIcon, TrashIcon } from '../../../components/icons.tsx';
 import { RowActions } from '../../../components/row-actions.tsx';
-import { PageLoading } from '../../../components/spinner.tsx';
-import { showToast } from '../../../components/toast/toast-store.ts';
-import { useConfirmation } from '../../shares/index.ts';
 import { useDeleteFolderRule, useFolderRules } from './api/folder-rules-api.ts';
 import { FolderRuleDialog } from './components/folder-rule-dialog.tsx';
+import { ManagedListCard } from '../components/managed-list-card.tsx';
+import { RevokeConfirm } from '../components/revoke-confirm.tsx';
 
 type Editing = { kind: 'create' } | { kind: 'edit'; rule: FsMetaRule };
 
@@ -25,47 +20,28 @@ export default function FolderRulesModule() {
   const { t } = useTranslation();
   const rules = useFolderRules();
   const [editing, setEditing] = useState<Editing | null>(null);
-  const deletion = useConfirmation<FsMetaRule>();
+  const [deleting, setDeleting] = useState<FsMetaRule | null>(null);
   const remove = useDeleteFolderRule();
 
-  const confirmDelete = () => {
-    const rule = deletion.confirming;
-    if (!rule) return;
-    deletion.retry();
-    remove.mutate(rule.id, {
-      onSuccess: () => {
-        showToast(t('admin.folderRules.delete.done', { path: rule.path }), 'success');
-        deletion.close();
-      },
-      onError: deletion.fail,
-    });
-  };
-
   return (
-    <Card
-      as="h1"
+    <ManagedListCard
       title={t('admin.modules.folderRules')}
       description={t('admin.descriptions.folderRules')}
-      actions={
-        <Button onClick={() => setEditing({ kind: 'create' })} data-testid="create-folder-rule">
-          <PlusIcon className="size-4" />
-          {t('admin.folderRules.create.open')}
-        </Button>
-      }
-    >
-      {rules.isPending ? (
-        <PageLoading />
-      ) : rules.isError ? (
-        <LoadError error={rules.error} onRetry={() => void rules.refetch()} />
-      ) : rules.data.length === 0 ? (
-        <EmptyState
-          title={t('admin.folderRules.empty.title')}
-          description={t('admin.folderRules.empty.description')}
-          testId="folder-rules-empty"
-        />
-      ) : (
+      create={{
+        label: t('admin.folderRules.create.open'),
+        testId: 'create-folder-rule',
+        onClick: () => setEditing({ kind: 'create' }),
+      }}
+      list={rules}
+      items={rules.data}
+      empty={{
+        title: t('admin.folderRules.empty.title'),
+        description: t('admin.folderRules.empty.description'),
+        testId: 'folder-rules-empty',
+      }}
+      rows={(items) => (
         <ul className="divide-y divide-border">
-          {rules.data.map((rule) => (
+          {items.map((rule) => (
             <li
               key={rule.id}
               className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between"
@@ -103,7 +79,7 @@ export default function FolderRulesModule() {
                     icon: <TrashIcon className="size-4" />,
                     text: t('common.delete'),
                     name: t('admin.folderRules.deleteNamed', { path: rule.path }),
-                    onClick: () => deletion.open(rule),
+                    onClick: () => setDeleting(rule),
                   },
                 ]}
               />
@@ -111,6 +87,7 @@ export default function FolderRulesModule() {
           ))}
         </ul>
       )}
+    >
       {editing && (
         <FolderRuleDialog
           key={editing.kind === 'edit' ? editing.rule.id : 'create'}
@@ -118,18 +95,17 @@ export default function FolderRulesModule() {
           onClose={() => setEditing(null)}
         />
       )}
-      {deletion.confirming && (
-        <ConfirmDialog
+      {deleting && (
+        <RevokeConfirm
+          id={deleting.id}
+          mutation={remove}
           title={t('admin.folderRules.delete.title')}
-          description={t('admin.folderRules.delete.description', { path: deletion.confirming.path })}
+          description={t('admin.folderRules.delete.description', { path: deleting.path })}
           confirmLabel={t('admin.folderRules.delete.confirm')}
-          onConfirm={confirmDelete}
-          onClose={deletion.close}
-          pending={remove.isPending}
-          error={deletion.error}
-          testId="confirm-dialog"
+          doneMessage={t('admin.folderRules.delete.done', { path: deleting.path })}
+          onClose={() => setDeleting(null)}
         />
       )}
-    </Card>
+    </ManagedListCard>
   );
 }

@@ -6,20 +6,16 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Mount } from '@cubby/shared';
-import { Button } from '../../../components/button.tsx';
-import { Card } from '../../../components/card.tsx';
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
-import { PlusIcon } from '../../../components/icons.tsx';
-import { EmptyState, LoadError } from '../../../components/list-states.tsx';
+import { EmptyState } from '../../../components/list-states.tsx';
 import { SearchField } from '../../../components/search-field.tsx';
-import { PageLoading } from '../../../components/spinner.tsx';
 import { showToast } from '../../../components/toast/toast-store.ts';
 import { errorMessage } from '../../../lib/api/index.ts';
 import { useDeleteMount, useMounts, useUpdateMount } from './api/mounts.ts';
 import { MountDialog } from './components/mount-dialog.tsx';
 import { MountList } from './components/mount-list.tsx';
-import { useConfirmation } from '../../shares/index.ts';
 import { filterMounts } from './mount-form.ts';
+import { ManagedListCard } from '../components/managed-list-card.tsx';
+import { RevokeConfirm } from '../components/revoke-confirm.tsx';
 
 type Editing = { kind: 'create' } | { kind: 'edit'; mount: Mount };
 
@@ -28,7 +24,7 @@ export default function MountManagementModule() {
   const mounts = useMounts();
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<Editing | null>(null);
-  const deletion = useConfirmation<Mount>();
+  const [deleting, setDeleting] = useState<Mount | null>(null);
   const toggle = useUpdateMount();
   const remove = useDeleteMount();
 
@@ -49,43 +45,24 @@ export default function MountManagementModule() {
     );
   };
 
-  const confirmDelete = () => {
-    const mount = deletion.confirming;
-    if (!mount) return;
-    deletion.retry();
-    remove.mutate(mount.id, {
-      onSuccess: () => {
-        showToast(t('admin.mounts.delete.done', { name: mount.name }), 'success');
-        deletion.close();
-      },
-      onError: deletion.fail,
-    });
-  };
-
   const shown = mounts.data ? filterMounts(mounts.data, search) : [];
   return (
-    <Card
-      as="h1"
+    <ManagedListCard
       title={t('admin.modules.mountManagement')}
       description={t('admin.descriptions.mountManagement')}
-      actions={
-        <Button onClick={() => setEditing({ kind: 'create' })} data-testid="create-mount">
-          <PlusIcon className="size-4" />
-          {t('admin.mounts.create.open')}
-        </Button>
-      }
-    >
-      {mounts.isPending ? (
-        <PageLoading />
-      ) : mounts.isError ? (
-        <LoadError error={mounts.error} onRetry={() => void mounts.refetch()} />
-      ) : mounts.data.length === 0 ? (
-        <EmptyState
-          title={t('admin.mounts.empty.title')}
-          description={t('admin.mounts.empty.description')}
-          testId="mounts-empty"
-        />
-      ) : (
+      create={{
+        label: t('admin.mounts.create.open'),
+        testId: 'create-mount',
+        onClick: () => setEditing({ kind: 'create' }),
+      }}
+      list={mounts}
+      items={mounts.data}
+      empty={{
+        title: t('admin.mounts.empty.title'),
+        description: t('admin.mounts.empty.description'),
+        testId: 'mounts-empty',
+      }}
+      rows={() => (
         <>
           <div className="mb-4 flex">
             <SearchField
@@ -108,12 +85,12 @@ export default function MountManagementModule() {
               mounts={shown}
               onEdit={(mount) => setEditing({ kind: 'edit', mount })}
               onToggle={setActive}
-              onDelete={deletion.open}
+              onDelete={setDeleting}
             />
           )}
         </>
       )}
-
+    >
       {editing && (
         <MountDialog
           key={editing.kind === 'edit' ? editing.mount.id : 'create'}
@@ -121,21 +98,20 @@ export default function MountManagementModule() {
           onClose={() => setEditing(null)}
         />
       )}
-      {deletion.confirming && (
-        <ConfirmDialog
+      {deleting && (
+        <RevokeConfirm
+          id={deleting.id}
+          mutation={remove}
           title={t('admin.mounts.delete.title')}
           description={t('admin.mounts.delete.description', {
-            name: deletion.confirming.name,
-            path: deletion.confirming.mount_path,
+            name: deleting.name,
+            path: deleting.mount_path,
           })}
           confirmLabel={t('admin.mounts.delete.confirm')}
-          onConfirm={confirmDelete}
-          onClose={deletion.close}
-          pending={remove.isPending}
-          error={deletion.error}
-          testId="confirm-dialog"
+          doneMessage={t('admin.mounts.delete.done', { name: deleting.name })}
+          onClose={() => setDeleting(null)}
         />
       )}
-    </Card>
+    </ManagedListCard>
   );
 }

@@ -17,11 +17,10 @@ import { Alert } from '../../../components/alert.tsx';
 import { Badge, type BadgeTone } from '../../../components/badge.tsx';
 import { Button } from '../../../components/button.tsx';
 import { Card } from '../../../components/card.tsx';
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { Dialog, FormDialogActions } from '../../../components/dialog.tsx';
 import { Fact } from '../../../components/fact.tsx';
 import { Checkbox, SelectField, TextField } from '../../../components/form-field.tsx';
-import { ListViewIcon, PencilIcon, PlusIcon, RefreshIcon, TrashIcon } from '../../../components/icons.tsx';
+import { ListViewIcon, PencilIcon, RefreshIcon, TrashIcon } from '../../../components/icons.tsx';
 import { EmptyState, LoadError } from '../../../components/list-states.tsx';
 import { RowActions } from '../../../components/row-actions.tsx';
 import { PageLoading } from '../../../components/spinner.tsx';
@@ -29,7 +28,6 @@ import { showToast } from '../../../components/toast/toast-store.ts';
 import { formatDateTime } from '../../../lib/i18n/format-date.ts';
 import { submitForm } from '../../../lib/forms/submit-form.ts';
 import { useFormState } from '../../../lib/forms/use-form-state.ts';
-import { useConfirmation } from '../../shares/index.ts';
 import {
   useCreateWebhook,
   useDeleteWebhook,
@@ -56,6 +54,8 @@ import {
   type WebhookFormValues,
   webhookValuesOf,
 } from './notifications-form.ts';
+import { ManagedListCard } from '../components/managed-list-card.tsx';
+import { RevokeConfirm } from '../components/revoke-confirm.tsx';
 
 /** A field whose placeholder is an example value, not wording (the key-mode walk reads it as data). */
 const EXAMPLE_VALUE: Record<string, string> = { 'data-user-content': '' };
@@ -82,23 +82,11 @@ function Webhooks() {
   const hooks = useWebhooks();
   const [editing, setEditing] = useState<Editing | null>(null);
   const [logOf, setLogOf] = useState<Webhook | null>(null);
-  const deletion = useConfirmation<Webhook>();
+  const [deleting, setDeleting] = useState<Webhook | null>(null);
   const remove = useDeleteWebhook();
   const test = useTestWebhook();
   const label = (hook: Webhook) => hook.name || hook.url;
 
-  const confirmDelete = () => {
-    const hook = deletion.confirming;
-    if (!hook) return;
-    deletion.retry();
-    remove.mutate(hook.id, {
-      onSuccess: () => {
-        showToast(t('admin.notifications.delete.done', { name: label(hook) }), 'success');
-        deletion.close();
-      },
-      onError: deletion.fail,
-    });
-  };
   const runTest = (hook: Webhook) =>
     test.mutate(hook.id, {
       onSuccess: (delivery) =>
@@ -110,30 +98,24 @@ function Webhooks() {
     });
 
   return (
-    <Card
-      as="h1"
+    <ManagedListCard
       title={t('admin.modules.notifications')}
       description={t('admin.descriptions.notifications')}
-      actions={
-        <Button onClick={() => setEditing({ kind: 'create' })} data-testid="create-webhook">
-          <PlusIcon className="size-4" />
-          {t('admin.notifications.create.open')}
-        </Button>
-      }
-    >
-      {hooks.isPending ? (
-        <PageLoading />
-      ) : hooks.isError ? (
-        <LoadError error={hooks.error} onRetry={() => void hooks.refetch()} />
-      ) : hooks.data.length === 0 ? (
-        <EmptyState
-          title={t('admin.notifications.empty.title')}
-          description={t('admin.notifications.empty.description')}
-          testId="webhooks-empty"
-        />
-      ) : (
+      create={{
+        label: t('admin.notifications.create.open'),
+        testId: 'create-webhook',
+        onClick: () => setEditing({ kind: 'create' }),
+      }}
+      list={hooks}
+      items={hooks.data}
+      empty={{
+        title: t('admin.notifications.empty.title'),
+        description: t('admin.notifications.empty.description'),
+        testId: 'webhooks-empty',
+      }}
+      rows={(items) => (
         <ul className="space-y-3">
-          {hooks.data.map((hook) => (
+          {items.map((hook) => (
             <li key={hook.id} className="rounded-lg border border-border p-4" data-testid="webhook">
               <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
                 <h2 className="flex min-w-0 flex-wrap items-center gap-2 font-semibold text-fg">
@@ -174,7 +156,7 @@ function Webhooks() {
                       icon: <TrashIcon className="size-4" />,
                       text: t('common.delete'),
                       name: t('admin.notifications.delete.name', { name: label(hook) }),
-                      onClick: () => deletion.open(hook),
+                      onClick: () => setDeleting(hook),
                     },
                   ]}
                 />
@@ -199,7 +181,7 @@ function Webhooks() {
           ))}
         </ul>
       )}
-
+    >
       {editing && (
         <WebhookDialog
           key={editing.kind === 'edit' ? editing.hook.id : 'create'}
@@ -208,19 +190,18 @@ function Webhooks() {
         />
       )}
       {logOf && <DeliveriesDialog hook={logOf} name={label(logOf)} onClose={() => setLogOf(null)} />}
-      {deletion.confirming && (
-        <ConfirmDialog
+      {deleting && (
+        <RevokeConfirm
+          id={deleting.id}
+          mutation={remove}
           title={t('admin.notifications.delete.title')}
-          description={t('admin.notifications.delete.description', { name: label(deletion.confirming) })}
+          description={t('admin.notifications.delete.description', { name: label(deleting) })}
           confirmLabel={t('admin.notifications.delete.confirm')}
-          onConfirm={confirmDelete}
-          onClose={deletion.close}
-          pending={remove.isPending}
-          error={deletion.error}
-          testId="confirm-dialog"
+          doneMessage={t('admin.notifications.delete.done', { name: label(deleting) })}
+          onClose={() => setDeleting(null)}
         />
       )}
-    </Card>
+    </ManagedListCard>
   );
 }
 

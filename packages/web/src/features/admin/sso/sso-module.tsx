@@ -8,20 +8,15 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { OidcProviderView } from '@cubby/shared';
 import { Badge } from '../../../components/badge.tsx';
-import { Button } from '../../../components/button.tsx';
-import { Card } from '../../../components/card.tsx';
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { Fact } from '../../../components/fact.tsx';
-import { PencilIcon, PlusIcon, TrashIcon } from '../../../components/icons.tsx';
-import { EmptyState, LoadError } from '../../../components/list-states.tsx';
+import { PencilIcon, TrashIcon } from '../../../components/icons.tsx';
 import { RowActions } from '../../../components/row-actions.tsx';
-import { PageLoading } from '../../../components/spinner.tsx';
-import { showToast } from '../../../components/toast/toast-store.ts';
-import { useConfirmation } from '../../shares/index.ts';
 import { useDeleteSsoProvider, useSsoProviders } from './api/oidc-providers.ts';
 import { LdapSection } from './ldap-section.tsx';
 import { SsoDialog } from './sso-dialog.tsx';
+import { ManagedListCard } from '../components/managed-list-card.tsx';
+import { RevokeConfirm } from '../components/revoke-confirm.tsx';
 
 type Editing = { kind: 'create' } | { kind: 'edit'; provider: OidcProviderView };
 
@@ -38,47 +33,28 @@ function OidcProviders() {
   const { t } = useTranslation();
   const providers = useSsoProviders();
   const [editing, setEditing] = useState<Editing | null>(null);
-  const deletion = useConfirmation<OidcProviderView>();
+  const [deleting, setDeleting] = useState<OidcProviderView | null>(null);
   const remove = useDeleteSsoProvider();
 
-  const confirmDelete = () => {
-    const provider = deletion.confirming;
-    if (!provider) return;
-    deletion.retry();
-    remove.mutate(provider.id, {
-      onSuccess: () => {
-        showToast(t('admin.sso.delete.done', { name: provider.name }), 'success');
-        deletion.close();
-      },
-      onError: deletion.fail,
-    });
-  };
-
   return (
-    <Card
-      as="h1"
+    <ManagedListCard
       title={t('admin.modules.sso')}
       description={t('admin.descriptions.sso')}
-      actions={
-        <Button onClick={() => setEditing({ kind: 'create' })} data-testid="create-sso-provider">
-          <PlusIcon className="size-4" />
-          {t('admin.sso.create.open')}
-        </Button>
-      }
-    >
-      {providers.isPending ? (
-        <PageLoading />
-      ) : providers.isError ? (
-        <LoadError error={providers.error} onRetry={() => void providers.refetch()} />
-      ) : providers.data.length === 0 ? (
-        <EmptyState
-          title={t('admin.sso.empty.title')}
-          description={t('admin.sso.empty.description')}
-          testId="sso-empty"
-        />
-      ) : (
+      create={{
+        label: t('admin.sso.create.open'),
+        testId: 'create-sso-provider',
+        onClick: () => setEditing({ kind: 'create' }),
+      }}
+      list={providers}
+      items={providers.data}
+      empty={{
+        title: t('admin.sso.empty.title'),
+        description: t('admin.sso.empty.description'),
+        testId: 'sso-empty',
+      }}
+      rows={(items) => (
         <ul className="space-y-3">
-          {providers.data.map((provider) => (
+          {items.map((provider) => (
             <li key={provider.id} className="rounded-lg border border-border p-4" data-testid="sso-provider">
               <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
                 <h2 className="flex min-w-0 flex-wrap items-center gap-2 font-semibold text-fg">
@@ -103,7 +79,7 @@ function OidcProviders() {
                       icon: <TrashIcon className="size-4" />,
                       text: t('common.delete'),
                       name: t('admin.sso.delete.name', { name: provider.name }),
-                      onClick: () => deletion.open(provider),
+                      onClick: () => setDeleting(provider),
                     },
                   ]}
                 />
@@ -142,7 +118,7 @@ function OidcProviders() {
           ))}
         </ul>
       )}
-
+    >
       {editing && (
         <SsoDialog
           key={editing.kind === 'edit' ? editing.provider.id : 'create'}
@@ -150,18 +126,17 @@ function OidcProviders() {
           onClose={() => setEditing(null)}
         />
       )}
-      {deletion.confirming && (
-        <ConfirmDialog
+      {deleting && (
+        <RevokeConfirm
+          id={deleting.id}
+          mutation={remove}
           title={t('admin.sso.delete.title')}
-          description={t('admin.sso.delete.description', { name: deletion.confirming.name })}
+          description={t('admin.sso.delete.description', { name: deleting.name })}
           confirmLabel={t('admin.sso.delete.confirm')}
-          onConfirm={confirmDelete}
-          onClose={deletion.close}
-          pending={remove.isPending}
-          error={deletion.error}
-          testId="confirm-dialog"
+          doneMessage={t('admin.sso.delete.done', { name: deleting.name })}
+          onClose={() => setDeleting(null)}
         />
       )}
-    </Card>
+    </ManagedListCard>
   );
 }

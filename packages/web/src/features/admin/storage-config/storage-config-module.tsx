@@ -5,12 +5,6 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../../components/button.tsx';
-import { Card } from '../../../components/card.tsx';
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
-import { PlusIcon } from '../../../components/icons.tsx';
-import { EmptyState, LoadError } from '../../../components/list-states.tsx';
-import { PageLoading } from '../../../components/spinner.tsx';
 import { showToast } from '../../../components/toast/toast-store.ts';
 import { errorMessage } from '../../../lib/api/index.ts';
 import { useStorageConfigName } from '../../../lib/i18n/storage-config-name.ts';
@@ -21,6 +15,8 @@ import type { StorageConfig } from './api/types.ts';
 import { StorageConfigDialog } from './components/storage-config-dialog.tsx';
 import { StorageConfigList } from './components/storage-config-list.tsx';
 import { TestReportDialog } from './components/test-report-dialog.tsx';
+import { ManagedListCard } from '../components/managed-list-card.tsx';
+import { RevokeConfirm } from '../components/revoke-confirm.tsx';
 
 type Editing = { kind: 'create' } | { kind: 'edit'; config: StorageConfig };
 
@@ -30,12 +26,10 @@ export default function StorageConfigModule() {
   const configs = useStorageConfigs();
   const [editing, setEditing] = useState<Editing | null>(null);
   const [deleting, setDeleting] = useState<StorageConfig | null>(null);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
   const [testing, setTesting] = useState<StorageConfig | null>(null);
   const remove = useDeleteStorageConfig();
   const setDefault = useSetDefaultStorageConfig();
   const test = useTestStorageConfig();
-  const message = (error: unknown) => errorMessage(error);
 
   const runTest = (config: StorageConfig) => {
     setTesting(config);
@@ -50,49 +44,24 @@ export default function StorageConfigModule() {
     setDefault.mutate(config.id, {
       onSuccess: () =>
         showToast(t('admin.storage.setDefault.done', { name: storageName(config.name) }), 'success'),
-      onError: (error) => showToast(message(error), 'error'),
+      onError: (error) => showToast(errorMessage(error), 'error'),
     });
-
-  const closeDelete = () => {
-    setDeleting(null);
-    setDeleteError(null);
-  };
-  const confirmDelete = () => {
-    if (!deleting) return;
-    setDeleteError(null);
-    remove.mutate(deleting.id, {
-      onSuccess: () => {
-        showToast(t('admin.storage.delete.done', { name: storageName(deleting.name) }), 'success');
-        closeDelete();
-      },
-      onError: (error) => setDeleteError(message(error)),
-    });
-  };
 
   return (
-    <Card
-      as="h1"
+    <ManagedListCard
       title={t('admin.modules.storageConfig')}
       description={t('admin.descriptions.storageConfig')}
-      actions={
-        <Button onClick={() => setEditing({ kind: 'create' })} data-testid="create-storage-config">
-          <PlusIcon className="size-4" />
-          {t('admin.storage.create.open')}
-        </Button>
-      }
-    >
-      {configs.isPending ? (
-        <PageLoading />
-      ) : configs.isError ? (
-        <LoadError error={configs.error} onRetry={() => void configs.refetch()} />
-      ) : configs.data.length === 0 ? (
-        <EmptyState
-          title={t('admin.storage.empty.title')}
-          description={t('admin.storage.empty.description')}
-        />
-      ) : (
+      create={{
+        label: t('admin.storage.create.open'),
+        testId: 'create-storage-config',
+        onClick: () => setEditing({ kind: 'create' }),
+      }}
+      list={configs}
+      items={configs.data}
+      empty={{ title: t('admin.storage.empty.title'), description: t('admin.storage.empty.description') }}
+      rows={(items) => (
         <StorageConfigList
-          configs={configs.data}
+          configs={items}
           onTest={runTest}
           onSetDefault={makeDefault}
           onEdit={(config) => setEditing({ kind: 'edit', config })}
@@ -100,7 +69,7 @@ export default function StorageConfigModule() {
           settingDefaultId={setDefault.isPending ? (setDefault.variables ?? null) : null}
         />
       )}
-
+    >
       {editing && (
         <StorageConfigDialog
           key={editing.kind === 'edit' ? editing.config.id : 'create'}
@@ -112,24 +81,23 @@ export default function StorageConfigModule() {
         <TestReportDialog
           config={testing}
           report={test.data}
-          error={test.isError ? message(test.error) : null}
+          error={test.isError ? errorMessage(test.error) : null}
           pending={test.isPending}
           onRetry={() => test.mutate(testing.id)}
           onClose={closeTest}
         />
       )}
       {deleting && (
-        <ConfirmDialog
+        <RevokeConfirm
+          id={deleting.id}
+          mutation={remove}
           title={t('admin.storage.delete.title')}
           description={t('admin.storage.delete.description', { name: storageName(deleting.name) })}
           confirmLabel={t('admin.storage.delete.confirm')}
-          onConfirm={confirmDelete}
-          onClose={closeDelete}
-          pending={remove.isPending}
-          error={deleteError}
-          testId="confirm-dialog"
+          doneMessage={t('admin.storage.delete.done', { name: storageName(deleting.name) })}
+          onClose={() => setDeleting(null)}
         />
       )}
-    </Card>
+    </ManagedListCard>
   );
 }

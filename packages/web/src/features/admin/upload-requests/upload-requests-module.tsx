@@ -11,20 +11,18 @@ import { formatBytes, type UploadRequestInfo } from '@cubby/shared';
 import { Alert } from '../../../components/alert.tsx';
 import { Badge } from '../../../components/badge.tsx';
 import { Button } from '../../../components/button.tsx';
-import { Card } from '../../../components/card.tsx';
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { Dialog, FormDialogActions } from '../../../components/dialog.tsx';
 import { Checkbox, TextField } from '../../../components/form-field.tsx';
-import { PlusIcon } from '../../../components/icons.tsx';
-import { EmptyState, LoadError } from '../../../components/list-states.tsx';
+import { LoadError } from '../../../components/list-states.tsx';
 import { PageLoading } from '../../../components/spinner.tsx';
 import { showToast } from '../../../components/toast/toast-store.ts';
 import { api, errorMessage } from '../../../lib/api/index.ts';
 import { formatDateTime } from '../../../lib/i18n/format-date.ts';
-import { useConfirmation } from '../../shares/index.ts';
 import { BasePathPicker, BrowseButton } from '../key-management/components/base-path-picker.tsx';
 import { requestBody, type RequestForm, toForm } from './request-form.ts';
+import { ManagedListCard } from '../components/managed-list-card.tsx';
+import { RevokeConfirm } from '../components/revoke-confirm.tsx';
 
 const LIST_KEY = ['upload-requests'] as const;
 /** The dialog's number fields: the expiry in hours, and the limits (empty or 0: none). */
@@ -56,58 +54,40 @@ export default function UploadRequestsModule() {
     queryFn: ({ signal }) => api.get<{ items: UploadRequestInfo[] }>('/upload-requests', { signal }),
   });
   const [editing, setEditing] = useState<{ request?: UploadRequestInfo } | null>(null);
-  const revocation = useConfirmation<UploadRequestInfo>();
+  const [revoking, setRevoking] = useState<UploadRequestInfo | null>(null);
   const revoke = useMutation({
     mutationFn: (token: string) => api.delete<unknown>(requestPath(token)),
     onSettled: () => queryClient.invalidateQueries({ queryKey: LIST_KEY }),
   });
-  const confirmRevoke = () => {
-    const request = revocation.confirming;
-    if (!request) return;
-    revocation.retry();
-    revoke.mutate(request.token, {
-      onSuccess: () => {
-        showToast(t('uploadRequests.admin.revoked'), 'success');
-        revocation.close();
-      },
-      onError: revocation.fail,
-    });
-  };
-
   return (
-    <Card
-      as="h1"
+    <ManagedListCard
       title={t('admin.modules.uploadRequests')}
       description={t('admin.descriptions.uploadRequests')}
-      actions={
-        <Button onClick={() => setEditing({})} data-testid="create-upload-request">
-          <PlusIcon className="size-4" />
-          {t('uploadRequests.admin.create')}
-        </Button>
-      }
-    >
-      {list.isPending ? (
-        <PageLoading />
-      ) : list.isError ? (
-        <LoadError error={list.error} onRetry={() => void list.refetch()} />
-      ) : list.data.items.length === 0 ? (
-        <EmptyState
-          title={t('uploadRequests.admin.emptyTitle')}
-          description={t('uploadRequests.admin.emptyDescription')}
-          testId="upload-requests-empty"
-        />
-      ) : (
+      create={{
+        label: t('uploadRequests.admin.create'),
+        testId: 'create-upload-request',
+        onClick: () => setEditing({}),
+      }}
+      list={list}
+      items={list.data?.items}
+      empty={{
+        title: t('uploadRequests.admin.emptyTitle'),
+        description: t('uploadRequests.admin.emptyDescription'),
+        testId: 'upload-requests-empty',
+      }}
+      rows={(items) => (
         <ul className="space-y-3" data-testid="upload-request-list">
-          {list.data.items.map((request) => (
+          {items.map((request) => (
             <RequestRow
               key={request.id}
               request={request}
               onEdit={() => setEditing({ request })}
-              onRevoke={() => revocation.open(request)}
+              onRevoke={() => setRevoking(request)}
             />
           ))}
         </ul>
       )}
+    >
       {editing && (
         <RequestDialog
           request={editing.request}
@@ -115,21 +95,18 @@ export default function UploadRequestsModule() {
           onSaved={() => void queryClient.invalidateQueries({ queryKey: LIST_KEY })}
         />
       )}
-      {revocation.confirming && (
-        <ConfirmDialog
+      {revoking && (
+        <RevokeConfirm
+          id={revoking.token}
+          mutation={revoke}
           title={t('uploadRequests.admin.revokeTitle')}
-          description={t('uploadRequests.admin.revokeDescription', {
-            path: revocation.confirming.target_path,
-          })}
+          description={t('uploadRequests.admin.revokeDescription', { path: revoking.target_path })}
           confirmLabel={t('uploadRequests.admin.revoke')}
-          onConfirm={confirmRevoke}
-          onClose={revocation.close}
-          pending={revoke.isPending}
-          error={revocation.error}
-          testId="confirm-dialog"
+          doneMessage={t('uploadRequests.admin.revoked')}
+          onClose={() => setRevoking(null)}
         />
       )}
-    </Card>
+    </ManagedListCard>
   );
 }
 
