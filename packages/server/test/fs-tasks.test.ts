@@ -447,6 +447,10 @@ for (const dialect of DIALECTS) {
         await local.write('/across/sub/two.txt', text('two'));
         const one = await share('/l/across/one.txt');
         const two = await share('/l/across/sub/two.txt');
+        // A folder share of a folder below the one moved: it follows the folder to the bucket.
+        const folder = await post('/api/fs/create-share', { path: '/l/across/sub' });
+        assert.equal(folder.status, 201, JSON.stringify(folder.body));
+        const slug = folder.body.data.slug as string;
         const moved = await runTask({
           kind: 'move',
           items: [{ sourcePath: '/l/across/', targetPath: '/s/across/' }],
@@ -454,6 +458,14 @@ for (const dialect of DIALECTS) {
         assert.equal(moved.status, 'done', JSON.stringify(moved));
         assert.deepEqual(await one(), { status: 200, text: 'one' });
         assert.deepEqual(await two(), { status: 200, text: 'two' });
+        const visit = await t.json(`/api/public/folders/${slug}`);
+        assert.equal(visit.status, 200, JSON.stringify(visit.body));
+        const token = visit.body.data.token as string;
+        const file = await t.request(
+          `/api/public/folders/${slug}/download?path=${encodeURIComponent('/two.txt')}&token=${token}`,
+        );
+        assert.equal(file.status, 200);
+        assert.equal(await file.text(), 'two');
         await s3!.remove('/across', { recursive: true });
       });
 

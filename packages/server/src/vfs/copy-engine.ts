@@ -184,8 +184,15 @@ export class CopyEngine {
       };
       await Promise.all(Array.from({ length: FILES_AT_ONCE }, worker));
       // Each moved file has left the source already; what is still there was skipped (the target
-      // had it) or failed, and stays. Only the folders the move emptied go, deepest first.
-      if (move && !signal.aborted) await this.removeEmptied(from, to, jobs.dirs);
+      // had it) or failed, and stays. Only the folders the move emptied go, deepest first. When
+      // everything went, the folder itself has moved: what follows folders (a folder share) follows
+      // it before the emptied source is reported deleted.
+      if (move && !signal.aborted) {
+        if (item.failed === 0 && item.skipped === 0 && !item.onlyFiles) {
+          await this.deps.report({ kind: 'moved', from: placeOf(from), to: placeOf(to) });
+        }
+        await this.removeEmptied(from, to, jobs.dirs);
+      }
     } catch (error) {
       // Whatever a failure left halfway, no listing of either side is trusted any longer.
       await this.deps.forgetAround(placeOf(to), ...(move ? [placeOf(from)] : []));
