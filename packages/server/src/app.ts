@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
 import type { Logger } from 'pino';
-import { PASTE_MAX_BYTES } from '@cubby/shared';
+import { PASTE_MAX_BYTES, type Principal } from '@cubby/shared';
 import type { Config } from './config/config.ts';
 import type { Db } from './db/database.ts';
 import { apiHeaders } from './http/api-headers.ts';
@@ -377,10 +377,21 @@ export function createApp(deps: AppDeps) {
     linkSeconds: config.zip.linkSeconds,
   });
   const mounts = new MountsService({ repo: mountsRepository, storageConfigs, vfs, clock });
+  /**
+   * Who made a share that reaches into the mounts (a folder share, a bundle's mount file, an upload
+   * request), with their rights as they are now: null once the person or key is gone or disabled, or
+   * the key lost its mount permission — what they shared stops with them.
+   */
+  const mountCreatorNow = async (createdBy: string): Promise<Principal | null> => {
+    if (!createdBy.startsWith('apikey:')) return users.principalById(createdBy);
+    const key = await apiKeys.resolveKeyById(createdBy.slice('apikey:'.length));
+    return key?.type === 'apikey' && key.permissions.mount ? key : null;
+  };
   const folderShares = new FolderSharesService({
     repo: folderSharesRepository,
     vfs,
     mounts: mountsRepository,
+    creator: mountCreatorNow,
     clock,
     limiter,
     secretKey: deps.secretKey,
@@ -393,10 +404,7 @@ export function createApp(deps: AppDeps) {
     limiter,
     secretKey: deps.secretKey,
     // A mount item is read with its creator's rights as they are now (docs/api.md "Bundles").
-    creator: (createdBy) =>
-      createdBy.startsWith('apikey:')
-        ? apiKeys.resolveKeyById(createdBy.slice('apikey:'.length))
-        : users.principalById(createdBy),
+    creator: mountCreatorNow,
   });
 
   const uploads = new UploadsService({
@@ -421,11 +429,7 @@ export function createApp(deps: AppDeps) {
     clock,
     limiter,
     secretKey: deps.secretKey,
-    principalOf: async (createdBy) => {
-      if (!createdBy.startsWith('apikey:')) return users.principalById(createdBy);
-      const key = await apiKeys.resolveKeyById(createdBy.slice('apikey:'.length));
-      return key?.type === 'apikey' && key.permissions.mount ? key : null;
-    },
+    principalOf: mountCreatorNow,
     notify,
   });
 

@@ -366,6 +366,27 @@ for (const dialect of DIALECTS) {
         assert.equal(gone.body.message, 'The shared folder has been deleted or is no longer available');
       });
 
+      it('stops when its maker may no longer read the folder, and opens again when they may', async () => {
+        const made = await t.createKey({ name: 'narrowed', basic_path: '/m/team', mount_permission: true });
+        const res = await post('/api/fs/create-share', { path: '/m/team/docs' }, apiKey(made.key));
+        assert.equal(res.status, 201, JSON.stringify(res.body));
+        const slug = res.body.data.slug as string;
+        await visit(slug);
+        const narrow = (basic_path: string) =>
+          t.json(`/api/admin/api-keys/${made.id}`, { method: 'PUT', headers: admin, json: { basic_path } });
+        assert.equal((await narrow('/m/team/docs-b')).status, 200);
+        assert.equal((await info(slug)).status, 410);
+        assert.equal((await narrow('/m/team')).status, 200);
+        await visit(slug);
+        const unmounted = await t.json(`/api/admin/api-keys/${made.id}`, {
+          method: 'PUT',
+          headers: admin,
+          json: { mount_permission: false },
+        });
+        assert.equal(unmounted.status, 200, JSON.stringify(unmounted.body));
+        assert.equal((await info(slug)).status, 410);
+      });
+
       it('counts exactly max_views visits out of 200 at once', async () => {
         const slug = await share('/m/team/docs', { max_views: 37 });
         const answers = await Promise.all(

@@ -98,6 +98,8 @@ export interface FolderSharesDeps {
   secretKey: string;
   /** The share policy (modules/shares/share-policy.ts). */
   settings: SharePolicySource;
+  /** Who made a share, with their rights as they are now; null once gone (app.ts). */
+  creator: (createdBy: string) => Promise<Principal | null>;
 }
 
 export class FolderSharesService {
@@ -300,6 +302,11 @@ export class FolderSharesService {
     if (!row) throw notFound('folder_shares.not_found');
     refuseGone(row, this.deps.clock.now(), options.usedUpOk ?? false);
     const folder = await this.folderOf(row);
+    // What its maker may no longer read is no longer shared (a key narrowed, a person disabled).
+    const creator = row.created_by ? await this.deps.creator(row.created_by) : null;
+    if (row.created_by && (!creator || !this.deps.vfs.allowed(creator, folder, 'read'))) {
+      throw gone('folder_shares.folder_gone');
+    }
     const visitor = visitorOf(row, folder);
     try {
       const entry = await this.deps.vfs.entry(await this.deps.vfs.resolveMounted(visitor, folder, 'read'));
