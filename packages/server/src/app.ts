@@ -94,7 +94,12 @@ import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { TusRepository } from './modules/tus/tus.repository.ts';
 import { tusRoutes } from './modules/tus/tus.routes.ts';
 import { TusService } from './modules/tus/tus.service.ts';
-import { MountPathTarget, ShareTarget, UploadRequestTarget } from './modules/tus/tus-targets.ts';
+import {
+  BundleTarget,
+  MountPathTarget,
+  ShareTarget,
+  UploadRequestTarget,
+} from './modules/tus/tus-targets.ts';
 import { settingsUrlProbe, UploadsService } from './modules/uploads/uploads.service.ts';
 import { UploadRequestsRepository } from './modules/upload-requests/upload-requests.repository.ts';
 import { uploadRequestsRoutes } from './modules/upload-requests/upload-requests.routes.ts';
@@ -386,6 +391,11 @@ export function createApp(deps: AppDeps) {
     secretKey: deps.secretKey,
     settings,
   });
+  /** The principal behind a `created_by` as it is now (a key looked up again), or null when gone. */
+  const creatorNow = (createdBy: string) =>
+    createdBy.startsWith('apikey:')
+      ? apiKeys.resolveKeyById(createdBy.slice('apikey:'.length))
+      : users.principalById(createdBy);
   const bundles = new BundlesService(new BundlesRepository(db.kysely), {
     settings,
     vfs,
@@ -393,10 +403,7 @@ export function createApp(deps: AppDeps) {
     limiter,
     secretKey: deps.secretKey,
     // A mount item is read with its creator's rights as they are now (docs/api.md "Bundles").
-    creator: (createdBy) =>
-      createdBy.startsWith('apikey:')
-        ? apiKeys.resolveKeyById(createdBy.slice('apikey:'.length))
-        : users.principalById(createdBy),
+    creator: creatorNow,
   });
 
   const uploads = new UploadsService({
@@ -421,15 +428,16 @@ export function createApp(deps: AppDeps) {
     clock,
     limiter,
     secretKey: deps.secretKey,
-    principalOf: async (createdBy) => {
-      if (!createdBy.startsWith('apikey:')) return users.principalById(createdBy);
-      const key = await apiKeys.resolveKeyById(createdBy.slice('apikey:'.length));
-      return key?.type === 'apikey' && key.permissions.mount ? key : null;
-    },
+    // The service checks the permission the request's target needs (mount or file).
+    principalOf: creatorNow,
     notify,
+    bundles,
+    shares: uploads,
   });
 
-  // tus uploads (docs/api.md): into a mount path or a new share, through the pipelines above.
+  // tus uploads (docs/api.md): into a mount path, a new share, a bundle or an upload request, through
+  // the pipelines above.
+  const shareTarget = new ShareTarget(uploads, bundles);
   const tus = new TusService({
     repo: new TusRepository(db.kysely),
     objects,
@@ -439,8 +447,9 @@ export function createApp(deps: AppDeps) {
     tailDir: path.join(config.dataDir, 'tmp', 'tus'),
     targets: [
       new MountPathTarget({ vfs, uploads: fs.uploads }),
-      new ShareTarget(uploads),
-      new UploadRequestTarget({ requests: uploadRequests, uploads: fs.uploads }),
+      shareTarget,
+      new BundleTarget({ shares: shareTarget, bundles }),
+      new UploadRequestTarget({ requests: uploadRequests, uploads: fs.uploads, shares: shareTarget }),
     ],
   });
 
