@@ -1,8 +1,9 @@
 /**
  * Admin module "upload-requests" (docs/api.md "Upload requests"): links strangers upload files into
- * a folder through. Lists the requests (the admin's all, a member's own) with their target, limits,
- * counts, expiry and state, and the files each received; creates one for a folder picked with the
- * folder browser, changes it, copies its link, and revokes it (uploads stop at once, files stay).
+ * a folder or a new bundle through. Lists the requests (the admin's all, a member's own) with their
+ * target (a folder, or the bundle's link), limits, counts, expiry and state, and the files each
+ * received; creates one for a folder picked with the folder browser or for a new bundle, changes it,
+ * copies its link, and revokes it (uploads stop at once, files stay).
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, Fragment, type ReactNode, useState } from 'react';
@@ -15,7 +16,7 @@ import { Card } from '../../../components/card.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { Dialog, FormDialogActions } from '../../../components/dialog.tsx';
-import { Checkbox, TextField } from '../../../components/form-field.tsx';
+import { Checkbox, SelectField, TextField } from '../../../components/form-field.tsx';
 import { PlusIcon } from '../../../components/icons.tsx';
 import { EmptyState, LoadError } from '../../../components/list-states.tsx';
 import { PageLoading } from '../../../components/spinner.tsx';
@@ -118,9 +119,11 @@ export default function UploadRequestsModule() {
       {revocation.confirming && (
         <ConfirmDialog
           title={t('uploadRequests.admin.revokeTitle')}
-          description={t('uploadRequests.admin.revokeDescription', {
-            path: revocation.confirming.target_path,
-          })}
+          description={
+            revocation.confirming.target_path === null
+              ? t('uploadRequests.admin.revokeBundleDescription')
+              : t('uploadRequests.admin.revokeDescription', { path: revocation.confirming.target_path })
+          }
           confirmLabel={t('uploadRequests.admin.revoke')}
           onConfirm={confirmRevoke}
           onClose={revocation.close}
@@ -164,13 +167,31 @@ function RequestRow({
     <li className="rounded-lg border border-border p-3 text-sm" data-testid="upload-request-row">
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0">
-          <p
-            className="font-mono font-medium break-all text-fg"
-            data-user-content=""
-            data-testid="upload-request-target"
-          >
-            {request.target_path}
-          </p>
+          {request.target_path === null ? (
+            <p className="font-medium text-fg" data-testid="upload-request-target">
+              {t('uploadRequests.admin.intoBundle')}{' '}
+              {request.bundle_url ? (
+                <a
+                  href={request.bundle_url}
+                  className="font-mono break-all text-accent-text underline underline-offset-2"
+                  data-user-content=""
+                  data-testid="upload-request-bundle"
+                >
+                  {request.bundle_url}
+                </a>
+              ) : (
+                <span className="text-fg-muted">{t('uploadRequests.admin.bundleGone')}</span>
+              )}
+            </p>
+          ) : (
+            <p
+              className="font-mono font-medium break-all text-fg"
+              data-user-content=""
+              data-testid="upload-request-target"
+            >
+              {request.target_path}
+            </p>
+          )}
           <p className="text-fg-muted" data-testid="upload-request-counts">
             {t('uploadRequests.admin.received', {
               count: request.files_count,
@@ -236,7 +257,7 @@ function RequestRow({
                     data-user-content=""
                     data-testid="upload-request-file"
                   >
-                    {file.path}
+                    {file.path ?? file.name}
                   </span>
                   <span className="shrink-0 text-fg-muted">
                     <span data-user-content="">{formatBytes(file.size)}</span> ·{' '}
@@ -294,20 +315,34 @@ function RequestDialog({
         {save.isError && (
           <Alert tone="error">{isApiError(save.error) ? save.error.message : t('errors.unexpected')}</Alert>
         )}
-        <TextField
-          label={t('uploadRequests.admin.fields.target')}
-          required
-          value={form.target_path}
-          onChange={(event) => set('target_path', event.target.value)}
-          data-testid="upload-request-target-input"
-          addon={
-            <BrowseButton
-              label={t('uploadRequests.admin.browse')}
-              onClick={() => setPicking(true)}
-              testId="upload-request-browse"
-            />
-          }
-        />
+        {!request && (
+          <SelectField
+            label={t('uploadRequests.admin.fields.into')}
+            value={form.into}
+            hint={form.into === 'bundle' ? t('uploadRequests.admin.bundleHint') : undefined}
+            onChange={(event) => set('into', event.target.value as RequestForm['into'])}
+            data-testid="upload-request-into"
+          >
+            <option value="folder">{t('uploadRequests.admin.intoFolderOption')}</option>
+            <option value="bundle">{t('uploadRequests.admin.intoBundleOption')}</option>
+          </SelectField>
+        )}
+        {form.into === 'folder' && (
+          <TextField
+            label={t('uploadRequests.admin.fields.target')}
+            required
+            value={form.target_path}
+            onChange={(event) => set('target_path', event.target.value)}
+            data-testid="upload-request-target-input"
+            addon={
+              <BrowseButton
+                label={t('uploadRequests.admin.browse')}
+                onClick={() => setPicking(true)}
+                testId="upload-request-browse"
+              />
+            }
+          />
+        )}
         <TextField
           label={t('uploadRequests.admin.fields.message')}
           value={form.message}
@@ -350,11 +385,13 @@ function RequestDialog({
           checked={form.show_uploads}
           onChange={(event) => set('show_uploads', event.target.checked)}
         />
-        <Checkbox
-          label={t('uploadRequests.admin.fields.subfolder')}
-          checked={form.subfolder_per_upload}
-          onChange={(event) => set('subfolder_per_upload', event.target.checked)}
-        />
+        {form.into === 'folder' && (
+          <Checkbox
+            label={t('uploadRequests.admin.fields.subfolder')}
+            checked={form.subfolder_per_upload}
+            onChange={(event) => set('subfolder_per_upload', event.target.checked)}
+          />
+        )}
         <FormDialogActions
           onCancel={onClose}
           pending={save.isPending}
