@@ -529,6 +529,51 @@ for (const dialect of DIALECTS) {
         assert.deepEqual(bundle.items.map((i) => i.name).sort(), accepted.sort());
         assert.equal((await counts(token)).files_count, max);
 
+        // The bundle's own limit (1,000 items) holds as exactly: 995 items there, 20 racing uploads.
+        const { token: nearlyFull, ...near } = await create({ bundle: true });
+        const bundleId = (
+          await t.database.db.kysely
+            .selectFrom('bundles')
+            .select('id')
+            .where('slug', '=', (near as unknown as { bundle_slug: string }).bundle_slug)
+            .executeTakeFirstOrThrow()
+        ).id;
+        await t.database.db.kysely
+          .insertInto('bundle_items')
+          .values(
+            Array.from({ length: 995 }, (_, position) => ({
+              bundle_id: bundleId,
+              position,
+              kind: 'mount' as const,
+              ref: `/local/x${position}`,
+              name: `x${position}`,
+            })),
+          )
+          .execute();
+        const racing = await Promise.all(
+          Array.from({ length: 20 }, (_, i) => upload(nearlyFull, `full-${i}.txt`, 'x')),
+        );
+        const raced = racing.map((a) => a.status);
+        assert.equal(raced.filter((s) => s === 201).length, 5, JSON.stringify(raced));
+        assert.deepEqual(
+          [...new Set(racing.filter((a) => a.status !== 201).map((a) => a.body.message))],
+          ['This bundle is full (at most 1000 items)'],
+        );
+        const items = await t.database.db.kysely
+          .selectFrom('bundle_items')
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .where('bundle_id', '=', bundleId)
+          .executeTakeFirstOrThrow();
+        assert.equal(Number(items.n), 1000);
+        // The refused uploads left no file share and gave their place in the request back.
+        const shares = await t.database.db.kysely
+          .selectFrom('files')
+          .select('filename')
+          .where('filename', 'like', 'full-%')
+          .execute();
+        assert.equal(shares.length, 5);
+        assert.equal((await counts(nearlyFull)).files_count, 5);
+
         const other = await create({ bundle: true });
         const otherSlug = (other as unknown as { bundle_slug: string }).bundle_slug;
         assert.equal((await upload(other.token, 'before.txt', 'x')).status, 201);

@@ -327,7 +327,8 @@ export class UploadRequestsService {
     }
     if (input.message !== undefined) changes.message = input.message || null;
     if (input.show_uploads !== undefined) changes.show_uploads = input.show_uploads ? 1 : 0;
-    if (input.subfolder_per_upload !== undefined) {
+    // A bundle has no subfolders.
+    if (input.subfolder_per_upload !== undefined && !row.bundle_id) {
       changes.per_upload_subfolder = input.subfolder_per_upload ? 1 : 0;
     }
     await this.deps.repo.update(row.id, changes);
