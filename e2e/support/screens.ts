@@ -348,7 +348,8 @@ async function seedFolderShare(api: Api, slug: string, password?: string): Promi
 
 /**
  * Upload requests into "Project documents" (docs/api.md "Upload requests"), made once per walk: an
- * open one with a message, limits and a file already sent, and a protected one; answers their tokens.
+ * open one with a message, limits and a file already sent, and a protected one (answers their
+ * tokens), and one into a new bundle.
  */
 let uploadRequestsSeeded: Promise<{ open: string; protected: string }> | null = null;
 function seedUploadRequests(api: Api): Promise<{ open: string; protected: string }> {
@@ -377,6 +378,8 @@ function seedUploadRequests(api: Api): Promise<{ open: string; protected: string
     });
     expect(sent.status(), await sent.text()).toBe(201);
     const locked = await create({ target_path: '/screens/team/docs', password: 'screens-secret-1' });
+    // One into a new bundle: its row links the bundle instead of naming a folder.
+    await create({ bundle: true, message: 'Offsite photos', max_files: 50 });
     return { open, protected: locked };
   })();
   return uploadRequestsSeeded;
@@ -1321,6 +1324,8 @@ export const SCREENS: Screen[] = [
     action: async (page) => {
       await page.getByTestId('create-upload-request').click();
       await expect(page.getByTestId('upload-request-dialog')).toBeVisible();
+      // The other choice: into a new bundle (no folder; its hint says where the files go).
+      await page.getByTestId('upload-request-into').selectOption('bundle');
     },
   },
   { name: 'admin-audit-log', as: 'admin', path: '/admin/audit-log' },

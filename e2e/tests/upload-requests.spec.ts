@@ -2,7 +2,8 @@
  * Upload requests (docs/api.md "Upload requests"): the admin makes one in the admin screen, picking
  * the folder with the folder browser; someone signed out opens its link on a phone (375 px) in
  * Chinese and sends two files, each with its progress; the admin sees both received, listed under
- * the request, and the files are in the folder.
+ * the request, and the files are in the folder. Then a request into a new bundle, chosen in the same
+ * dialog: the row links the bundle, and the file sent through its link is listed on the bundle's page.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -16,7 +17,7 @@ test.afterAll(() => {
   for (const folder of folders) fs.rmSync(folder, { recursive: true, force: true });
 });
 
-test('a stranger uploads two files into the folder an admin opened to them', async ({
+test('a stranger uploads two files into the folder an admin opened to them, and one into a new bundle', async ({
   page,
   api,
   browser,
@@ -85,6 +86,37 @@ test('a stranger uploads two files into the folder an admin opened to them', asy
     );
     expect(fs.readFileSync(path.join(root, 'inbox', '报告.pdf'), 'utf8')).toBe('%PDF-1.4 quarterly');
     expect(fs.statSync(path.join(root, 'inbox', 'photo.png')).size).toBe(300_000);
+
+    // Into a new bundle: the dialog's other choice needs no folder.
+    await page.getByRole('button', { name: 'New upload request' }).first().click();
+    await dialog.getByRole('combobox', { name: 'Where the files go' }).selectOption('bundle');
+    await expect(dialog.getByRole('textbox', { name: 'Target folder' })).toBeHidden();
+    const title = uniqueName('bundle-request');
+    await dialog.getByRole('textbox', { name: 'Message to uploaders' }).fill(title);
+    await dialog.getByTestId('upload-request-save').click();
+    await expect(dialog).toBeHidden();
+    const mine = await page.request.get(`${BASE_URL}/api/upload-requests`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    const made = (
+      (await mine.json()) as { data: { items: { message: string; url: string; bundle_url: string }[] } }
+    ).data.items.find((item) => item.message === title)!;
+    const bundleLink = page
+      .getByTestId('upload-request-row')
+      .getByTestId('upload-request-bundle')
+      .filter({ hasText: made.bundle_url });
+    await expect(bundleLink).toHaveAttribute('href', made.bundle_url);
+
+    await page.goto(new URL(made.url).pathname);
+    await page
+      .getByTestId('upload-request-input')
+      .setInputFiles([
+        { name: 'minutes.txt', mimeType: 'text/plain', buffer: Buffer.from('minutes of the meeting') },
+      ]);
+    await expect(page.getByTestId('upload-request-item-state')).toHaveText('Sent');
+    await page.goto(new URL(made.bundle_url).pathname);
+    await expect(page.getByTestId('bundle-item')).toHaveCount(1);
+    await expect(page.getByTestId('bundle-item')).toContainText('minutes.txt');
   } finally {
     await api.deleteMount(mount.id);
     await api.deleteStorage(storage);

@@ -94,7 +94,12 @@ import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { TusRepository } from './modules/tus/tus.repository.ts';
 import { tusRoutes } from './modules/tus/tus.routes.ts';
 import { TusService } from './modules/tus/tus.service.ts';
-import { MountPathTarget, ShareTarget, UploadRequestTarget } from './modules/tus/tus-targets.ts';
+import {
+  BundleTarget,
+  MountPathTarget,
+  ShareTarget,
+  UploadRequestTarget,
+} from './modules/tus/tus-targets.ts';
 import { settingsUrlProbe, UploadsService } from './modules/uploads/uploads.service.ts';
 import { UploadRequestsRepository } from './modules/upload-requests/upload-requests.repository.ts';
 import { uploadRequestsRoutes } from './modules/upload-requests/upload-requests.routes.ts';
@@ -377,15 +382,18 @@ export function createApp(deps: AppDeps) {
     linkSeconds: config.zip.linkSeconds,
   });
   const mounts = new MountsService({ repo: mountsRepository, storageConfigs, vfs, clock });
+  /** The principal behind a `created_by` as it is now (a key looked up again), or null when gone. */
+  const creatorNow = (createdBy: string): Promise<Principal | null> =>
+    createdBy.startsWith('apikey:')
+      ? apiKeys.resolveKeyById(createdBy.slice('apikey:'.length))
+      : users.principalById(createdBy);
   /**
-   * Who made a share that reaches into the mounts (a folder share, a bundle's mount file, an upload
-   * request), with their rights as they are now: null once the person or key is gone or disabled, or
-   * the key lost its mount permission — what they shared stops with them.
+   * The maker of something that reads the mounts (a folder share, a bundle's mount file), as they
+   * are now: null also once a key lost its mount permission — what they shared stops with them.
    */
   const mountCreatorNow = async (createdBy: string): Promise<Principal | null> => {
-    if (!createdBy.startsWith('apikey:')) return users.principalById(createdBy);
-    const key = await apiKeys.resolveKeyById(createdBy.slice('apikey:'.length));
-    return key?.type === 'apikey' && key.permissions.mount ? key : null;
+    const creator = await creatorNow(createdBy);
+    return creator?.type === 'apikey' && !creator.permissions.mount ? null : creator;
   };
   const folderShares = new FolderSharesService({
     repo: folderSharesRepository,
@@ -429,11 +437,16 @@ export function createApp(deps: AppDeps) {
     clock,
     limiter,
     secretKey: deps.secretKey,
-    principalOf: mountCreatorNow,
+    // The service checks the permission the request's target needs (mount or file).
+    principalOf: creatorNow,
     notify,
+    bundles,
+    shares: uploads,
   });
 
-  // tus uploads (docs/api.md): into a mount path or a new share, through the pipelines above.
+  // tus uploads (docs/api.md): into a mount path, a new share, a bundle or an upload request, through
+  // the pipelines above.
+  const shareTarget = new ShareTarget(uploads, bundles);
   const tus = new TusService({
     repo: new TusRepository(db.kysely),
     objects,
@@ -443,8 +456,9 @@ export function createApp(deps: AppDeps) {
     tailDir: path.join(config.dataDir, 'tmp', 'tus'),
     targets: [
       new MountPathTarget({ vfs, uploads: fs.uploads }),
-      new ShareTarget(uploads),
-      new UploadRequestTarget({ requests: uploadRequests, uploads: fs.uploads }),
+      shareTarget,
+      new BundleTarget({ shares: shareTarget, bundles }),
+      new UploadRequestTarget({ requests: uploadRequests, uploads: fs.uploads, shares: shareTarget }),
     ],
   });
 

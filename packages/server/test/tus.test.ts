@@ -31,18 +31,19 @@ import { serveApp } from '../src/http/node-server.ts';
 import { createTestDatabase, DIALECTS, type TestDatabase } from './support/databases.ts';
 import { freePort, type RunningProcess, serverEnv, startServer, waitFor } from './support/server-process.ts';
 import { createBucket, deleteBucket, mountBucket, s3AdminClient, s3ConfigBody, s3Env } from './support/s3.ts';
-import { ADMIN, apiKey, bearer, createTestApp, mountLocalDisk, type TestApp } from './support/test-app.ts';
+import {
+  ADMIN,
+  apiKey,
+  bearer,
+  createTestApp,
+  mountLocalDisk,
+  type TestApp,
+  tusMetadata as metadata,
+} from './support/test-app.ts';
 
 const MiB = 1024 * 1024;
 const TUS = { 'Tus-Resumable': '1.0.0' };
 const OFFSET_TYPE = { 'Content-Type': 'application/offset+octet-stream' };
-
-/** Upload-Metadata from plain values. */
-export function metadata(values: Record<string, string>): string {
-  return Object.entries(values)
-    .map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`)
-    .join(',');
-}
 
 const sha1 = (bytes: Buffer) => createHash('sha1').update(bytes).digest('base64');
 
@@ -392,6 +393,67 @@ for (const dialect of DIALECTS) {
       // The one file the request takes is used: a second upload is refused before a byte.
       const again = await create({}, 10, { filename: 'more.pdf', upload_request: token, access });
       assert.equal(again.res.status, 409, await again.res.text());
+    });
+
+    it('a `bundle` upload becomes a file share appended to a bundle its caller manages; refused for others, 410 revoked', async () => {
+      const alice = await t.createKey({ name: 'alice-tus', file_permission: true });
+      const bob = await t.createKey({ name: 'bob-tus', file_permission: true });
+      const textOnly = await t.createKey({ name: 'text-tus', text_permission: true });
+      // An empty bundle of alice's: an upload request into a new bundle makes one.
+      const request = await t.json('/api/upload-requests', {
+        method: 'POST',
+        headers: apiKey(alice.key),
+        json: { bundle: true },
+      });
+      assert.equal(request.status, 201, JSON.stringify(request.body));
+      const slug = request.body.data.bundle_slug as string;
+      const bytes = randomBytes(64 * 1024);
+      // Alice, then the admin (who manages every bundle), each append a file.
+      for (const [auth, name] of [
+        [apiKey(alice.key), 'alice.bin'],
+        [admin, 'admin.bin'],
+      ] as const) {
+        const { res, at } = await create(auth, bytes.length, { filename: name, bundle: slug });
+        assert.equal(res.status, 201, await res.text());
+        const done = await t.request(at, {
+          method: 'PATCH',
+          headers: { ...TUS, ...auth, ...OFFSET_TYPE, 'Upload-Offset': '0' },
+          body: new Uint8Array(bytes),
+        });
+        assert.equal(done.status, 204, await done.text());
+      }
+      const list = await t.json(`/api/public/bundles/${slug}`);
+      assert.equal(list.status, 200, JSON.stringify(list.body));
+      const items = list.body.data.items as { name: string; size: number; download_url: string }[];
+      assert.deepEqual(
+        items.map((i) => [i.name, i.size]),
+        [
+          ['alice.bin', bytes.length],
+          ['admin.bin', bytes.length],
+        ],
+      );
+      const url = new URL(items[1]!.download_url);
+      const got = await t.request(url.pathname + url.search);
+      assert.equal(sha1(Buffer.from(await got.arrayBuffer())), sha1(bytes));
+
+      // Someone else's bundle: 404 as the bundles routes answer; no file permission: 403.
+      const bobs = await create(apiKey(bob.key), 10, { filename: 'x.bin', bundle: slug });
+      assert.equal(bobs.res.status, 404, await bobs.res.text());
+      const texts = await create(apiKey(textOnly.key), 10, { filename: 'x.bin', bundle: slug });
+      assert.equal(texts.res.status, 403, await texts.res.text());
+      // An upload under way when the bundle is revoked is given up with it; a new one is refused (410).
+      const pending = await create(admin, 10, { filename: 'late.bin', bundle: slug });
+      assert.equal(pending.res.status, 201);
+      const revoked = await t.json(`/api/bundles/${slug}`, { method: 'DELETE', headers: apiKey(alice.key) });
+      assert.equal(revoked.status, 200, JSON.stringify(revoked.body));
+      const refused = await create(admin, 10, { filename: 'after.bin', bundle: slug });
+      assert.equal(refused.res.status, 410, await refused.res.text());
+      assert.equal(
+        (await t.request(pending.at, { method: 'DELETE', headers: { ...TUS, ...admin } })).status,
+        204,
+      );
+      const owned = await t.json(`/api/bundles/${slug}`, { headers: admin });
+      assert.equal(owned.body.data.item_count, 2);
     });
 
     for (const mount of ['/disk', '/bucket']) {

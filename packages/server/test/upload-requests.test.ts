@@ -3,14 +3,23 @@
  * mount on local disk and one on S3: who may create one (a folder they may write), uploads streamed
  * into the folder with safe names confined to it, never overwriting, the type and size rules, the
  * limits exact under 200 concurrent uploads, the password under its rate limit, expiry and revoke
- * (410 at once, files kept), and what uploaders see of earlier uploads.
+ * (410 at once, files kept), and what uploaders see of earlier uploads. Requests into a new bundle:
+ * form and tus uploads become file shares listed by the bundle byte for byte, max_files exact under
+ * 50 concurrent uploads (the bundle holds exactly the files accepted), a revoked bundle 410.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sanitiseName } from '../src/modules/upload-requests/upload-requests.service.ts';
 import { DIALECTS } from './support/databases.ts';
 import { createBucket, deleteBucket, s3AdminClient, s3ConfigBody, S3_SKIP } from './support/s3.ts';
-import { apiKey, bearer, createTestApp, mountLocalDisk, type TestApp } from './support/test-app.ts';
+import {
+  apiKey,
+  bearer,
+  createTestApp,
+  mountLocalDisk,
+  type TestApp,
+  tusMetadata,
+} from './support/test-app.ts';
 
 const CONCURRENT = 200;
 const ACCESS = 'X-Upload-Request-Token';
@@ -128,9 +137,12 @@ for (const dialect of DIALECTS) {
       assert.equal(anonymous.status, 401);
       const missing = await post('/api/upload-requests', { target_path: '/local/none' });
       assert.equal(missing.status, 400);
-      const bundle = await post('/api/upload-requests', { bundle: true });
-      assert.equal(bundle.status, 400);
-      assert.match(bundle.body.message, /不支持/);
+      const both = await post('/api/upload-requests', { bundle: true, target_path: '/local/team' });
+      assert.equal(both.status, 400);
+      assert.match(both.body.message, /target_path/);
+      // A bundle request wants the file permission, not the mount one.
+      const bundleByMountKey = await post('/api/upload-requests', { bundle: true }, apiKey(key.key));
+      assert.equal(bundleByMountKey.status, 403, JSON.stringify(bundleByMountKey.body));
       const badType = await post('/api/upload-requests', {
         target_path: '/local/team',
         allowed_types: ['a b'],
@@ -410,6 +422,169 @@ for (const dialect of DIALECTS) {
       assert.equal(b.body.data.remaining_files, null);
       // The uploader never learns where the files go.
       assert.ok(!JSON.stringify(a.body).includes('/local'));
+    });
+
+    describe('into a new bundle', () => {
+      type Bundle = { items: { name: string; size: number; download_url: string }[] };
+      const bundleOf = async (slug: string) => {
+        const res = await t.json(`/api/public/bundles/${slug}`);
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        return res.body.data as Bundle;
+      };
+      const bytesAt = async (url: string) => {
+        const u = new URL(url);
+        const res = await t.request(u.pathname + u.search);
+        assert.equal(res.status, 200, url);
+        return res.text();
+      };
+      /** One file by tus with creation-with-upload (the whole body in the POST). */
+      const tusUpload = (token: string, name: string, body: string) =>
+        t.request('/api/tus/', {
+          method: 'POST',
+          headers: {
+            'Tus-Resumable': '1.0.0',
+            'Upload-Length': String(Buffer.byteLength(body)),
+            'Upload-Metadata': tusMetadata({ filename: name, upload_request: token }),
+            'Content-Type': 'application/offset+octet-stream',
+          },
+          body,
+        });
+
+      it('takes files by form and by tus as file shares of its owner, listed by the bundle', async () => {
+        const fileKey = await t.createKey({ name: 'bundler', file_permission: true });
+        const { token, ...made } = await create(
+          { bundle: true, message: 'Holiday photos', show_uploads: true },
+          apiKey(fileKey.key),
+        );
+        const info = made as unknown as { bundle_slug: string; bundle_url: string; target_path: null };
+        assert.equal(info.target_path, null);
+        assert.equal(new URL(info.bundle_url).pathname, `/bundle/${info.bundle_slug}`);
+        // An empty bundle of the key's, titled by the request's message.
+        const owned = await t.json(`/api/bundles/${info.bundle_slug}`, { headers: apiKey(fileKey.key) });
+        assert.equal(owned.status, 200, JSON.stringify(owned.body));
+        assert.equal(owned.body.data.title, 'Holiday photos');
+        assert.equal(owned.body.data.item_count, 0);
+
+        const sent: [string, string][] = [
+          ['one.txt', 'first file'],
+          ['two.txt', 'second file'],
+          ['../three.txt', 'third file'],
+        ];
+        for (const [name, body] of sent) {
+          const res = await upload(token, name, body);
+          assert.equal(res.status, 201, `${name}: ${JSON.stringify(res.body)}`);
+        }
+        const tus = await tusUpload(token, 'four.txt', 'fourth, by tus');
+        assert.equal(tus.status, 201, await tus.text());
+        assert.equal(tus.headers.get('upload-offset'), String(Buffer.byteLength('fourth, by tus')));
+
+        const bundle = await bundleOf(info.bundle_slug);
+        assert.deepEqual(
+          bundle.items.map((i) => [i.name, i.size]),
+          [
+            ['one.txt', 10],
+            ['two.txt', 11],
+            ['three.txt', 10],
+            ['four.txt', 14],
+          ],
+        );
+        assert.equal(await bytesAt(bundle.items[1]!.download_url), 'second file');
+        assert.equal(await bytesAt(bundle.items[3]!.download_url), 'fourth, by tus');
+        // Each upload is a file share of the request's owner (the key).
+        const shares = await t.json('/api/user/files?limit=100', { headers: apiKey(fileKey.key) });
+        assert.equal(shares.status, 200, JSON.stringify(shares.body));
+        const names = (shares.body.data.files as { filename: string }[]).map((f) => f.filename).sort();
+        assert.deepEqual(names, ['four.txt', 'one.txt', 'three.txt', 'two.txt']);
+
+        const got = await t.json(`/api/upload-requests/${token}`, { headers: apiKey(fileKey.key) });
+        assert.equal(got.body.data.bundle_slug, info.bundle_slug);
+        assert.equal(got.body.data.files_count, 4);
+        assert.deepEqual(
+          (got.body.data.uploads as { name: string; path: string | null }[]).map((u) => u.path),
+          [null, null, null, null],
+        );
+        assert.deepEqual((got.body.data.uploads as { name: string }[]).map((u) => u.name).sort(), [
+          'four.txt',
+          'one.txt',
+          'three.txt',
+          'two.txt',
+        ]);
+        const shown = await t.json(`/api/public/upload-requests/${token}`);
+        assert.equal(shown.body.data.bundle_url, info.bundle_url);
+        assert.equal((shown.body.data.uploads as unknown[]).length, 4);
+      });
+
+      it('holds max_files exactly under 50 concurrent uploads; a revoked bundle takes no more (410)', async () => {
+        const max = 7;
+        const { token, ...made } = await create({ bundle: true, max_files: max });
+        const slug = (made as unknown as { bundle_slug: string }).bundle_slug;
+        const answers = await Promise.all(
+          Array.from({ length: 50 }, (_, i) => upload(token, `f${i}.txt`, `body ${i}`)),
+        );
+        const statuses = answers.map((a) => a.status);
+        assert.equal(statuses.filter((s) => s === 201).length, max, JSON.stringify(statuses));
+        assert.equal(statuses.filter((s) => s === 409).length, 50 - max, JSON.stringify(statuses));
+        const accepted = answers.filter((a) => a.status === 201).map((a) => a.body.data.name as string);
+        const bundle = await bundleOf(slug);
+        assert.deepEqual(bundle.items.map((i) => i.name).sort(), accepted.sort());
+        assert.equal((await counts(token)).files_count, max);
+
+        // The bundle's own limit (1,000 items) holds as exactly: 995 items there, 20 racing uploads.
+        const { token: nearlyFull, ...near } = await create({ bundle: true });
+        const bundleId = (
+          await t.database.db.kysely
+            .selectFrom('bundles')
+            .select('id')
+            .where('slug', '=', (near as unknown as { bundle_slug: string }).bundle_slug)
+            .executeTakeFirstOrThrow()
+        ).id;
+        await t.database.db.kysely
+          .insertInto('bundle_items')
+          .values(
+            Array.from({ length: 995 }, (_, position) => ({
+              bundle_id: bundleId,
+              position,
+              kind: 'mount' as const,
+              ref: `/local/x${position}`,
+              name: `x${position}`,
+            })),
+          )
+          .execute();
+        const racing = await Promise.all(
+          Array.from({ length: 20 }, (_, i) => upload(nearlyFull, `full-${i}.txt`, 'x')),
+        );
+        const raced = racing.map((a) => a.status);
+        assert.equal(raced.filter((s) => s === 201).length, 5, JSON.stringify(raced));
+        assert.deepEqual(
+          [...new Set(racing.filter((a) => a.status !== 201).map((a) => a.body.message))],
+          ['This bundle is full (at most 1000 items)'],
+        );
+        const items = await t.database.db.kysely
+          .selectFrom('bundle_items')
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .where('bundle_id', '=', bundleId)
+          .executeTakeFirstOrThrow();
+        assert.equal(Number(items.n), 1000);
+        // The refused uploads left no file share and gave their place in the request back.
+        const shares = await t.database.db.kysely
+          .selectFrom('files')
+          .select('filename')
+          .where('filename', 'like', 'full-%')
+          .execute();
+        assert.equal(shares.length, 5);
+        assert.equal((await counts(nearlyFull)).files_count, 5);
+
+        const other = await create({ bundle: true });
+        const otherSlug = (other as unknown as { bundle_slug: string }).bundle_slug;
+        assert.equal((await upload(other.token, 'before.txt', 'x')).status, 201);
+        const revoked = await t.json(`/api/bundles/${otherSlug}`, { method: 'DELETE', headers: admin });
+        assert.equal(revoked.status, 200, JSON.stringify(revoked.body));
+        const late = await upload(other.token, 'after.txt', 'y');
+        assert.equal(late.status, 410, JSON.stringify(late.body));
+        assert.equal((await tusUpload(other.token, 'after.txt', 'y')).status, 410);
+        assert.equal((await t.json(`/api/public/upload-requests/${other.token}`)).status, 410);
+        assert.equal((await counts(other.token)).files_count, 1);
+      });
     });
   });
 }

@@ -56,6 +56,9 @@ export interface PublicUploadRequest {
   show_uploads: boolean;
   /** The files already sent, only when `show_uploads`. */
   uploads?: { name: string; size: number; created_at: string }[];
+  /** A request into a bundle, when `show_uploads`: the bundle's link (null once it is gone). */
+  bundle_slug?: string | null;
+  bundle_url?: string | null;
 }
 
 /** A request as its owner (or the admin) sees it. */
@@ -63,7 +66,11 @@ export interface UploadRequestInfo {
   id: string;
   token: string;
   url: string;
-  target_path: string;
+  /** The folder the files go into; null for a request into a bundle. */
+  target_path: string | null;
+  /** A request into a bundle: the bundle's slug and link (null once it is gone). */
+  bundle_slug?: string | null;
+  bundle_url?: string | null;
   subfolder_per_upload: boolean;
   has_password: boolean;
   expires_at: string | null;
@@ -87,7 +94,8 @@ export interface UploadRequestInfo {
 export interface UploadRequestFileInfo {
   id: string;
   name: string;
-  path: string;
+  /** Where it went in the folder; null for a request into a bundle (the file is an item there). */
+  path: string | null;
   size: number;
   created_at: string;
 }

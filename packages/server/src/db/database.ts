@@ -35,6 +35,7 @@ import * as m0024 from './migrations/0024-tus-uploads.ts';
 import * as m0025 from './migrations/0025-fs-meta.ts';
 import * as m0026 from './migrations/0026-paste-files.ts';
 import * as m0027 from './migrations/0027-notifications.ts';
+import * as m0028 from './migrations/0028-upload-request-bundles.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -134,6 +135,7 @@ const migrations = {
   '0025-fs-meta': m0025,
   '0026-paste-files': m0026,
   '0027-notifications': m0027,
+  '0028-upload-request-bundles': m0028,
 };
 
 export type MigrationName = keyof typeof migrations;

@@ -501,7 +501,10 @@ export interface BundleItemsTable {
 export interface UploadRequestsTable {
   id: string;
   token_hash: string;
+  /** The folder the files go into; '' for a request into a bundle. */
   target_path: string;
+  /** The bundle the files go into (migration 0028), or null for a folder request. */
+  bundle_id: string | null;
   per_upload_subfolder: number;
   password_hash: string | null;
   expires_at: string | null;

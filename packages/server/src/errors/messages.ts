@@ -1298,9 +1298,13 @@ const catalogue = {
     '请提供目标文件夹 target_path',
     'A target folder (target_path) is required',
   ],
-  'upload_requests.bundle_unsupported': [
-    '暂不支持上传到新的合集（bundle）',
-    'Uploading into a new bundle is not supported yet',
+  'upload_requests.target_or_bundle': [
+    '请提供 target_path 或 bundle: true 之一（不能同时提供）',
+    'Give either a target folder (target_path) or bundle: true, not both',
+  ],
+  'upload_requests.bundle_fixed': [
+    '上传请求的目标（文件夹或合集）创建后不能在二者之间切换',
+    'An upload request cannot switch between a folder and a bundle after it was created',
   ],
   'upload_requests.names_exhausted': [
     '目标文件夹中同名文件过多：{name}',
@@ -1334,6 +1338,7 @@ const catalogue = {
   'bundles.not_found_or_forbidden': ['合集不存在或无权访问', 'This bundle does not exist or is not yours'],
   'bundles.revoked': ['此合集链接已被撤销', 'This bundle link has been revoked'],
   'bundles.expired': ['合集已过期', 'This bundle has expired'],
+  'bundles.full': ['合集已满（最多 {max} 项）', 'This bundle is full (at most {max} items)'],
   'bundles.used_up': ['合集已达到最大查看次数', 'This bundle has reached its maximum number of views'],
   'bundles.password_required': ['需要密码访问此合集', 'This bundle needs a password'],
   'bundles.password_missing': ['密码是必需的', 'A password is required'],

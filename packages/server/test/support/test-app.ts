@@ -191,6 +191,13 @@ export async function mountLocalDisk(
   return { configId: config.body.data.id, mountId: mount.body.data.id };
 }
 
+/** tus Upload-Metadata from plain values. */
+export function tusMetadata(values: Record<string, string>): string {
+  return Object.entries(values)
+    .map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`)
+    .join(',');
+}
+
 export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 export const apiKey = (key: string) => ({ Authorization: `ApiKey ${key}` });
 /** HTTP Basic, as WebDAV clients sign in (a username with a password, app password or key). */

@@ -3,7 +3,14 @@
  * owner's list.
  */
 import { type Kysely, type Updateable, sql } from 'kysely';
-import type { BundleItemsTable, BundlesTable, Database, FilesTable, PastesTable } from '../../db/schema.ts';
+import type {
+  BundleItemKind,
+  BundleItemsTable,
+  BundlesTable,
+  Database,
+  FilesTable,
+  PastesTable,
+} from '../../db/schema.ts';
 import type { Whose } from '../shares/share-rules.ts';
 
 /** Ids per `in (…)` list, well under either database's limit on bound values. */
@@ -21,6 +28,10 @@ export class BundlesRepository {
 
   findBySlug(slug: string): Promise<BundlesTable | undefined> {
     return this.db.selectFrom('bundles').selectAll().where('slug', '=', slug).executeTakeFirst();
+  }
+
+  findById(id: string): Promise<BundlesTable | undefined> {
+    return this.db.selectFrom('bundles').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
   async slugExists(slug: string): Promise<boolean> {
@@ -72,6 +83,56 @@ export class BundlesRepository {
           .execute();
       }
     });
+  }
+
+  /**
+   * Appends an item after the last one, or finds it there already (the same kind and ref): in one
+   * transaction that first touches the bundle's row, so the appends to one bundle run one after
+   * another (PostgreSQL locks the row until the end; SQLite runs one writer at a time) and `max`
+   * holds exactly however many race. Only while the bundle is neither revoked nor expired: 'closed'
+   * otherwise; 'full' at `max` items.
+   */
+  async append(
+    item: Omit<BundleItemsTable, 'position'>,
+    max: number,
+    now: string,
+  ): Promise<'added' | 'closed' | 'full'> {
+    return this.db.transaction().execute(async (trx) => {
+      const touched = await trx
+        .updateTable('bundles')
+        .set({ updated_at: now })
+        .where('id', '=', item.bundle_id)
+        .where('revoked_at', 'is', null)
+        .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+        .executeTakeFirst();
+      if (Number(touched.numUpdatedRows) !== 1) return 'closed';
+      const items = trx.selectFrom('bundle_items').where('bundle_id', '=', item.bundle_id);
+      const there = await items
+        .select('position')
+        .where('kind', '=', item.kind)
+        .where('ref', '=', item.ref)
+        .executeTakeFirst();
+      if (there) return 'added';
+      const { n, top } = await items
+        .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.max('position').as('top')])
+        .executeTakeFirstOrThrow();
+      if (Number(n) >= max) return 'full';
+      await trx
+        .insertInto('bundle_items')
+        .values({ ...item, position: top === null ? 0 : Number(top) + 1 })
+        .execute();
+      return 'added';
+    });
+  }
+
+  /** Takes an item out by what it names (an upload that failed after it was appended). */
+  async removeItem(bundleId: string, kind: BundleItemKind, ref: string): Promise<void> {
+    await this.db
+      .deleteFrom('bundle_items')
+      .where('bundle_id', '=', bundleId)
+      .where('kind', '=', kind)
+      .where('ref', '=', ref)
+      .execute();
   }
 
   /**

@@ -14,6 +14,7 @@
  * an item through its bundle never counts the item share's own views.
  */
 import {
+  BUNDLE_MAX_ITEMS,
   type BundleDetail,
   type BundleItemInput,
   type BundleItemView,
@@ -28,7 +29,7 @@ import {
 } from '@cubby/shared';
 import { randomUUID } from 'node:crypto';
 import type { BundleItemKind, BundleItemsTable, BundlesTable, FilesTable } from '../../db/schema.ts';
-import { badRequest, forbidden, gone, notFound, unauthenticated } from '../../errors/app-error.ts';
+import { badRequest, conflict, forbidden, gone, notFound, unauthenticated } from '../../errors/app-error.ts';
 import type { AttemptLimiter } from '../../http/rate-limiter.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { hashPassword } from '../../lib/crypto.ts';
@@ -204,6 +205,58 @@ export class BundlesService {
     if (row.revoked_at === null)
       await this.repo.update(row.id, { revoked_at: revokedAt, updated_at: revokedAt });
     return { slug: row.slug, revoked_at: revokedAt };
+  }
+
+  // ---- files appended by upload doors (docs/api.md "Upload requests", "Resumable uploads (tus)") ----
+
+  /**
+   * A bundle `principal` manages that still takes files: 404 unknown or someone else's (as `get`
+   * answers), 410 revoked or expired.
+   */
+  async ownedOpen(principal: Principal, slug: string): Promise<BundlesTable> {
+    const row = await this.owned(principal, slug);
+    return this.stillOpen(row);
+  }
+
+  /** The bundle of `id` while it takes files: 404 gone, 410 revoked or expired. */
+  async openById(id: string): Promise<BundlesTable> {
+    const row = await this.repo.findById(id);
+    if (!row) throw notFound('bundles.not_found');
+    return this.stillOpen(row);
+  }
+
+  /** The link of the bundle of `id`, or null when it is gone. */
+  async linkOf(id: string, origin: string): Promise<{ slug: string; url: string } | null> {
+    const row = await this.repo.findById(id);
+    return row ? { slug: row.slug, url: bundleUrl(origin, row.slug) } : null;
+  }
+
+  /**
+   * Appends a file share (by id, pending or ready: public routes show only ready ones) as the last
+   * item, once (appending it again changes nothing). The one way upload doors add files, so the
+   * item limit holds exactly however many race (BundlesRepository.append): 409 when full, 410 when
+   * the bundle was revoked or expired meanwhile.
+   */
+  async appendFile(bundleId: string, fileId: string, name: string): Promise<void> {
+    const now = this.deps.clock.now();
+    const added = await this.repo.append(
+      { bundle_id: bundleId, kind: 'file', ref: fileId, name },
+      BUNDLE_MAX_ITEMS,
+      now.toISOString(),
+    );
+    if (added === 'full') throw conflict('bundles.full', { max: BUNDLE_MAX_ITEMS });
+    if (added === 'closed') await this.openById(bundleId);
+  }
+
+  /** Takes out a file appended by an upload that then failed. */
+  removeFile(bundleId: string, fileId: string): Promise<void> {
+    return this.repo.removeItem(bundleId, 'file', fileId);
+  }
+
+  private stillOpen(row: BundlesTable): BundlesTable {
+    const state = shareState(row, this.deps.clock.now());
+    if (state === 'revoked' || state === 'expired') refuse(state);
+    return row;
   }
 
   // ---- public ---------------------------------------------------------------------------------

@@ -14,9 +14,13 @@
  * - `upload_request`: a file sent through an upload request's link (its token; `access`, the token
  *   its password gave; `batch`, the subfolder of an earlier file of the same upload), with no
  *   account: the request's checks, limits and reserved place (modules/upload-requests), the bytes
- *   written with its creator's rights, as its form route does.
+ *   written with its creator's rights, as its form route does — or, for a request into a bundle,
+ *   a file share of its creator appended to the bundle;
+ * - `bundle`: a new file share (as `share`, without share fields of its own: the bundle's password
+ *   and expiry govern it) appended to a bundle the caller manages (its slug).
  *
- * A later target (a bundle) implements `TusTarget` and is added to the list app.ts gives the service.
+ * A file share bound for a bundle is appended while still pending (BundlesService.appendFile: the
+ * bundle's item limit exact, public routes show only ready files) and taken out when abandoned.
  */
 import type { Principal } from '@cubby/shared';
 import type { TusUploadsTable } from '../../db/schema.ts';
@@ -28,6 +32,7 @@ import type { Vfs } from '../../vfs/vfs.ts';
 import { fileName, inFolder, type MountUploads } from '../uploads/mount-uploads.ts';
 import { formFieldsSchema } from '../uploads/uploads.schemas.ts';
 import type { UploadsService } from '../uploads/uploads.service.ts';
+import type { BundlesService } from '../bundles/bundles.service.ts';
 import type { UploadRequestsService, UploadSlot } from '../upload-requests/upload-requests.service.ts';
 
 /** What a tus client asked for at creation. */
@@ -118,7 +123,10 @@ export class ShareTarget implements TusTarget {
   readonly kind = 'share';
   readonly auth = 'file' as const;
 
-  constructor(private readonly uploads: UploadsService) {}
+  constructor(
+    readonly uploads: UploadsService,
+    private readonly bundles: Pick<BundlesService, 'appendFile' | 'removeFile'>,
+  ) {}
 
   async start(principal: Principal | null, request: TusRequest): Promise<TusStarted> {
     const given = SHARE_KEYS.filter((key) => request.metadata.has(key)).map((key) => [
@@ -144,8 +152,54 @@ export class ShareTarget implements TusTarget {
     return { slug: file.slug };
   }
 
+  /**
+   * A plain file share of `owner` (no share fields) bound for `bundleId`: its storage upload begun
+   * and the pending file appended to the bundle; nothing is kept when that fails.
+   */
+  async startInBundle(owner: Principal, request: TusRequest, bundleId: string): Promise<TusStarted> {
+    const started = await this.start(owner, { ...request, metadata: new Map() });
+    const fileId = started.state.fileId!;
+    try {
+      await this.bundles.appendFile(bundleId, fileId, request.filename);
+    } catch (error) {
+      await this.uploads.dropShareSession(fileId);
+      throw error;
+    }
+    return started;
+  }
+
+  /** Gives up a file share bound for a bundle: its upload, and its place in the bundle. */
+  async abandonInBundle(fileId: string, bundleId: string): Promise<void> {
+    await this.uploads.dropShareSession(fileId);
+    await this.bundles.removeFile(bundleId, fileId);
+  }
+
   abandon(upload: TusUploadsTable): Promise<void> {
     return this.uploads.dropShareSession(stateOf(upload).fileId!);
+  }
+}
+
+/** A new file share appended to a bundle the caller manages (`bundle`: its slug). */
+export class BundleTarget implements TusTarget {
+  readonly kind = 'bundle';
+  readonly auth = 'file' as const;
+
+  constructor(private readonly deps: { shares: ShareTarget; bundles: Pick<BundlesService, 'ownedOpen'> }) {}
+
+  async start(principal: Principal | null, request: TusRequest): Promise<TusStarted> {
+    // 404 someone else's (as the bundles routes answer), 410 revoked or expired.
+    const bundle = await this.deps.bundles.ownedOpen(principal!, request.metadata.get('bundle') ?? '');
+    const started = await this.deps.shares.startInBundle(principal!, request, bundle.id);
+    return { ...started, state: { ...started.state, bundleId: bundle.id } };
+  }
+
+  finish(principal: Principal | null, upload: TusUploadsTable) {
+    return this.deps.shares.finish(principal, upload);
+  }
+
+  abandon(upload: TusUploadsTable): Promise<void> {
+    const { fileId, bundleId } = stateOf(upload);
+    return this.deps.shares.abandonInBundle(fileId!, bundleId!);
   }
 }
 
@@ -154,7 +208,9 @@ export class UploadRequestTarget implements TusTarget {
   readonly kind = 'upload_request';
   readonly auth = 'none' as const;
 
-  constructor(private readonly deps: { requests: UploadRequestsService; uploads: MountUploads }) {}
+  constructor(
+    private readonly deps: { requests: UploadRequestsService; uploads: MountUploads; shares: ShareTarget },
+  ) {}
 
   async start(_principal: Principal | null, request: TusRequest): Promise<TusStarted> {
     const slot = await this.deps.requests.beginUpload(request.metadata.get('upload_request') ?? '', {
@@ -164,6 +220,17 @@ export class UploadRequestTarget implements TusTarget {
       batch: request.metadata.get('batch'),
     });
     try {
+      const ids = { requestId: slot.row.id, fileId: slot.fileId };
+      if (!slot.at) {
+        // Into a bundle: a file share of the request's creator, named as the request named it.
+        const bundleId = slot.row.bundle_id!;
+        const started = await this.deps.shares.startInBundle(
+          slot.owner,
+          { ...request, filename: slot.name },
+          bundleId,
+        );
+        return { ...started, state: { ...ids, shareId: started.state.fileId!, bundleId } };
+      }
       const { at, uploadId } = await this.deps.uploads.startRelay(slot.owner, slot.at.path, request.length);
       return {
         configId: at.config.id,
@@ -180,6 +247,12 @@ export class UploadRequestTarget implements TusTarget {
   async finish(_principal: Principal | null, upload: TusUploadsTable, parts: MultipartPart[]) {
     const slot = await this.slot(upload);
     if (!slot) throw gone('upload_requests.unavailable');
+    const { shareId } = stateOf(upload);
+    if (!slot.at) {
+      await this.deps.shares.uploads.finishShareSession(slot.owner, shareId!, upload.upload_id);
+      await this.deps.requests.endUpload(slot, upload.upload_length);
+      return {};
+    }
     if (slot.at.config.id !== upload.storage_config_id || slot.at.subPath !== upload.storage_path) {
       throw conflict('tus.target_moved');
     }
@@ -191,7 +264,10 @@ export class UploadRequestTarget implements TusTarget {
   }
 
   async abandon(upload: TusUploadsTable): Promise<void> {
-    await this.deps.uploads.abandonRelay(upload.storage_config_id, upload.storage_path, upload.upload_id);
+    const { shareId, bundleId } = stateOf(upload);
+    if (shareId) await this.deps.shares.abandonInBundle(shareId, bundleId!);
+    else
+      await this.deps.uploads.abandonRelay(upload.storage_config_id, upload.storage_path, upload.upload_id);
     const slot = await this.slot(upload);
     if (slot) await this.deps.requests.dropUpload(slot);
   }

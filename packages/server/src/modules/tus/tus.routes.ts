@@ -81,7 +81,7 @@ export function tusRoutes(
       tag,
       summary: 'Creates an upload (Upload-Length, Upload-Metadata; a body: creation-with-upload)',
       description:
-        'Upload-Metadata names the file (`filename`) and one target: `path` (a mount folder or file; mount permission) or `share` (a new file share; file permission; with `password`, `expires_in`, `max_views`, `remark`, `slug`, `s3_config_id`). Answers 201 with Location.',
+        'Upload-Metadata names the file (`filename`) and one target: `path` (a mount folder or file; mount permission), `share` (a new file share; file permission; with `password`, `expires_in`, `max_views`, `remark`, `slug`, `s3_config_id`), `bundle` (a bundle slug the caller manages: a new file share appended to it; file permission) or `upload_request` (an upload request token, no account; `access`, `batch`). Answers 201 with Location.',
       auth: 'none',
       upload: 'binary',
     },

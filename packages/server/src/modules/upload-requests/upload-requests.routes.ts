@@ -1,6 +1,7 @@
 /**
  * Upload requests (docs/api.md "Upload requests"): /api/upload-requests (their owners: the admin,
- * members and keys with the mount permission) and /api/public/upload-requests/:token (anyone with
+ * members, keys with the mount permission for a folder request or the file permission for one into
+ * a bundle, checked by the service) and /api/public/upload-requests/:token (anyone with
  * the link: what they may know, the password, and the streamed form upload). Audit targets name a
  * request by its id, never by its token (the token opens it).
  */
@@ -67,13 +68,16 @@ export function uploadRequestsRoutes(requests: UploadRequestsService, options: {
     route(
       {
         tag,
-        summary: 'Creates an upload request: a link strangers upload files into a folder you may write',
+        summary:
+          'Creates an upload request: a link strangers upload files into a folder you may write or a new bundle',
         description:
-          '`target_path` must be an existing folder the caller may write (403 otherwise). `expires_in` is ' +
+          'Exactly one of `target_path` (an existing folder the caller may write, 403 otherwise; keys need ' +
+          'the mount permission) and `bundle: true` (a new empty bundle of the caller, each upload a file ' +
+          'share appended to it; keys need the file permission). `expires_in` is ' +
           'in hours (0 or null: never); `max_files`, `max_file_size`, `max_total_size` are 0 for no limit; ' +
-          '`allowed_types` lists extensions (`.pdf`) and MIME patterns (`image/*`). `bundle: true` is not ' +
-          'supported yet (400). Answers `token` and `url` (the uploader’s page).',
-        auth: 'mount',
+          '`allowed_types` lists extensions (`.pdf`) and MIME patterns (`image/*`). Answers `token` and ' +
+          '`url` (the uploader’s page), and for a bundle `bundle_slug` and `bundle_url`.',
+        auth: 'principal',
         body: requestFields,
         audit: { action: 'upload_request.create' },
       },
@@ -91,7 +95,7 @@ export function uploadRequestsRoutes(requests: UploadRequestsService, options: {
       {
         tag,
         summary: "Lists upload requests with their counts: the caller's own (the admin: everyone's)",
-        auth: 'mount',
+        auth: 'principal',
       },
       async (c) => {
         const rows = await requests.list(principal(c));
@@ -108,7 +112,7 @@ export function uploadRequestsRoutes(requests: UploadRequestsService, options: {
       {
         tag,
         summary: 'One upload request with the files it received (its owner or the admin)',
-        auth: 'mount',
+        auth: 'principal',
       },
       async (c) => {
         const row = await requests.managed(principal(c), token(c));
@@ -123,7 +127,7 @@ export function uploadRequestsRoutes(requests: UploadRequestsService, options: {
       {
         tag,
         summary: 'Changes an upload request (its owner or the admin); fields as when creating',
-        auth: 'mount',
+        auth: 'principal',
         body: requestFields,
         audit: { action: 'upload_request.update' },
       },
@@ -141,7 +145,7 @@ export function uploadRequestsRoutes(requests: UploadRequestsService, options: {
       {
         tag,
         summary: 'Revokes an upload request: later uploads answer 410 at once; received files stay',
-        auth: 'mount',
+        auth: 'principal',
         audit: { action: 'upload_request.revoke' },
       },
       async (c) => {
@@ -164,7 +168,7 @@ export function uploadRequestsRoutes(requests: UploadRequestsService, options: {
           'expired or revoked.',
         auth: 'none',
       },
-      async (c) => ok(c, 'upload_requests.got', await requests.publicInfo(token(c), access(c))),
+      async (c) => ok(c, 'upload_requests.got', await requests.publicInfo(token(c), access(c), origin(c))),
     ),
   );
 

@@ -1,9 +1,11 @@
 /**
  * Upload requests (issue 24, docs/api.md "Upload requests"): a link that lets someone without an
- * account upload files INTO a folder of a mount its creator may write. Every upload goes through
- * the vfs with the creator's rights as they are now (confinement, locks, quota, name limits, change
- * events), streamed, never buffered; the request's limits are counted in its row, exactly, however
- * many uploads race (UploadRequestsRepository.reserve).
+ * account upload files INTO a folder of a mount its creator may write, or into a new bundle. Every
+ * upload into a folder goes through the vfs with the creator's rights as they are now (confinement,
+ * locks, quota, name limits, change events); every upload into a bundle becomes a file share of the
+ * creator on the default storage, appended to the bundle (BundlesService.appendFile). Streamed,
+ * never buffered; the request's limits are counted in its row, exactly, however many uploads race
+ * (UploadRequestsRepository.reserve), whichever the target.
  *
  * The link's token is derived from the request's id with the server secret and never stored; the
  * row keeps its HMAC, which the public routes look it up by (migration 0023).
@@ -29,6 +31,7 @@ import type { AppError } from '../../errors/app-error.ts';
 import {
   badRequest,
   conflict,
+  forbidden,
   gone,
   invalidFields,
   notFound,
@@ -42,7 +45,9 @@ import { hashPassword, hmacHex, randomString } from '../../lib/crypto.ts';
 import { webBody } from '../../lib/node-body.ts';
 import { openLink, signLink, stampDigest, stampMatches } from '../../lib/signed-link.ts';
 import { MAX_NAME_BYTES, type MountedPath, type Vfs } from '../../vfs/vfs.ts';
+import type { BundlesService } from '../bundles/bundles.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
+import type { UploadsService } from '../uploads/uploads.service.ts';
 import { checkSharePassword, managedShares, shareState } from '../shares/share-rules.ts';
 import type { Notify } from '../notifications/notifications.service.ts';
 import type { UploadRequestsRepository } from './upload-requests.repository.ts';
@@ -101,7 +106,7 @@ export interface UploadSlot {
   row: UploadRequestsTable;
   /** The request's creator as they are now: the bytes are written with their rights. */
   owner: Principal;
-  /** The sanitised name asked for (the stored one may be numbered: `at`). */
+  /** The sanitised name asked for (the stored one may be numbered: `at`; a bundle's file share keeps it). */
   name: string;
   /** Most bytes this file may have. */
   limit: number;
@@ -112,7 +117,10 @@ export interface UploadSlot {
   folder: string;
   /** Its row among the request's files (status `uploading` until it ends). */
   fileId: string;
-  at: MountedPath;
+  /** Where the file goes in the folder; null for a request into a bundle. */
+  at: MountedPath | null;
+  /** The bundle's slug, for a request into a bundle. */
+  bundle?: string | undefined;
 }
 
 export interface AcceptedUpload {
@@ -134,7 +142,13 @@ export interface UploadRequestsDeps {
   principalOf(createdBy: string): Promise<Principal | null>;
   /** Told of every file received (modules/notifications: webhooks `share.uploaded`, the owner's email). */
   notify?: Notify;
+  /** Requests into a bundle: the bundle, and the file shares its uploads become. */
+  bundles: Pick<BundlesService, 'create' | 'openById' | 'linkOf' | 'appendFile' | 'removeFile'>;
+  shares: Pick<UploadsService, 'streamShare'>;
 }
+
+/** The permission a key needs to own a request: write a mount folder, or make file shares. */
+const permissionFor = (row: Pick<UploadRequestsTable, 'bundle_id'>) => (row.bundle_id ? 'file' : 'mount');
 
 /**
  * A file name as an uploader's browser or client sent it, made safe to store: only its last path
@@ -232,17 +246,33 @@ export class UploadRequestsService {
 
   // ---- the owner's side ---------------------------------------------------------------------
 
+  /**
+   * A new request into `target_path` (a folder `principal` may write) or, with `bundle: true`, into
+   * a new empty bundle of theirs (who may make file shares may, docs/api.md "Upload requests").
+   */
   async create(principal: Principal, input: UploadRequestInput): Promise<UploadRequestsTable> {
-    if (input.bundle) throw badRequest('upload_requests.bundle_unsupported');
-    if (!input.target_path) throw badRequest('upload_requests.target_required');
-    const target = await this.writableFolder(principal, input.target_path);
+    if (input.bundle && input.target_path !== undefined) throw badRequest('upload_requests.target_or_bundle');
+    if (!input.bundle && !input.target_path) throw badRequest('upload_requests.target_required');
+    if (principal.type === 'apikey' && !principal.permissions[input.bundle ? 'file' : 'mount']) {
+      throw forbidden('auth.permission_required', { permission: input.bundle ? 'file' : 'mount' });
+    }
+    const target = input.target_path ? await this.writableFolder(principal, input.target_path) : '';
     const now = this.now().toISOString();
     const id = randomUUID();
+    const bundle = input.bundle
+      ? await this.deps.bundles.create(
+          principal,
+          { items: [], title: input.message?.slice(0, 200) || `Upload request ${now.slice(0, 10)}` },
+          '',
+        )
+      : null;
     const row: UploadRequestsTable = {
       id,
       token_hash: this.tokenHash(this.tokenOf(id)),
       target_path: target,
-      per_upload_subfolder: input.subfolder_per_upload ? 1 : 0,
+      bundle_id: bundle?.id ?? null,
+      // A bundle has no subfolders.
+      per_upload_subfolder: input.subfolder_per_upload && !input.bundle ? 1 : 0,
       password_hash: input.password ? await hashPassword(input.password) : null,
       expires_at: this.expiry(input.expires_in),
       max_files: input.max_files ?? 0,
@@ -278,7 +308,10 @@ export class UploadRequestsService {
   async update(principal: Principal, token: string, input: UploadRequestInput): Promise<UploadRequestsTable> {
     const row = await this.managed(principal, token);
     const changes: Partial<UploadRequestsTable> = { updated_at: this.now().toISOString() };
-    if (input.bundle) throw badRequest('upload_requests.bundle_unsupported');
+    if (input.bundle !== undefined && input.bundle !== (row.bundle_id !== null)) {
+      throw badRequest('upload_requests.bundle_fixed');
+    }
+    if (input.target_path !== undefined && row.bundle_id) throw badRequest('upload_requests.bundle_fixed');
     if (input.target_path !== undefined) {
       changes.target_path = await this.writableFolder(principal, input.target_path);
     }
@@ -294,7 +327,8 @@ export class UploadRequestsService {
     }
     if (input.message !== undefined) changes.message = input.message || null;
     if (input.show_uploads !== undefined) changes.show_uploads = input.show_uploads ? 1 : 0;
-    if (input.subfolder_per_upload !== undefined) {
+    // A bundle has no subfolders.
+    if (input.subfolder_per_upload !== undefined && !row.bundle_id) {
       changes.per_upload_subfolder = input.subfolder_per_upload ? 1 : 0;
     }
     await this.deps.repo.update(row.id, changes);
@@ -317,7 +351,8 @@ export class UploadRequestsService {
       id: row.id,
       token,
       url: `${origin}/r/${token}`,
-      target_path: row.target_path,
+      target_path: row.bundle_id ? null : row.target_path,
+      ...(await this.bundleLink(row, origin)),
       subfolder_per_upload: row.per_upload_subfolder === 1,
       has_password: row.password_hash !== null,
       expires_at: row.expires_at,
@@ -340,7 +375,7 @@ export class UploadRequestsService {
       info.uploads = (await this.deps.repo.files(row.id)).map((f) => ({
         id: f.id,
         name: f.name,
-        path: f.virtual_path,
+        path: row.bundle_id ? null : f.virtual_path,
         size: f.size,
         created_at: f.created_at,
       }));
@@ -348,10 +383,17 @@ export class UploadRequestsService {
     return info;
   }
 
+  /** A bundle request's `bundle_slug` and `bundle_url` (null when the bundle is gone); nothing for a folder one. */
+  private async bundleLink(row: UploadRequestsTable, origin: string) {
+    if (!row.bundle_id) return {};
+    const link = await this.deps.bundles.linkOf(row.bundle_id, origin);
+    return { bundle_slug: link?.slug ?? null, bundle_url: link?.url ?? null };
+  }
+
   // ---- the uploader's side ------------------------------------------------------------------
 
   /** What an uploader may know (the message and the list only once a password, if any, was given). */
-  async publicInfo(token: string, access: string | undefined): Promise<PublicUploadRequest> {
+  async publicInfo(token: string, access: string | undefined, origin: string): Promise<PublicUploadRequest> {
     const row = await this.live(token);
     const verified = this.hasAccess(row, access);
     const allowed = JSON.parse(row.allowed_types) as string[];
@@ -374,6 +416,7 @@ export class UploadRequestsService {
         size: f.size,
         created_at: f.created_at,
       }));
+      Object.assign(info, await this.bundleLink(row, origin));
     }
     return info;
   }
@@ -422,20 +465,49 @@ export class UploadRequestsService {
       () => this.fullError(row.id),
     );
     try {
-      const body = webBody(pipeline(offered.stream, meter, () => undefined));
-      let written;
+      const metered = pipeline(offered.stream, meter, () => undefined);
+      let size: number;
       try {
-        written = await this.deps.vfs.write(slot.owner, slot.at.path, body, {
-          contentType: mimeFromFilename(slot.name),
-          ...(offered.size !== undefined ? { expected: offered.size } : {}),
-        });
+        size = await this.store(slot, metered, offered.size);
       } catch (error) {
         throw meter.failure ?? error;
       }
-      return await this.endUpload({ ...slot, reserved: meter.reservedBytes }, written.result.size);
+      return await this.endUpload({ ...slot, reserved: meter.reservedBytes }, size);
     } catch (error) {
       offered.stream.destroy();
       await this.dropUpload({ ...slot, reserved: meter.reservedBytes });
+      throw error;
+    }
+  }
+
+  /**
+   * Writes a file's bytes where its slot points: the folder (with the creator's rights), or a new
+   * file share of the creator appended to the request's bundle while still pending (invisible until
+   * ready; a failure takes it out again). Its size.
+   */
+  private async store(slot: UploadSlot, body: Readable, expected: number | undefined): Promise<number> {
+    const bundleId = slot.row.bundle_id;
+    if (!bundleId) {
+      const written = await this.deps.vfs.write(slot.owner, slot.at!.path, webBody(body), {
+        contentType: mimeFromFilename(slot.name),
+        ...(expected !== undefined ? { expected } : {}),
+      });
+      return written.result.size;
+    }
+    let appended: string | undefined;
+    try {
+      const share = await this.deps.shares.streamShare(
+        slot.owner,
+        body,
+        { filename: slot.name, size: expected },
+        async (file) => {
+          await this.deps.bundles.appendFile(bundleId, file.id, file.filename);
+          appended = file.id;
+        },
+      );
+      return share.size;
+    } catch (error) {
+      if (appended) await this.deps.bundles.removeFile(bundleId, appended);
       throw error;
     }
   }
@@ -457,7 +529,7 @@ export class UploadRequestsService {
     }
     const { limit, tooLarge: tooLargeError } = await this.fileLimit(row);
     if (offered.size !== undefined && offered.size > limit) throw tooLargeError();
-    const owner = await this.deps.principalOf(row.created_by);
+    const owner = await this.ownerOf(row);
     if (!owner) throw gone('upload_requests.unavailable');
 
     const reserved = offered.size ?? 0;
@@ -465,6 +537,13 @@ export class UploadRequestsService {
       throw await this.fullError(row.id);
     }
     try {
+      if (row.bundle_id) {
+        const bundle = await this.deps.bundles.openById(row.bundle_id);
+        const fileId = await this.claimEntry(row, `bundle:${randomUUID()}`, name, offered.clientIp);
+        if (!fileId) throw conflict('upload_requests.names_exhausted', { name });
+        const base = { row, owner, name, limit, tooLarge: tooLargeError, reserved, batch: null, folder: '' };
+        return { ...base, fileId, at: null, bundle: bundle.slug };
+      }
       const batch = row.per_upload_subfolder ? await this.batchFolder(owner, row, offered.batch) : null;
       const folder = batch ? `${row.target_path.replace(/\/+$/, '')}/${batch}` : row.target_path;
       const { fileId, at } = await this.claimName(owner, row, folder, name, offered.clientIp);
@@ -483,7 +562,7 @@ export class UploadRequestsService {
     const { row, at } = slot;
     await this.deps.repo.finishFile(slot.fileId, size);
     await this.deps.repo.release(row.id, 0, slot.reserved - size);
-    const stored = at.path.split('/').pop()!;
+    const stored = at ? at.path.split('/').pop()! : slot.name;
     this.deps.notify?.({
       event: 'share.uploaded',
       share: {
@@ -494,14 +573,14 @@ export class UploadRequestsService {
         owner_id: row.owner_id,
         page: '/admin/upload-requests',
       },
-      data: { name: stored, size, folder: slot.folder },
+      data: { name: stored, size, ...(slot.bundle ? { bundle: slot.bundle } : { folder: slot.folder }) },
     });
     return { request_id: row.id, name: stored, size, batch: slot.batch };
   }
 
   /** Gives a slot up: whatever reached its name, its claim, its file slot and reserved bytes. */
   async dropUpload(slot: UploadSlot): Promise<void> {
-    await this.removePartial(slot.owner, slot.at);
+    if (slot.at) await this.removePartial(slot.owner, slot.at);
     await this.deps.repo.dropFile(slot.fileId);
     await this.deps.repo.release(slot.row.id, 1, slot.reserved);
   }
@@ -511,8 +590,14 @@ export class UploadRequestsService {
     const row = await this.deps.repo.findById(requestId);
     const file = row ? await this.deps.repo.findFile(fileId) : undefined;
     if (!row || !file || file.request_id !== row.id) return undefined;
-    const owner = await this.deps.principalOf(row.created_by);
+    const owner = await this.ownerOf(row);
     if (!owner) return undefined;
+    if (row.bundle_id) {
+      const bundle = await this.deps.bundles.linkOf(row.bundle_id, '');
+      const limits = await this.fileLimit(row);
+      const base = { row, owner, name: file.name, ...limits, reserved, batch: null, folder: '' };
+      return { ...base, fileId, at: null, bundle: bundle?.slug };
+    }
     const at = await this.deps.vfs.resolveWritable(owner, file.virtual_path);
     const folder = file.virtual_path.slice(0, file.virtual_path.lastIndexOf('/')) || '/';
     const batch = folder === row.target_path.replace(/\/+$/, '') ? null : folder.split('/').pop()!;
@@ -560,7 +645,19 @@ export class UploadRequestsService {
     const row = await this.byToken(token);
     const state = this.state(row);
     if (state !== 'active') throw gone(`upload_requests.${state}`);
+    // A request into a bundle its owner revoked (or that expired) takes nothing more: 410.
+    if (row.bundle_id) await this.deps.bundles.openById(row.bundle_id);
     return row;
+  }
+
+  /**
+   * The request's creator as they are now, or null when they are gone or (a key) no longer hold the
+   * permission its target needs.
+   */
+  private async ownerOf(row: UploadRequestsTable): Promise<Principal | null> {
+    const owner = await this.deps.principalOf(row.created_by);
+    if (owner?.type === 'apikey' && !owner.permissions[permissionFor(row)]) return null;
+    return owner;
   }
 
   private expiry(hours: number | null | undefined): string | null {
@@ -644,22 +741,33 @@ export class UploadRequestsService {
     for (let n = 0; n < NAME_TRIES; n++) {
       const candidate = numbered(name, n);
       const at = await this.deps.vfs.resolveWritable(owner, `${base}/${candidate}`);
-      const fileId = randomUUID();
-      const claimed = await this.deps.repo.claimPath({
-        id: fileId,
-        request_id: row.id,
-        name: candidate,
-        virtual_path: at.path,
-        size: 0,
-        uploader_hash: clientIp ? hmacHex(this.deps.secretKey, `uploader:${clientIp}`) : null,
-        created_at: this.now().toISOString(),
-        status: 'uploading',
-      });
-      if (!claimed) continue;
+      const fileId = await this.claimEntry(row, at.path, candidate, clientIp);
+      if (!fileId) continue;
       if ((await this.deps.vfs.find(at)) === null) return { fileId, at };
       await this.deps.repo.dropFile(fileId);
     }
     throw conflict('upload_requests.names_exhausted', { name });
+  }
+
+  /** A file's row among the request's (`uploading`), at `path`; undefined when that path is taken. */
+  private async claimEntry(
+    row: UploadRequestsTable,
+    path: string,
+    name: string,
+    clientIp: string | undefined,
+  ): Promise<string | undefined> {
+    const fileId = randomUUID();
+    const claimed = await this.deps.repo.claimPath({
+      id: fileId,
+      request_id: row.id,
+      name,
+      virtual_path: path,
+      size: 0,
+      uploader_hash: clientIp ? hmacHex(this.deps.secretKey, `uploader:${clientIp}`) : null,
+      created_at: this.now().toISOString(),
+      status: 'uploading',
+    });
+    return claimed ? fileId : undefined;
   }
 
   /** Removes what a failed upload may have left at the name it claimed (it was free before). */

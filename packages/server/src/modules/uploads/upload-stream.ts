@@ -126,6 +126,36 @@ export class StreamUploads {
     }
   }
 
+  /**
+   * A new file share of `principal` from a stream another door received (an upload request into a
+   * bundle): no share fields of its own, the upload limits of every upload. `attach` runs while the
+   * file is still pending (no public route serves it); a failure there or after leaves no file.
+   */
+  async streamShare(
+    principal: Principal,
+    stream: Readable,
+    file: { filename: string; size?: number | undefined },
+    attach: (row: FilesTable) => Promise<void>,
+  ): Promise<FilesTable> {
+    const max = await this.steps.deps.settings.maxUploadBytes();
+    const { row, config } = await this.receiveFile(
+      principal,
+      stream,
+      { filename: file.filename, size: 0 },
+      { max, declared: file.size, overhead: 0 },
+    );
+    try {
+      await this.quota.checkQuota(config, row);
+      await attach(row);
+      return await this.steps.finish(row, {}, row);
+    } catch (error) {
+      await this.steps.discard(row);
+      throw error;
+    } finally {
+      await this.sessions.endStream(row.id);
+    }
+  }
+
   /** The share an override may replace: 403 when someone else created it. */
   async replaceable(principal: Principal, slug: string): Promise<FilesTable | undefined> {
     const existing = await this.steps.files.findBySlug(slug);

@@ -72,6 +72,10 @@ export class UploadsService {
     return this.stream.directUpload(...args);
   }
 
+  streamShare(...args: Parameters<StreamUploads['streamShare']>) {
+    return this.stream.streamShare(...args);
+  }
+
   // ---- presigned (upload-parts.ts) -------------------------------------------------------------
 
   presign(...args: Parameters<PartUploads['presign']>) {

@@ -2,10 +2,12 @@
  * The upload request dialog's fields as typed (text, sizes in MB) and the body they make for
  * POST / PUT /api/upload-requests (docs/api.md "Upload requests"): empty numbers are 0 (no limit),
  * types are split on commas and spaces, and on an edit an empty password keeps the one there is.
+ * A request goes into a folder (`target_path`) or a new bundle (`bundle: true`), chosen once.
  */
 import type { UploadRequestInfo } from '@cubby/shared';
 
 export interface RequestForm {
+  into: 'folder' | 'bundle';
   target_path: string;
   message: string;
   password: string;
@@ -24,6 +26,7 @@ const mb = (bytes: number) => (bytes > 0 ? String(Math.round((bytes / MB) * 100)
 
 export function toForm(request?: UploadRequestInfo): RequestForm {
   return {
+    into: request && request.target_path === null ? 'bundle' : 'folder',
     target_path: request?.target_path ?? '',
     message: request?.message ?? '',
     password: '',
@@ -41,8 +44,10 @@ const count = (text: string) => Math.max(0, Math.floor(Number(text) || 0));
 const bytes = (text: string) => Math.max(0, Math.round((Number(text) || 0) * MB));
 
 export function requestBody(form: RequestForm, editing: boolean): Record<string, unknown> {
+  const folder = form.into === 'folder';
   return {
-    target_path: form.target_path.trim(),
+    // Where the files go is chosen when the request is made (the server refuses a switch).
+    ...(folder ? { target_path: form.target_path.trim() } : editing ? {} : { bundle: true }),
     message: form.message.trim() || null,
     ...(form.password !== '' || !editing ? { password: form.password || null } : {}),
     // On an edit an empty expiry leaves it as it is; a new request without one never expires.
@@ -52,6 +57,6 @@ export function requestBody(form: RequestForm, editing: boolean): Record<string,
     max_total_size: bytes(form.max_total_size_mb),
     allowed_types: form.allowed_types.split(/[\s,]+/).filter(Boolean),
     show_uploads: form.show_uploads,
-    subfolder_per_upload: form.subfolder_per_upload,
+    ...(folder ? { subfolder_per_upload: form.subfolder_per_upload } : {}),
   };
 }

@@ -1,8 +1,9 @@
 /**
  * Admin module "upload-requests" (docs/api.md "Upload requests"): links strangers upload files into
- * a folder through. Lists the requests (the admin's all, a member's own) with their target, limits,
- * counts, expiry and state, and the files each received; creates one for a folder picked with the
- * folder browser, changes it, copies its link, and revokes it (uploads stop at once, files stay).
+ * a folder or a new bundle through. Lists the requests (the admin's all, a member's own) with their
+ * target (a folder, or the bundle's link), limits, counts, expiry and state, and the files each
+ * received; creates one for a folder picked with the folder browser or for a new bundle, changes it,
+ * copies its link, and revokes it (uploads stop at once, files stay).
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, Fragment, type ReactNode, useState } from 'react';
@@ -13,7 +14,7 @@ import { Badge } from '../../../components/badge.tsx';
 import { Button } from '../../../components/button.tsx';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { Dialog, FormDialogActions } from '../../../components/dialog.tsx';
-import { Checkbox, TextField } from '../../../components/form-field.tsx';
+import { Checkbox, SelectField, TextField } from '../../../components/form-field.tsx';
 import { LoadError } from '../../../components/list-states.tsx';
 import { PageLoading } from '../../../components/spinner.tsx';
 import { showToast } from '../../../components/toast/toast-store.ts';
@@ -100,7 +101,11 @@ export default function UploadRequestsModule() {
           id={revoking.token}
           mutation={revoke}
           title={t('uploadRequests.admin.revokeTitle')}
-          description={t('uploadRequests.admin.revokeDescription', { path: revoking.target_path })}
+          description={
+            revoking.target_path === null
+              ? t('uploadRequests.admin.revokeBundleDescription')
+              : t('uploadRequests.admin.revokeDescription', { path: revoking.target_path })
+          }
           confirmLabel={t('uploadRequests.admin.revoke')}
           doneMessage={t('uploadRequests.admin.revoked')}
           onClose={() => setRevoking(null)}
@@ -141,13 +146,31 @@ function RequestRow({
     <li className="rounded-lg border border-border p-3 text-sm" data-testid="upload-request-row">
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0">
-          <p
-            className="font-mono font-medium break-all text-fg"
-            data-user-content=""
-            data-testid="upload-request-target"
-          >
-            {request.target_path}
-          </p>
+          {request.target_path === null ? (
+            <p className="font-medium text-fg" data-testid="upload-request-target">
+              {t('uploadRequests.admin.intoBundle')}{' '}
+              {request.bundle_url ? (
+                <a
+                  href={request.bundle_url}
+                  className="font-mono break-all text-accent-text underline underline-offset-2"
+                  data-user-content=""
+                  data-testid="upload-request-bundle"
+                >
+                  {request.bundle_url}
+                </a>
+              ) : (
+                <span className="text-fg-muted">{t('uploadRequests.admin.bundleGone')}</span>
+              )}
+            </p>
+          ) : (
+            <p
+              className="font-mono font-medium break-all text-fg"
+              data-user-content=""
+              data-testid="upload-request-target"
+            >
+              {request.target_path}
+            </p>
+          )}
           <p className="text-fg-muted" data-testid="upload-request-counts">
             {t('uploadRequests.admin.received', {
               count: request.files_count,
@@ -213,7 +236,7 @@ function RequestRow({
                     data-user-content=""
                     data-testid="upload-request-file"
                   >
-                    {file.path}
+                    {file.path ?? file.name}
                   </span>
                   <span className="shrink-0 text-fg-muted">
                     <span data-user-content="">{formatBytes(file.size)}</span> ·{' '}
@@ -269,20 +292,34 @@ function RequestDialog({
     >
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         {save.isError && <Alert tone="error">{errorMessage(save.error)}</Alert>}
-        <TextField
-          label={t('uploadRequests.admin.fields.target')}
-          required
-          value={form.target_path}
-          onChange={(event) => set('target_path', event.target.value)}
-          data-testid="upload-request-target-input"
-          addon={
-            <BrowseButton
-              label={t('uploadRequests.admin.browse')}
-              onClick={() => setPicking(true)}
-              testId="upload-request-browse"
-            />
-          }
-        />
+        {!request && (
+          <SelectField
+            label={t('uploadRequests.admin.fields.into')}
+            value={form.into}
+            hint={form.into === 'bundle' ? t('uploadRequests.admin.bundleHint') : undefined}
+            onChange={(event) => set('into', event.target.value as RequestForm['into'])}
+            data-testid="upload-request-into"
+          >
+            <option value="folder">{t('uploadRequests.admin.intoFolderOption')}</option>
+            <option value="bundle">{t('uploadRequests.admin.intoBundleOption')}</option>
+          </SelectField>
+        )}
+        {form.into === 'folder' && (
+          <TextField
+            label={t('uploadRequests.admin.fields.target')}
+            required
+            value={form.target_path}
+            onChange={(event) => set('target_path', event.target.value)}
+            data-testid="upload-request-target-input"
+            addon={
+              <BrowseButton
+                label={t('uploadRequests.admin.browse')}
+                onClick={() => setPicking(true)}
+                testId="upload-request-browse"
+              />
+            }
+          />
+        )}
         <TextField
           label={t('uploadRequests.admin.fields.message')}
           value={form.message}
@@ -325,11 +362,13 @@ function RequestDialog({
           checked={form.show_uploads}
           onChange={(event) => set('show_uploads', event.target.checked)}
         />
-        <Checkbox
-          label={t('uploadRequests.admin.fields.subfolder')}
-          checked={form.subfolder_per_upload}
-          onChange={(event) => set('subfolder_per_upload', event.target.checked)}
-        />
+        {form.into === 'folder' && (
+          <Checkbox
+            label={t('uploadRequests.admin.fields.subfolder')}
+            checked={form.subfolder_per_upload}
+            onChange={(event) => set('subfolder_per_upload', event.target.checked)}
+          />
+        )}
         <FormDialogActions
           onCancel={onClose}
           pending={save.isPending}
