@@ -276,6 +276,21 @@ for (const dialect of DIALECTS) {
         assert.equal(viaQuery.status, 200);
         // Not for another folder.
         assert.equal((await list({ ...member, 'X-FS-Path-Token': token }, '/pub/vault')).status, 403);
+        // A zip of the folder above leaves out the folders whose password was not given, and takes
+        // in the one the token opens; the protected folder itself still asks for its password.
+        const zipOf = async (headers: Record<string, string>, path = '/pub') => {
+          const res = await t.request(`/api/user/fs/download-zip?path=${q(path)}`, { headers });
+          return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()) };
+        };
+        const closed = await zipOf(member);
+        assert.equal(closed.status, 200);
+        assert.ok(closed.bytes.includes('pub/readme.txt'));
+        assert.ok(!closed.bytes.includes('treasure.txt') && !closed.bytes.includes('gold.txt'));
+        const withToken = await zipOf({ ...member, 'X-FS-Path-Token': token });
+        assert.equal(withToken.status, 200);
+        assert.ok(withToken.bytes.includes('pub/locked/inner/more.txt'));
+        assert.ok(!withToken.bytes.includes('gold.txt'));
+        assert.equal((await zipOf(member, '/pub/locked')).status, 403);
         // A folder with no password needs none.
         const open = await verify('/pub/sub', 'anything');
         assert.equal(open.body.data.requiresPassword, false);

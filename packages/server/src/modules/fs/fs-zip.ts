@@ -18,7 +18,7 @@
  */
 import type { Principal } from '@cubby/shared';
 import { z } from 'zod';
-import { badRequest, clientGone, forbidden } from '../../errors/app-error.ts';
+import { AppError, badRequest, clientGone, forbidden } from '../../errors/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { openLink, signLink, stampDigest, stampMatches } from '../../lib/signed-link.ts';
 import { joinPath, MAX_PATH_TOKENS, type MountedPath, nameOf, parentOf, type Vfs } from '../../vfs/vfs.ts';
@@ -156,9 +156,18 @@ export class FsZipService {
     while (pending.length > 0) {
       if (signal?.aborted) throw zipClientGone();
       const dir = pending.pop()!;
+      const listed = await this.vfs.list(principal, dir.path, { cache: 'bypass' }).catch((error: unknown) => {
+        // A folder below whose password the caller did not give stays out, as the explorer shows
+        // it closed; the folder asked for itself answers 403 and names the password it needs.
+        if (dir.path !== root && error instanceof AppError && error.code === 'FS_PATH_PASSWORD_REQUIRED') {
+          return null;
+        }
+        throw error;
+      });
+      if (!listed) continue;
       if (dir.name) add({ kind: 'dir', name: dir.name, modified: dir.modified });
       const prefix = dir.name ? `${dir.name}/` : '';
-      const { items } = await this.vfs.list(principal, dir.path, { cache: 'bypass' });
+      const { items } = listed;
       const folders = items.filter((i) => i.isDirectory);
       const files = items.filter((i) => !i.isDirectory);
       // A file's bytes are read from the mount that lists it: the folder's.
