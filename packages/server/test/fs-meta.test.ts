@@ -243,6 +243,61 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    it('a copy task takes only what the copier may see: no hidden name, no folder whose password is not given', async () => {
+      const hide = await rule({
+        path: '/pub',
+        hide_patterns: ['*.secret', 'hidden-dir'],
+        hide_inherit: true,
+      });
+      const lock = await rule({ path: '/pub/tree/locked', password: 'open sesame' });
+      try {
+        for (const path of ['/pub/tree/a.txt', '/pub/tree/x.secret', '/pub/tree/hidden-dir/y.txt']) {
+          assert.equal((await write(admin, path, 'tree')).status, 200, path);
+        }
+        for (const path of ['/pub/tree/locked/z.txt', '/pub/tree/sub/b.txt', '/pub/tree/sub/c.secret']) {
+          assert.equal((await write(admin, path, 'tree')).status, 200, path);
+        }
+        const made = await t.json('/api/admin/users', {
+          method: 'POST',
+          headers: admin,
+          json: {
+            username: 'copier',
+            password: 'copier password',
+            paths: [
+              { path: '/pub', access: 'read' },
+              { path: '/priv/drop', access: 'write' },
+            ],
+          },
+        });
+        assert.equal(made.status, 201, JSON.stringify(made.body));
+        const login = await t.json('/api/admin/login', {
+          method: 'POST',
+          json: { username: 'copier', password: 'copier password' },
+        });
+        const copier = bearer(login.body.data.token as string);
+        const started = await t.json('/api/user/fs/tasks', {
+          method: 'POST',
+          headers: copier,
+          json: { kind: 'copy', items: [{ sourcePath: '/pub/tree/', targetPath: '/priv/drop/tree/' }] },
+        });
+        assert.equal(started.status, 202, JSON.stringify(started.body));
+        let task: { status: string } = { status: 'pending' };
+        while (task.status === 'pending' || task.status === 'running') {
+          const res = await t.json(`/api/user/fs/tasks/${started.body.data.id}`, { headers: copier });
+          task = res.body.data;
+          if (task.status === 'pending' || task.status === 'running')
+            await new Promise((r) => setTimeout(r, 20));
+        }
+        assert.equal(task.status, 'done', JSON.stringify(task));
+        // What the admin finds at the target (no rule hides anything there).
+        assert.deepEqual(names((await list(admin, '/priv/drop/tree', 'admin')).body), ['a.txt', 'sub']);
+        assert.deepEqual(names((await list(admin, '/priv/drop/tree/sub', 'admin')).body), ['b.txt']);
+      } finally {
+        await t.json(`/api/fs-meta/${hide.body.data.id}`, { method: 'DELETE', headers: admin });
+        await t.json(`/api/fs-meta/${lock.body.data.id}`, { method: 'DELETE', headers: admin });
+      }
+    });
+
     it('a folder password asks for a token; a wrong one is 403 and then 429; the token opens that folder only, until the password changes', async () => {
       const locked = await rule({ path: '/pub/locked', password: 'open sesame' });
       const vault = await rule({ path: '/pub/vault', password: 'vault words' });

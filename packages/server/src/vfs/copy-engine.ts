@@ -17,6 +17,7 @@ import { AppError, conflict } from '../errors/app-error.ts';
 import { isStorageError, type StorageDriver } from '../storage/driver.ts';
 import { joinPath, parentOf } from '../storage/driver-path.ts';
 import type { Place, StorageChange } from './changes.ts';
+import { FolderRules } from './folder-rules.ts';
 import { type Mutations, statIfAny } from './mutations.ts';
 import { type MountedPath, placeOf, type Resolver } from './resolve.ts';
 import { fsStorageFailure, storageOp } from './storage-answers.ts';
@@ -93,6 +94,8 @@ export interface CopyEngineDeps {
   report: (change: StorageChange) => Promise<void>;
   /** Forgets every listing around places a failure left in an unknown state. */
   forgetAround: (...places: Place[]) => Promise<void>;
+  /** Folder rules (vfs/folder-rules.ts): what a principal may not see inside a folder is not copied. */
+  rules: Pick<FolderRules, 'visible' | 'guard'> & { binds(principal: Principal): boolean };
 }
 
 export class CopyEngine {
@@ -136,11 +139,13 @@ export class CopyEngine {
       }
       const jobs = item.onlyFiles
         ? await this.listed(from, to, item.onlyFiles)
-        : await this.walk(from, to, signal);
+        : await this.walk(principal, from, to, signal);
       progress.filesTotal += jobs.files.length;
       progress.bytesTotal += jobs.files.reduce((sum, f) => sum + f.size, 0);
       const targetExists = (await statIfAny(to.driver, to.subPath)) !== null;
-      if (sameStorage && !targetExists && !item.onlyFiles) {
+      // The storage's own copy takes everything; where folder rules bind the caller, only what
+      // they may see goes (file by file).
+      if (sameStorage && !targetExists && !item.onlyFiles && !jobs.filtered) {
         // The storage copies (or moves) the whole folder itself.
         await storageOp(() =>
           (move ? from.driver.move : from.driver.copy).call(from.driver, from.subPath, to.subPath),
@@ -188,7 +193,7 @@ export class CopyEngine {
       // everything went, the folder itself has moved: what follows folders (a folder share) follows
       // it before the emptied source is reported deleted.
       if (move && !signal.aborted) {
-        if (item.failed === 0 && item.skipped === 0 && !item.onlyFiles) {
+        if (item.failed === 0 && item.skipped === 0 && !item.onlyFiles && !jobs.filtered) {
           await this.deps.report({ kind: 'moved', from: placeOf(from), to: placeOf(to) });
         }
         await this.removeEmptied(from, to, jobs.dirs);
@@ -217,7 +222,7 @@ export class CopyEngine {
       jobs.push({ from: source, to: target, size });
       dirs.add(parentOf(target));
     }
-    return { files: jobs, dirs: [...dirs] };
+    return { files: jobs, dirs: [...dirs], filtered: false };
   }
 
   /** Removes the source folders of `targetDirs` (and the source itself) that a move left empty. */
@@ -244,20 +249,52 @@ export class CopyEngine {
   }
 
   /** Every folder (to create) and file (to copy) below a folder item, with their target paths. */
-  private async walk(from: Held, to: Held, signal: AbortSignal) {
+  private async walk(principal: Principal, from: Held, to: Held, signal: AbortSignal) {
     const files: FileJob[] = [];
     const dirs: string[] = [to.subPath];
     const pending = [from.subPath];
+    const { rules } = this.deps;
+    const bound = rules.binds(principal);
+    // Whether folder rules left something out (a hidden name, a folder whose password is not given).
+    let filtered = false;
     while (pending.length > 0) {
       const dir = pending.shift()!;
+      const rel = dir === from.subPath ? '' : dir.slice(from.subPath.length + 1);
+      const virtualDir = rel ? joinPath(from.path, rel) : from.path;
+      if (bound && rel) {
+        const closed = await rules.guard(principal, virtualDir).then(
+          () => false,
+          (error: unknown) => {
+            if (error instanceof AppError && error.code === 'FS_PATH_PASSWORD_REQUIRED') return true;
+            throw error;
+          },
+        );
+        if (closed) {
+          filtered = true;
+          continue;
+        }
+        dirs.push(joinPath(to.subPath, rel));
+      }
       let cursor: string | undefined;
       do {
         if (signal.aborted) throw new Cancelled();
         const page = await storageOp(() => from.driver.list(dir, cursor === undefined ? {} : { cursor }));
-        for (const entry of page.entries) {
+        const shown = bound
+          ? await rules.visible(
+              principal,
+              virtualDir,
+              page.entries.map((entry) => ({
+                entry,
+                name: entry.path.slice(entry.path.lastIndexOf('/') + 1),
+              })),
+            )
+          : page.entries.map((entry) => ({ entry }));
+        if (shown.length < page.entries.length) filtered = true;
+        for (const { entry } of shown) {
           const target = joinPath(to.subPath, entry.path.slice(from.subPath.length + 1));
           if (entry.isDirectory) {
-            dirs.push(target);
+            // A folder under rules is made once they let the caller in (above).
+            if (!bound) dirs.push(target);
             pending.push(entry.path);
           } else {
             files.push({ from: entry.path, to: target, size: entry.size });
@@ -266,7 +303,7 @@ export class CopyEngine {
         cursor = page.cursor;
       } while (cursor !== undefined);
     }
-    return { files, dirs };
+    return { files, dirs, filtered };
   }
 
   private async copyFile(

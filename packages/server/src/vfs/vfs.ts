@@ -145,6 +145,11 @@ export class Vfs {
       mutations: this.mutations,
       report,
       forgetAround: (...places) => this.forgetAround(...places),
+      rules: {
+        binds: FolderRules.binds,
+        visible: (...a) => this.folderRules.visible(...a),
+        guard: (...a) => this.folderRules.guard(...a),
+      },
     });
     this.changes.subscribe((change) => this.listings.forgetChanged(change));
   }
