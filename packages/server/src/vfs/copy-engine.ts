@@ -17,7 +17,7 @@ import { AppError, conflict } from '../errors/app-error.ts';
 import { isStorageError, type StorageDriver } from '../storage/driver.ts';
 import { joinPath, parentOf } from '../storage/driver-path.ts';
 import type { Place, StorageChange } from './changes.ts';
-import { FolderRules } from './folder-rules.ts';
+import type { FolderRules } from './folder-rules.ts';
 import { type Mutations, statIfAny } from './mutations.ts';
 import { type MountedPath, placeOf, type Resolver } from './resolve.ts';
 import { fsStorageFailure, storageOp } from './storage-answers.ts';
