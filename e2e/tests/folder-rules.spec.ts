@@ -6,6 +6,8 @@
  */
 import type { Browser } from '@playwright/test';
 import { MEMBER_PASSWORD, expect, loginAsAdminWithForm, test } from '../support/fixtures.ts';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { BASE_URL } from '../support/env.ts';
 import { localMount } from '../support/explorer.ts';
 
@@ -120,9 +122,23 @@ test('a signed-out visitor browses a guest folder read only, with its README, in
     await expect(page.getByText('draft.tmp')).toHaveCount(0);
     // Read only: no upload, no new folder.
     await expect(page.getByTestId('explorer-new-folder')).toHaveCount(0);
+    await expect(page.getByTestId('explorer-upload-input')).toHaveCount(0);
+    // Allowed to write, the guest uploads into the folder (and still makes no share).
+    expect((await settings({ guest_write: true })).status()).toBe(200);
+    await page.reload();
+    await page.getByTestId('explorer-upload-input').setInputFiles({
+      name: 'from-guest.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('a guest was here'),
+    });
+    await expect(page.getByRole('row', { name: /from-guest\.txt/ })).toBeVisible();
+    expect(await readFile(path.join(mount.root!, 'from-guest.txt'), 'utf8')).toBe('a guest was here');
+    await page.getByRole('row', { name: /guide\.txt/ }).click({ button: 'right' });
+    await expect(page.getByRole('menuitem', { name: '下载' })).toBeVisible();
+    await expect(page.getByRole('menuitem', { name: '分享…' })).toHaveCount(0);
     await page.context().close();
   } finally {
-    await settings({ guest_enabled: false, guest_paths: '' });
+    await settings({ guest_enabled: false, guest_paths: '', guest_write: false });
     if (ruleId) await request.delete(`${BASE_URL}/api/fs-meta/${ruleId}`, { headers: admin });
     await mount.cleanup(request);
   }

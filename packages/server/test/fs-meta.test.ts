@@ -403,7 +403,12 @@ for (const dialect of DIALECTS) {
         assert.ok(!names((await list({}, '/pub')).body).includes('notes.secret'));
         await t.json(`/api/fs-meta/${made.body.data.id}`, { method: 'DELETE', headers: admin });
 
+        // The listing says whether the caller may write there (the explorer shows uploads by it).
+        assert.equal((await list({}, '/pub')).body.data.writable, false);
+        assert.equal((await list(admin, '/pub', 'admin')).body.data.writable, true);
+        assert.equal((await list({}, '/')).body.data.writable, false);
         await settings({ guest_write: true });
+        assert.equal((await list({}, '/pub')).body.data.writable, true);
         assert.equal((await write({}, '/pub/by-guest.txt', 'hello')).status, 200);
         assert.equal((await write({}, '/priv/by-guest.txt', 'hello')).status, 403);
       } finally {

@@ -31,6 +31,8 @@ export interface FsListingAnswer {
   isVirtual: boolean;
   /** False on a folder a key may only pass through on the way to its base path. */
   hasPermission: boolean;
+  /** Whether the caller may write here (upload, make folders, rename, delete): a mount folder within a writable grant. */
+  writable: boolean;
   mount_id?: string;
   storage_type?: 'S3' | 'Local';
   items: FsListItem[];

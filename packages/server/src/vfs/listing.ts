@@ -142,6 +142,7 @@ export class Listings {
       isRoot: path === '/',
       isVirtual: !mount,
       hasPermission: insideBase,
+      writable: mount !== undefined && this.deps.resolver.allowed(principal, path, 'write'),
       ...listing,
       items,
     };

@@ -171,6 +171,8 @@ function Explorer({ folder }: { folder: string }) {
     [items, selection.selected],
   );
   const inStorage = listing.data ? !listing.data.isVirtual && listing.data.hasPermission : false;
+  // May write here: a read-only grant (a member's, the guest's) shows no upload, rename or delete.
+  const writableHere = inStorage && (listing.data?.writable ?? true);
   const actions = useExplorerActions({ tree, folder, names });
   const runningTasks = useTaskWatch(tree);
   const client = useQueryClient();
@@ -224,7 +226,7 @@ function Explorer({ folder }: { folder: string }) {
   /** What the menu, the toolbar and the keys can do with these entries. */
   const actionsFor = (targets: FsListItem[]): MenuAction[] => {
     const one = targets.length === 1 ? targets[0] : undefined;
-    const writable = inStorage && targets.every((item) => !item.isVirtual);
+    const writable = writableHere && targets.every((item) => !item.isVirtual);
     const list: MenuAction[] = [];
     if (one)
       list.push({
@@ -247,8 +249,8 @@ function Explorer({ folder }: { folder: string }) {
         icon: <LinkIcon className="size-4" />,
         run: () => setModal({ kind: 'link', item: one }),
       });
-    // A file makes a file share, a folder a folder share (explorer-dialogs.tsx).
-    if (one && !one.isVirtual)
+    // A file makes a file share, a folder a folder share (explorer-dialogs.tsx); a guest makes none.
+    if (signedIn && one && !one.isVirtual)
       list.push({
         id: 'share',
         label: t('explorer.actions.share'),
@@ -262,7 +264,8 @@ function Explorer({ folder }: { folder: string }) {
         icon: <ArchiveIcon className="size-4" />,
         run: () => setModal({ kind: 'bundle', items: targets }),
       });
-    if (targets.length > 0 && targets.every((item) => !item.isVirtual))
+    // Copies run as tasks of a signed-in caller.
+    if (signedIn && targets.length > 0 && targets.every((item) => !item.isVirtual))
       list.push({
         id: 'copy',
         label: t('explorer.actions.copy'),
@@ -334,11 +337,11 @@ function Explorer({ folder }: { folder: string }) {
         if (folder !== '/') go(parentFolder(folder));
         break;
       case 'Delete':
-        if (inStorage && selectedItems.length > 0 && selectedItems.every((item) => !item.isVirtual))
+        if (writableHere && selectedItems.length > 0 && selectedItems.every((item) => !item.isVirtual))
           setModal({ kind: 'delete', items: selectedItems });
         break;
       case 'F2':
-        if (inStorage && focused && !focused.isVirtual) setRenaming(focused.path);
+        if (writableHere && focused && !focused.isVirtual) setRenaming(focused.path);
         break;
       case 'Escape':
         if (selection.selected.size === 0) return;
@@ -409,8 +412,8 @@ function Explorer({ folder }: { folder: string }) {
           <ExplorerBreadcrumb path={folder} />
         </div>
         <div className="flex flex-wrap items-center gap-2">
-          {inStorage && signedIn && <UploadButtons onFiles={upload} />}
-          {inStorage && signedIn && (
+          {writableHere && <UploadButtons onFiles={upload} />}
+          {writableHere && (
             <Button
               size="sm"
               variant="secondary"
@@ -488,7 +491,7 @@ function Explorer({ folder }: { folder: string }) {
       </div>
 
       <UploadPanel tree={tree} />
-      {inStorage && signedIn && <DropUploads folder={folder} onFiles={upload} />}
+      {writableHere && <DropUploads folder={folder} onFiles={upload} />}
       <FolderReadme markdown={listing.data?.header_markdown} testId="folder-readme-header" />
 
       {listing.data && (
@@ -552,7 +555,7 @@ function Explorer({ folder }: { folder: string }) {
           tree={tree}
           item={previewItem}
           files={files}
-          canWrite={inStorage}
+          canWrite={writableHere}
           onShow={showPreview}
           onClose={() => showPreview(null)}
           onDownload={(item) => void actions.download([item])}
