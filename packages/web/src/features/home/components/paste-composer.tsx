@@ -187,6 +187,7 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
       format,
       values: form.values,
       extras: { title, isPublic, ...(named ? { files: named } : {}) },
+      maxBytes: policy?.max_bytes ?? null,
     });
     form.setFormError(null);
     if (!result.ok) {
@@ -202,7 +203,9 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
     });
   };
 
-  const contentError = form.fieldError('content', (key) => t(key));
+  const contentError = form.fieldError('content', (key) =>
+    t(key, { limit: formatBytes(policy?.max_bytes ?? PASTE_MAX_BYTES) }),
+  );
   const editorPane = (
     <div className={`min-w-0 ${shownMode === 'preview' || extra ? 'hidden' : ''}`}>
       <Suspense fallback={<PageLoading />}>
@@ -411,7 +414,8 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
       )}
 
       <Card title={t('home.settings.title')} description={t('home.settings.description')}>
-        <SharePolicyNote className="mb-4" />
+        {/* A text share has no file type: the policy's allowed types are the upload page's. */}
+        <SharePolicyNote className="mb-4" types={false} />
         <PasteSettingsFields form={form} />
         <Checkbox
           className="mt-4"
