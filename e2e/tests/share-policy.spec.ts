@@ -59,6 +59,8 @@ test('the admin sets a policy; Home and the upload page show it in Chinese; a to
 
   await page.goto('/upload');
   await expect(page.getByTestId('share-policy-note')).toHaveText(`${limits} · 仅限 .txt, .md`);
+  // The drop zone names the policy's largest share, smaller than the largest upload.
+  await expect(page.getByTestId('max-upload-size')).toContainText('1 MB');
   await page.getByTestId('file-input').setInputFiles({
     name: 'big.txt',
     mimeType: 'text/plain',

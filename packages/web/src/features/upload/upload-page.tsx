@@ -57,6 +57,11 @@ export default function UploadPage() {
     setPreselected(true);
     setValues((current) => ({ ...current, ...uploadDefaults(policy) }));
   }
+  // The largest file the drop zone names: the upload limit, or the policy's largest share when smaller.
+  const largest =
+    policy?.max_bytes != null && (maxBytes === null || policy.max_bytes < maxBytes)
+      ? policy.max_bytes
+      : maxBytes;
   const [errors, setErrors] = useState<UploadErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const tabIds = useId();
@@ -151,7 +156,7 @@ export default function UploadPage() {
               {tab === 'files' ? (
                 <DropZone
                   disabled={!canUpload}
-                  maxBytes={maxBytes}
+                  maxBytes={largest}
                   onFiles={(files) => useUploadQueue.getState().addFiles(files, maxBytes, policy)}
                 />
               ) : (
@@ -168,6 +173,8 @@ export default function UploadPage() {
                 />
               )}
             </div>
+            {/* The policy's limits where the user starts, above the list on a phone too. */}
+            <SharePolicyNote className="mt-3" />
           </section>
 
           {items.length > 0 && (
@@ -219,7 +226,6 @@ export default function UploadPage() {
 
         <div className="min-w-0 space-y-6">
           <Card title={t('upload.settings.title')} description={t('upload.settings.description')}>
-            <SharePolicyNote className="mb-4" />
             <ShareSettingsFields
               values={values}
               errors={errors}

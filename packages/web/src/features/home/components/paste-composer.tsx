@@ -261,6 +261,8 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
         data-testid="paste-title"
       />
 
+      {/* The policy's limits before the user writes; a text share has no file type to name. */}
+      <SharePolicyNote types={false} />
       <section
         aria-label={t('home.editor.section')}
         className={`overflow-hidden rounded-xl border bg-surface shadow-card ${contentError ? 'border-danger' : 'border-border'}`}
@@ -414,8 +416,6 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
       )}
 
       <Card title={t('home.settings.title')} description={t('home.settings.description')}>
-        {/* A text share has no file type: the policy's allowed types are the upload page's. */}
-        <SharePolicyNote className="mb-4" types={false} />
         <PasteSettingsFields form={form} />
         <Checkbox
           className="mt-4"

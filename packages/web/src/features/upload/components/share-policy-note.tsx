@@ -3,6 +3,7 @@
  * "Share policy"): "Expires within 7 days at most · at most 100 views · up to 100 MB · only .pdf, .jpg".
  * Nothing when no limit is set.
  */
+import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatBytes } from '@cubby/shared';
 import { useSharePolicy } from '../api/share-policy.ts';
@@ -33,7 +34,13 @@ export function SharePolicyNote({
   if (parts.length === 0) return null;
   return (
     <p className={`text-sm text-fg-muted ${className}`} data-testid="share-policy-note">
-      {parts.join(' · ')}
+      {/* One element a limit: each is its own translated text (the key-mode walk reads them so). */}
+      {parts.map((part, index) => (
+        <Fragment key={part}>
+          {index > 0 && ' · '}
+          <span>{part}</span>
+        </Fragment>
+      ))}
     </p>
   );
 }
