@@ -13,10 +13,17 @@ import { after, before, describe, it } from 'node:test';
 import { CLEAR_SHARE_POLICY, NO_SHARE_POLICY } from '@cubby/shared';
 import { streamOf } from './storage/contract.ts';
 import { DIALECTS } from './support/databases.ts';
+import { createBucket, deleteBucket, insertS3Config, s3AdminClient, S3_SKIP } from './support/s3.ts';
 import { apiKey, bearer, createTestApp, mountLocalDisk, type TestApp } from './support/test-app.ts';
 
 const EN = { 'X-Cubby-Lang': 'en' };
 const HOUR = 3600_000;
+
+/** Asserts a refusal: its status and that its message names `words`. */
+function refusedWith(res: { status: number; body: { message: string } }, status: number, words: RegExp) {
+  assert.equal(res.status, status, JSON.stringify(res.body));
+  assert.match(res.body.message, words);
+}
 
 /** tus Upload-Metadata: keys and base64 values. */
 const metadata = (values: Record<string, string>) =>
@@ -57,11 +64,7 @@ for (const dialect of DIALECTS) {
     const pendingCount = async () =>
       (await t.database.db.kysely.selectFrom('files').select('id').where('status', '=', 'pending').execute())
         .length;
-    /** Asserts a refusal: its status and that its message names `words`. */
-    const refused = (res: { status: number; body: { message: string } }, status: number, words: RegExp) => {
-      assert.equal(res.status, status, JSON.stringify(res.body));
-      assert.match(res.body.message, words);
-    };
+    const refused = refusedWith;
 
     before(async () => {
       t = await createTestApp(dialect);
@@ -353,6 +356,66 @@ for (const dialect of DIALECTS) {
       const byAdmin = await paste({ content: 'forever, open' });
       assert.equal(byAdmin.status, 201, JSON.stringify(byAdmin.body));
       assert.equal(byAdmin.body.data.expiresAt, null);
+    });
+  });
+
+  // Where the bytes go straight from the client to the bucket: presigned, the refusal comes before
+  // a byte; a refused commit leaves the object uncompleted and the upload open.
+  describe(`share policy on S3 presign and multipart (${dialect}, radosgw)`, { skip: S3_SKIP }, () => {
+    let t: TestApp;
+    let admin: Record<string, string>;
+    const s3 = s3AdminClient();
+    let bucket: string | undefined;
+    let configId: string;
+    const post = (url: string, json: Record<string, unknown>) =>
+      t.json(url, {
+        method: 'POST',
+        headers: { ...EN, ...admin },
+        json: { s3_config_id: configId, ...json },
+      });
+
+    before(async () => {
+      t = await createTestApp(dialect);
+      // Presigned URLs are signed with the app's clock; radosgw checks them against real time.
+      t.clock.followRealTime();
+      admin = bearer(await t.adminToken());
+      bucket = await createBucket(s3, 'cubby-policy');
+      configId = await insertS3Config(t, bucket, { isPublic: true });
+      const set = await t.json('/api/admin/system-settings', {
+        method: 'PUT',
+        headers: admin,
+        json: {
+          share_default_max_views: 5,
+          share_max_views: 10,
+          share_max_bytes: 1000,
+          share_allowed_types: 'txt',
+        },
+      });
+      assert.equal(set.status, 200, JSON.stringify(set.body));
+    });
+    after(async () => {
+      if (bucket) await deleteBucket(s3, bucket);
+      s3.destroy();
+      await t?.close();
+    });
+
+    it('refuses from the declared size and type; a refused commit can be sent again', async () => {
+      refusedWith(await post('/api/s3/presign', { filename: 'big.txt', size: 2000 }), 413, /1000 B/);
+      refusedWith(
+        await post('/api/s3/multipart/init', { filename: 'big.txt', size: 8 * 1024 * 1024 }),
+        413,
+        /1000 B/,
+      );
+      refusedWith(await post('/api/s3/multipart/init', { filename: 'a.bin', size: 10 }), 415, /a\.bin/);
+
+      const p = (await post('/api/s3/presign', { filename: 'kept.txt', size: 5 })).body.data;
+      const put = await fetch(p.upload_url, { method: 'PUT', body: 'hello', headers: p.upload_headers });
+      assert.equal(put.status, 200, await put.text());
+      refusedWith(await post('/api/s3/commit', { file_id: p.file_id, max_views: 0 }), 400, /10 views/);
+      const done = await post('/api/s3/commit', { file_id: p.file_id, max_views: 2 });
+      assert.equal(done.status, 200, JSON.stringify(done.body));
+      const download = await t.request(`/api/file-download/${p.slug}`);
+      assert.equal(await download.text(), 'hello');
     });
   });
 }
