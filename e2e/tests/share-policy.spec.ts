@@ -8,6 +8,7 @@
 import { CLEAR_SHARE_POLICY } from '../../packages/shared/src/share-policy.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { BASE_URL } from '../support/env.ts';
+import { putSystemSettings, startSourceServer } from '../support/files.ts';
 
 test.beforeEach(async ({ seedAdmin }) => {
   await seedAdmin();
@@ -23,6 +24,8 @@ test.afterEach(async ({ api, request }) => {
 
 test('the admin sets a policy; Home and the upload page show it in Chinese; a too-large text or file is refused before sending', async ({
   page,
+  request,
+  api,
 }) => {
   await page.goto('/admin/settings');
   const form = page.getByTestId('share-policy-settings');
@@ -39,7 +42,8 @@ test('the admin sets a policy; Home and the upload page show it in Chinese; a to
   await page.evaluate(() => localStorage.setItem('language', 'zh-CN'));
   const sent: string[] = [];
   page.on('request', (request) => {
-    if (/\/api\/(paste$|upload|s3\/|tus\/|user\/upload)/.test(request.url())) sent.push(request.url());
+    if (/\/api\/(paste$|upload|s3\/|url\/presign|tus\/|user\/upload)/.test(request.url()))
+      sent.push(request.url());
   });
   const limits = '最长 7 天后过期 · 最多 100 次查看 · 最大 1 MB';
   await page.goto('/');
@@ -68,5 +72,24 @@ test('the admin sets a policy; Home and the upload page show it in Chinese; a to
   });
   await expect(page.getByTestId('item-refused')).toHaveText('分享最大只能为 1 MB（当前 2 MB）');
   await expect(page.getByTestId('start-upload')).toHaveCount(0);
+
+  // From a URL of no announced size: the download is cut where it passes the limit, nothing sent.
+  const source = await startSourceServer(
+    { '/export.txt': { body: Buffer.alloc(2 * 1024 * 1024, 98), type: 'text/plain', unsized: true } },
+    true,
+  );
+  await putSystemSettings(request, api, { url_allowlist: source.host });
+  try {
+    await page.getByTestId('tab-url').click();
+    await page.locator('input[name=url]').fill(source.url('/export.txt'));
+    await page.getByTestId('analyse-url').click();
+    await expect(page.getByTestId('url-size')).toHaveText('大小未知');
+    await page.getByTestId('upload-url').click();
+    const cut = page.locator('[data-testid=upload-item][data-status=error]');
+    await expect(cut).toContainText('已停止：下载的内容超过了允许的最大文件大小 1 MB。');
+  } finally {
+    await putSystemSettings(request, api, { url_allowlist: '' });
+    await source.close();
+  }
   expect(sent).toEqual([]);
 });

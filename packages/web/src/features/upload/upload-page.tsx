@@ -31,7 +31,7 @@ import {
 import { isBlocked, useUploadQueue } from './upload-queue.ts';
 import { useSharePolicy } from './api/share-policy.ts';
 import { SharePolicyNote } from './components/share-policy-note.tsx';
-import { uploadDefaults } from './share-policy-form.ts';
+import { largestFile, uploadDefaults } from './share-policy-form.ts';
 import { AccessNotice } from '../../components/access-notice.tsx';
 import { ShareAsBundle } from '../bundle-view/index.ts';
 
@@ -57,11 +57,8 @@ export default function UploadPage() {
     setPreselected(true);
     setValues((current) => ({ ...current, ...uploadDefaults(policy) }));
   }
-  // The largest file the drop zone names: the upload limit, or the policy's largest share when smaller.
-  const largest =
-    policy?.max_bytes != null && (maxBytes === null || policy.max_bytes < maxBytes)
-      ? policy.max_bytes
-      : maxBytes;
+  // The largest file the drop zone names.
+  const largest = largestFile(maxBytes, policy);
   const [errors, setErrors] = useState<UploadErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const tabIds = useId();
