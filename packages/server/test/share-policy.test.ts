@@ -364,7 +364,7 @@ for (const dialect of DIALECTS) {
   describe(`share policy on S3 presign and multipart (${dialect}, radosgw)`, { skip: S3_SKIP }, () => {
     let t: TestApp;
     let admin: Record<string, string>;
-    const s3 = s3AdminClient();
+    let s3: ReturnType<typeof s3AdminClient> | undefined;
     let bucket: string | undefined;
     let configId: string;
     const post = (url: string, json: Record<string, unknown>) =>
@@ -379,6 +379,7 @@ for (const dialect of DIALECTS) {
       // Presigned URLs are signed with the app's clock; radosgw checks them against real time.
       t.clock.followRealTime();
       admin = bearer(await t.adminToken());
+      s3 = s3AdminClient();
       bucket = await createBucket(s3, 'cubby-policy');
       configId = await insertS3Config(t, bucket, { isPublic: true });
       const set = await t.json('/api/admin/system-settings', {
@@ -394,8 +395,8 @@ for (const dialect of DIALECTS) {
       assert.equal(set.status, 200, JSON.stringify(set.body));
     });
     after(async () => {
-      if (bucket) await deleteBucket(s3, bucket);
-      s3.destroy();
+      if (s3 && bucket) await deleteBucket(s3, bucket);
+      s3?.destroy();
       await t?.close();
     });
 
