@@ -308,10 +308,11 @@ export interface SourceServer {
 
 /**
  * A local HTTP server standing in for a remote site in URL-upload tests: serves `files` by path,
- * with CORS headers (so the browser may read it directly) or without (so it must use the proxy).
+ * with CORS headers (so the browser may read it directly) or without (so it must use the proxy);
+ * an `unsized` file is sent chunked, without Content-Length, as a generated download is.
  */
 export async function startSourceServer(
-  files: Record<string, { body: Buffer; type: string }>,
+  files: Record<string, { body: Buffer; type: string; unsized?: boolean }>,
   cors: boolean,
 ) {
   const requests: string[] = [];
@@ -330,8 +331,18 @@ export async function startSourceServer(
       res.writeHead(404, headers).end();
       return;
     }
-    res.writeHead(200, { ...headers, 'Content-Type': file.type, 'Content-Length': String(file.body.length) });
-    res.end(req.method === 'HEAD' ? undefined : file.body);
+    res.writeHead(200, {
+      ...headers,
+      'Content-Type': file.type,
+      ...(file.unsized ? {} : { 'Content-Length': String(file.body.length) }),
+    });
+    if (req.method === 'HEAD') res.end();
+    else if (file.unsized) {
+      // Two writes: a chunked body of no announced size.
+      const half = Math.floor(file.body.length / 2);
+      res.write(file.body.subarray(0, half));
+      res.end(file.body.subarray(half));
+    } else res.end(file.body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

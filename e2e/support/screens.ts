@@ -483,6 +483,33 @@ async function typeInEditor(page: Page, text: string) {
   await page.keyboard.insertText(text);
 }
 
+/** A share policy with every limit set (docs/api.md, "Share policy"), as the walk's pages show it. */
+const SHOWN_POLICY = {
+  default_expiry_hours: 24,
+  max_expiry_hours: 168,
+  default_max_views: 10,
+  max_views: 100,
+  max_bytes: 1024 * 1024,
+  allowed_types: ['.pdf', '.png', '.txt'],
+  keys_may_make_permanent: true,
+  keys_may_make_unprotected: true,
+};
+
+/**
+ * Reloads the page with SHOWN_POLICY as the server's answer to this page only: a policy set on the
+ * server binds every upload of the other tests running meanwhile (the share-policy spec sets one).
+ */
+async function showSharePolicy(page: Page, changes: Partial<typeof SHOWN_POLICY> = {}) {
+  const data = { ...SHOWN_POLICY, ...changes };
+  await page.route(
+    '**/api/public/share-policy',
+    (route) => route.fulfill({ json: { code: 200, message: 'ok', success: true, data } }),
+    { times: 1 },
+  );
+  await page.reload();
+  await expect(page.getByTestId('share-policy-note')).toBeVisible();
+}
+
 export const SCREENS: Screen[] = [
   { name: 'home', as: 'visitor', path: '/' },
   {
@@ -523,6 +550,21 @@ export const SCREENS: Screen[] = [
       await page.locator('select[name=expiry]').selectOption('custom');
       await page.getByTestId('create-paste').click();
       await expect(page.locator('[aria-invalid=true]')).toHaveCount(3);
+    },
+  },
+  {
+    // The policy's limits before anything is written; a text over its largest share is refused in the form.
+    name: 'home-share-policy',
+    as: 'admin',
+    path: '/',
+    action: async (page) => {
+      // A small limit: the editor grows with its text, and the page is shot whole.
+      const maxBytes = 1024;
+      await showSharePolicy(page, { max_bytes: maxBytes });
+      const line = 'Minutes of the weekly meeting, kept for the whole team to read.\n';
+      await typeInEditor(page, line.repeat(Math.ceil(maxBytes / line.length) + 1));
+      await page.getByTestId('create-paste').click();
+      await expect(page.locator('#paste-content-error')).toBeVisible();
     },
   },
   {
@@ -671,6 +713,29 @@ export const SCREENS: Screen[] = [
       await page.locator('input[name=url]').fill('ftp://example.com/archive.zip');
       await page.getByTestId('analyse-url').click();
       await expect(page.locator('input[name=url]')).toHaveAttribute('aria-invalid', 'true');
+    },
+  },
+  {
+    // The policy's limits before anything is chosen; files it refuses are marked, never sent.
+    name: 'upload-share-policy',
+    as: 'admin',
+    path: '/upload',
+    action: async (page) => {
+      await showSharePolicy(page);
+      await page.getByTestId('file-input').setInputFiles([
+        {
+          name: 'quarterly-report-2026.pdf',
+          mimeType: 'application/pdf',
+          buffer: Buffer.from('%PDF-1.4 demo'),
+        },
+        { name: 'site-backup.zip', mimeType: 'application/zip', buffer: Buffer.from('PK') },
+        {
+          name: 'scanned-contract.png',
+          mimeType: 'image/png',
+          buffer: Buffer.alloc(Math.round(SHOWN_POLICY.max_bytes * 2.4)),
+        },
+      ]);
+      await expect(page.getByTestId('item-refused')).toHaveCount(2);
     },
   },
   {

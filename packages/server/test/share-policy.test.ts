@@ -1,20 +1,29 @@
 /**
  * The share policy (docs/api.md, "Share policy") over HTTP on both databases: the admin sets it in
  * the system settings, anyone reads it at /api/public/share-policy, and every door obeys it — paste
- * create and update, the upload form (ShareX's door too), upload-direct, tus `share`, fs/share,
- * fs/create-share on a folder, bundles: defaults applied when a request names none, a later or
- * "never" expiry and too many views refused (400), too large (413), a type not allowed (415), each
- * with a message naming the limit; keys' permanent and unprotected rules, which bind no admin.
+ * create and update, the upload form (ShareX's door too), upload-direct, presign + commit,
+ * multipart, URL presign and multipart, tus `share`, file share changes, fs/share, fs/create-share
+ * on a file and a folder, bundles create and change: defaults applied when a request names none, a
+ * later or "never" expiry and too many views refused (400), too large (413), a type not allowed
+ * (415), each with a message naming the limit; keys' permanent and unprotected rules (bundles and
+ * folder shares too), which bind no admin.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CLEAR_SHARE_POLICY, NO_SHARE_POLICY } from '@cubby/shared';
 import { streamOf } from './storage/contract.ts';
 import { DIALECTS } from './support/databases.ts';
+import { createBucket, deleteBucket, insertS3Config, s3AdminClient, S3_SKIP } from './support/s3.ts';
 import { apiKey, bearer, createTestApp, mountLocalDisk, type TestApp } from './support/test-app.ts';
 
 const EN = { 'X-Cubby-Lang': 'en' };
 const HOUR = 3600_000;
+
+/** Asserts a refusal: its status and that its message names `words`. */
+function refusedWith(res: { status: number; body: { message: string } }, status: number, words: RegExp) {
+  assert.equal(res.status, status, JSON.stringify(res.body));
+  assert.match(res.body.message, words);
+}
 
 /** tus Upload-Metadata: keys and base64 values. */
 const metadata = (values: Record<string, string>) =>
@@ -34,11 +43,11 @@ for (const dialect of DIALECTS) {
     const post = (url: string, json: unknown, headers = admin) =>
       t.json(url, { method: 'POST', headers: { ...EN, ...headers }, json });
     const paste = (json: Record<string, unknown>, headers = admin) => post('/api/paste', json, headers);
-    const form = (name: string, bytes: number, fields: Record<string, string> = {}) => {
+    const form = (name: string, bytes: number, fields: Record<string, string> = {}, headers = admin) => {
       const body = new FormData();
       for (const [k, v] of Object.entries(fields)) body.append(k, v);
       body.append('file', new Blob([new Uint8Array(bytes).fill(97)]), name);
-      return t.json('/api/upload', { method: 'POST', headers: { ...EN, ...admin }, body });
+      return t.json('/api/upload', { method: 'POST', headers: { ...EN, ...headers }, body });
     };
     const tus = (name: string, length: number, meta: Record<string, string> = {}) =>
       t.request('/api/tus/', {
@@ -51,11 +60,11 @@ for (const dialect of DIALECTS) {
           'Upload-Metadata': metadata({ filename: name, share: '', ...meta }),
         },
       });
-    /** Asserts a refusal: its status and that its message names `words`. */
-    const refused = (res: { status: number; body: { message: string } }, status: number, words: RegExp) => {
-      assert.equal(res.status, status, JSON.stringify(res.body));
-      assert.match(res.body.message, words);
-    };
+    /** Uploads started and not finished (a refused one starts none). */
+    const pendingCount = async () =>
+      (await t.database.db.kysely.selectFrom('files').select('id').where('status', '=', 'pending').execute())
+        .length;
+    const refused = refusedWith;
 
     before(async () => {
       t = await createTestApp(dialect);
@@ -185,6 +194,69 @@ for (const dialect of DIALECTS) {
       assert.equal((await tus('ok.txt', 10)).status, 201);
     });
 
+    it('presign, multipart and URL uploads are refused from their declared size before a byte; a commit too', async () => {
+      const pendingBefore = await pendingCount();
+      refused(await post('/api/s3/presign', { filename: 'big.txt', size: 2000 }), 413, /1000 B/);
+      refused(await post('/api/s3/presign', { filename: 'tool.exe', size: 10 }), 415, /tool\.exe/);
+      refused(await post('/api/s3/presign', { filename: 'a.txt', size: 10, max_views: 50 }), 400, /10 views/);
+      refused(
+        await post('/api/s3/multipart/init', { filename: 'big.md', size: 6 * 1024 * 1024 }),
+        413,
+        /1000 B/,
+      );
+      // A URL upload names its size (metadata, or the server's probe of the URL): refused from it.
+      const source = 'http://127.0.0.1:9/files/';
+      refused(
+        await post('/api/url/presign', {
+          url: `${source}big.txt`,
+          metadata: { filename: 'big.txt', size: 2000 },
+        }),
+        413,
+        /1000 B/,
+      );
+      refused(
+        await post('/api/url/multipart/init', { url: `${source}run.sh`, filename: 'run.sh', total_size: 10 }),
+        415,
+        /run\.sh/,
+      );
+      refused(
+        await post('/api/url/presign', { url: `${source}a.txt`, filename: 'a.txt', size: 5, expires_in: 0 }),
+        400,
+        /within 48 hours/,
+      );
+      assert.equal(await pendingCount(), pendingBefore, 'no upload was started for a refused one');
+
+      // The bytes are in storage; the commit's fields break the policy: refused, and the upload is
+      // still there to commit with fields that keep it.
+      const p = (await post('/api/s3/presign', { filename: 'late.txt', size: 5 })).body.data;
+      const target = new URL(p.upload_url);
+      const put = await t.request(target.pathname + target.search, {
+        method: 'PUT',
+        body: 'hello',
+        headers: p.upload_headers,
+      });
+      assert.equal(put.status, 200, await put.text());
+      refused(await post('/api/s3/commit', { file_id: p.file_id, expires_in: 0 }), 400, /within 48 hours/);
+      refused(await post('/api/s3/commit', { file_id: p.file_id, max_views: 11 }), 400, /10 views/);
+      const done = await post('/api/s3/commit', { file_id: p.file_id, max_views: 3 });
+      assert.equal(done.status, 200, JSON.stringify(done.body));
+      const info = (await t.json(`/api/public/files/${p.slug}`)).body.data;
+      assert.equal(info.max_views, 3);
+      assert.equal(info.expires_at, inHours(24));
+    });
+
+    it('file share changes: a later or "never" expiry and too many views refused, a remark is fine', async () => {
+      const made = (await form('change.txt', 10)).body.data;
+      const change = (json: Record<string, unknown>) =>
+        t.json(`/api/admin/files/${made.id}`, { method: 'PUT', headers: { ...EN, ...admin }, json });
+      refused(await change({ expires_in: 0 }), 400, /within 48 hours/);
+      refused(await change({ expires_at: inHours(72) }), 400, /48 hours/);
+      refused(await change({ max_views: 0 }), 400, /at most 10 views/);
+      const fine = await change({ remark: 'renamed', max_views: 10 });
+      assert.equal(fine.status, 200, JSON.stringify(fine.body));
+      assert.equal(fine.body.data.max_views, 10);
+    });
+
     it('fs/share and fs/create-share (file and folder): defaults applied, limits refused', async () => {
       const shared = await post('/api/admin/fs/share', { path: '/m/docs/small.txt' });
       assert.equal(shared.status, 201, JSON.stringify(shared.body));
@@ -257,9 +329,94 @@ for (const dialect of DIALECTS) {
       });
       refused(edit, 400, /API key must have a password/);
       refused(await post('/api/user/fs/share', { path: '/m/docs/small.txt' }, key), 400, /API key/);
+      refused(
+        await post('/api/fs/create-share', { path: '/m/docs', expires_in: 1 }, key),
+        400,
+        /API key must have a password/,
+      );
+      refused(await form('k.txt', 5, { expires_in: '1' }, key), 400, /API key must have a password/);
+      refused(
+        await post('/api/s3/presign', { filename: 'k.txt', size: 5, password: 'pw-1' }, key),
+        400,
+        /API key must expire/,
+      );
+      // A bundle has a password, an expiry and views as a share has: the key rules hold for it too.
+      const file = (await form('k.txt', 5, { expires_in: '1', password: 'pw-1' }, key)).body.data;
+      assert.ok(file?.id, 'a protected, expiring upload by the key is made');
+      const items = [{ type: 'file', value: file.slug }];
+      refused(await post('/api/bundles', { items, expires_in: 1 }, key), 400, /API key must have a password/);
+      refused(await post('/api/bundles', { items, password: 'pw-2' }, key), 400, /API key must expire/);
+      const bundle = await post('/api/bundles', { items, password: 'pw-2', expires_in: 1 }, key);
+      assert.equal(bundle.status, 201, JSON.stringify(bundle.body));
+      const unprotect = (url: string, json: Record<string, unknown>) =>
+        t.json(url, { method: 'PUT', headers: { ...EN, ...key }, json });
+      refused(await unprotect(`/api/bundles/${bundle.body.data.slug}`, { password: null }), 400, /password/);
+      refused(await unprotect(`/api/user/files/${file.id}`, { password: null }), 400, /password/);
+      refused(await unprotect(`/api/user/files/${file.id}`, { expires_in: 0 }), 400, /API key must expire/);
       const byAdmin = await paste({ content: 'forever, open' });
       assert.equal(byAdmin.status, 201, JSON.stringify(byAdmin.body));
       assert.equal(byAdmin.body.data.expiresAt, null);
+    });
+  });
+
+  // Where the bytes go straight from the client to the bucket: presigned, the refusal comes before
+  // a byte; a refused commit leaves the object uncompleted and the upload open.
+  describe(`share policy on S3 presign and multipart (${dialect}, radosgw)`, { skip: S3_SKIP }, () => {
+    let t: TestApp;
+    let admin: Record<string, string>;
+    let s3: ReturnType<typeof s3AdminClient> | undefined;
+    let bucket: string | undefined;
+    let configId: string;
+    const post = (url: string, json: Record<string, unknown>) =>
+      t.json(url, {
+        method: 'POST',
+        headers: { ...EN, ...admin },
+        json: { s3_config_id: configId, ...json },
+      });
+
+    before(async () => {
+      t = await createTestApp(dialect);
+      // Presigned URLs are signed with the app's clock; radosgw checks them against real time.
+      t.clock.followRealTime();
+      admin = bearer(await t.adminToken());
+      s3 = s3AdminClient();
+      bucket = await createBucket(s3, 'cubby-policy');
+      configId = await insertS3Config(t, bucket, { isPublic: true });
+      const set = await t.json('/api/admin/system-settings', {
+        method: 'PUT',
+        headers: admin,
+        json: {
+          share_default_max_views: 5,
+          share_max_views: 10,
+          share_max_bytes: 1000,
+          share_allowed_types: 'txt',
+        },
+      });
+      assert.equal(set.status, 200, JSON.stringify(set.body));
+    });
+    after(async () => {
+      if (s3 && bucket) await deleteBucket(s3, bucket);
+      s3?.destroy();
+      await t?.close();
+    });
+
+    it('refuses from the declared size and type; a refused commit can be sent again', async () => {
+      refusedWith(await post('/api/s3/presign', { filename: 'big.txt', size: 2000 }), 413, /1000 B/);
+      refusedWith(
+        await post('/api/s3/multipart/init', { filename: 'big.txt', size: 8 * 1024 * 1024 }),
+        413,
+        /1000 B/,
+      );
+      refusedWith(await post('/api/s3/multipart/init', { filename: 'a.bin', size: 10 }), 415, /a\.bin/);
+
+      const p = (await post('/api/s3/presign', { filename: 'kept.txt', size: 5 })).body.data;
+      const put = await fetch(p.upload_url, { method: 'PUT', body: 'hello', headers: p.upload_headers });
+      assert.equal(put.status, 200, await put.text());
+      refusedWith(await post('/api/s3/commit', { file_id: p.file_id, max_views: 0 }), 400, /10 views/);
+      const done = await post('/api/s3/commit', { file_id: p.file_id, max_views: 2 });
+      assert.equal(done.status, 200, JSON.stringify(done.body));
+      const download = await t.request(`/api/file-download/${p.slug}`);
+      assert.equal(await download.text(), 'hello');
     });
   });
 }

@@ -256,6 +256,9 @@ export class PartUploads {
       await this.sessions.dropSession(open, { abort: true });
       throw uploadTooLarge(max, session.total_size);
     }
+    // The share policy on the commit's fields before storage completes the upload: refused, the
+    // parts stay, so the client may commit again with fields the policy keeps (docs/api.md, "Share policy").
+    const columns = await this.steps.finishColumns(row, fields, session.total_size);
     const ordered = [...parts.values()].sort((a, b) => a.partNumber - b.partNumber);
     let written;
     try {
@@ -276,7 +279,11 @@ export class PartUploads {
         declared: session.total_size,
       });
     }
-    const file = await this.steps.finish(row, fields, { size: written.size, etag: written.etag ?? null });
+    const file = await this.steps.finish(
+      row,
+      { columns },
+      { size: written.size, etag: written.etag ?? null },
+    );
     await this.steps.ledger.deleteSession(session.id);
     return file;
   }

@@ -227,20 +227,29 @@ export class UploadSteps {
   }
 
   /**
-   * Makes a pending file ready with its stored size and ETag and the given share fields; with
-   * `replacing`, in the same transaction the share it replaces goes (its bytes are the caller's).
+   * The columns the share fields given at an upload's end set, checked by the share policy again on
+   * what they change and on the upload's size; throws its AppError.
+   */
+  async finishColumns(row: FilesTable, fields: ShareFields, size: number): Promise<Partial<FilesTable>> {
+    const now = this.now();
+    const columns = await this.shareColumns(fields, now);
+    this.policed(await this.deps.settings.sharePolicy(), row.created_by, 'update', columns, size, now);
+    return columns;
+  }
+
+  /**
+   * Makes a pending file ready with its stored size and ETag and the given share fields (or the
+   * `columns` finishColumns made of them); with `replacing`, in the same transaction the share it
+   * replaces goes (its bytes are the caller's).
    */
   async finish(
     row: FilesTable,
-    fields: ShareFields,
+    fields: ShareFields | { columns: Partial<FilesTable> },
     stored: { size: number; etag: string | null },
     replacing?: FilesTable,
   ): Promise<FilesTable> {
     const now = this.now();
-    const columns = await this.shareColumns(fields, now);
-    // Again on what the upload's end changes, and on the size now known.
-    const policy = await this.deps.settings.sharePolicy();
-    this.policed(policy, row.created_by, 'update', columns, stored.size, now);
+    const columns = 'columns' in fields ? fields.columns : await this.finishColumns(row, fields, stored.size);
     const changes: Partial<FilesTable> = {
       ...columns,
       size: stored.size,

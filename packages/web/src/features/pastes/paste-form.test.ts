@@ -96,6 +96,34 @@ test('create: content over 5 MiB of UTF-8 is refused before sending', () => {
   assert.deepEqual(result, { ok: false, errors: { content: 'pastes.errors.contentTooLarge' } });
 });
 
+test("create: content over the share policy's largest share is refused before sending, by its own message", () => {
+  const values = EMPTY_SETTINGS;
+  const at = (content: string, maxBytes: number | null) =>
+    validateCreate({ content, format: 'text', values, maxBytes }, NOW);
+  // 1,000 bytes: 334 three-byte characters are 1,002 bytes, 333 are 999.
+  assert.deepEqual(at('中'.repeat(334), 1000), {
+    ok: false,
+    errors: { content: 'pastes.errors.policyTooLarge' },
+  });
+  assert.equal(at('中'.repeat(333), 1000).ok, true);
+  // The files of a paste count together.
+  const files = [
+    { name: 'a.txt', language: 'text' as const, content: 'x'.repeat(600) },
+    { name: 'b.txt', language: 'text' as const, content: 'y'.repeat(600) },
+  ];
+  const several = validateCreate(
+    { content: '', format: 'text', values, extras: { files }, maxBytes: 1000 },
+    NOW,
+  );
+  assert.deepEqual(several, { ok: false, errors: { content: 'pastes.errors.policyTooLarge' } });
+  // A policy above the 5 MiB of every text share: that limit's own message.
+  const big = '中'.repeat(Math.floor(PASTE_MAX_BYTES / 3) + 1);
+  assert.deepEqual(at(big, PASTE_MAX_BYTES * 2), {
+    ok: false,
+    errors: { content: 'pastes.errors.contentTooLarge' },
+  });
+});
+
 test('update: sends the new slug only when changed, keep leaves expiry out, password set or cleared', () => {
   const original = { slug: 'abc', hasPassword: true };
   const same = validateUpdate(

@@ -54,6 +54,7 @@ export type PasteField = 'content' | 'remark' | 'slug' | 'password' | 'expiry' |
 export type PasteErrorKey =
   | 'pastes.errors.contentRequired'
   | 'pastes.errors.contentTooLarge'
+  | 'pastes.errors.policyTooLarge'
   | 'pastes.errors.remarkTooLong'
   | 'pastes.errors.slugInvalid'
   | 'pastes.errors.slugTooLong'
@@ -153,15 +154,22 @@ function schemaErrors(issues: readonly { path: readonly PropertyKey[]; message: 
   return errors;
 }
 
-/** Checks that need more than the schemas: size, max views digits, the custom date. */
+/**
+ * Checks that need more than the schemas: size (5 MiB, or `maxBytes`, the share policy's largest
+ * share, when smaller: docs/api.md, "Share policy"), max views digits, the custom date.
+ */
 export function commonErrors(
   content: string | undefined,
   values: PasteSettingsValues,
   now: number,
+  maxBytes: number | null = null,
 ): PasteErrors {
   const errors: PasteErrors = {};
-  if (content !== undefined && content.length > PASTE_MAX_BYTES / 4 && utf8Bytes(content) > PASTE_MAX_BYTES) {
-    errors.content = 'pastes.errors.contentTooLarge';
+  const byPolicy = maxBytes !== null && maxBytes < PASTE_MAX_BYTES;
+  const limit = byPolicy ? maxBytes : PASTE_MAX_BYTES;
+  // A character takes at most 4 bytes: a text this short is not measured.
+  if (content !== undefined && content.length > limit / 4 && utf8Bytes(content) > limit) {
+    errors.content = byPolicy ? 'pastes.errors.policyTooLarge' : 'pastes.errors.contentTooLarge';
   }
   if (parseMaxViews(values.maxViews) === null) errors.maxViews = 'pastes.errors.maxViewsInvalid';
   if (values.expiry === 'custom') {
@@ -189,12 +197,20 @@ export function validateCreate(
     format,
     values,
     extras = {},
-  }: { content: string; format: PasteFormat; values: PasteSettingsValues; extras?: PasteExtras },
+    maxBytes = null,
+  }: {
+    content: string;
+    format: PasteFormat;
+    values: PasteSettingsValues;
+    extras?: PasteExtras;
+    /** The share policy's largest share (null: none). */
+    maxBytes?: number | null;
+  },
   now = Date.now(),
 ): Validated<PasteCreateInput> {
   const files = extras.files;
   // Every file counts towards the one size limit: their texts together are measured.
-  const errors = commonErrors(files ? files.map((f) => f.content).join('') : content, values, now);
+  const errors = commonErrors(files ? files.map((f) => f.content).join('') : content, values, now, maxBytes);
   const input: PasteCreateInput = {
     ...(files ? { files } : { content }),
     ...(extras.title?.trim() ? { title: extras.title.trim() } : {}),

@@ -1,11 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { NO_SHARE_POLICY } from '@cubby/shared';
-import { expiryPresetOf, policyRefusal, uploadDefaults } from './share-policy-form.ts';
+import { expiryPresetOf, largestFile, policyRefusal, uploadDefaults } from './share-policy-form.ts';
 
 const policy = { ...NO_SHARE_POLICY, max_bytes: 1024 ** 2, allowed_types: ['.txt', 'image/*'] };
 
 describe('the share policy on the upload form', () => {
+  it('the largest file: the upload limit, or the largest share when smaller', () => {
+    assert.equal(largestFile(100 * 1024 ** 2, policy), 1024 ** 2);
+    assert.equal(largestFile(1000, policy), 1000);
+    assert.equal(largestFile(null, policy), 1024 ** 2);
+    assert.equal(largestFile(1000, NO_SHARE_POLICY), 1000);
+    assert.equal(largestFile(null, null), null);
+  });
+
   it('refuses a file too large or of a type not allowed, in the server’s terms', () => {
     assert.deepEqual(policyRefusal(policy, { name: 'a.txt', size: 2 * 1024 ** 2 }), {
       key: 'upload.errors.policyTooLarge',

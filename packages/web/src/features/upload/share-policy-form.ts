@@ -35,6 +35,16 @@ export function policyRefusal(
   return null;
 }
 
+/**
+ * The largest file a share upload may be: the largest upload, or the policy's largest share when
+ * smaller; null while neither is known.
+ */
+export function largestFile(maxBytes: number | null, policy: SharePolicy | null): number | null {
+  const shareMax = policy?.max_bytes ?? null;
+  if (shareMax === null) return maxBytes;
+  return maxBytes === null ? shareMax : Math.min(maxBytes, shareMax);
+}
+
 /** The upload settings the policy's defaults preselect (nothing for a default it does not set). */
 export function uploadDefaults(policy: SharePolicy): Partial<UploadSettingsValues> {
   const out: Partial<UploadSettingsValues> = {};

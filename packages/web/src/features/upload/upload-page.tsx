@@ -31,7 +31,7 @@ import {
 import { isBlocked, useUploadQueue } from './upload-queue.ts';
 import { useSharePolicy } from './api/share-policy.ts';
 import { SharePolicyNote } from './components/share-policy-note.tsx';
-import { uploadDefaults } from './share-policy-form.ts';
+import { largestFile, uploadDefaults } from './share-policy-form.ts';
 import { AccessNotice } from '../../components/access-notice.tsx';
 import { ShareAsBundle } from '../bundle-view/index.ts';
 
@@ -57,6 +57,8 @@ export default function UploadPage() {
     setPreselected(true);
     setValues((current) => ({ ...current, ...uploadDefaults(policy) }));
   }
+  // The largest file the drop zone names.
+  const largest = largestFile(maxBytes, policy);
   const [errors, setErrors] = useState<UploadErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const tabIds = useId();
@@ -151,7 +153,7 @@ export default function UploadPage() {
               {tab === 'files' ? (
                 <DropZone
                   disabled={!canUpload}
-                  maxBytes={maxBytes}
+                  maxBytes={largest}
                   onFiles={(files) => useUploadQueue.getState().addFiles(files, maxBytes, policy)}
                 />
               ) : (
@@ -168,6 +170,8 @@ export default function UploadPage() {
                 />
               )}
             </div>
+            {/* The policy's limits where the user starts, above the list on a phone too. */}
+            <SharePolicyNote className="mt-3" />
           </section>
 
           {items.length > 0 && (
@@ -219,7 +223,6 @@ export default function UploadPage() {
 
         <div className="min-w-0 space-y-6">
           <Card title={t('upload.settings.title')} description={t('upload.settings.description')}>
-            <SharePolicyNote className="mb-4" />
             <ShareSettingsFields
               values={values}
               errors={errors}

@@ -23,7 +23,7 @@ import { uploadLargeFile } from './transfer/upload-large-file.ts';
 import type { UploadRun, UploadStage, UploadTarget } from './transfer/upload-run.ts';
 import { uploadSmallFile } from './transfer/upload-small-file.ts';
 import { isWithinLimit } from './upload-form.ts';
-import { policyRefusal } from './share-policy-form.ts';
+import { largestFile, policyRefusal } from './share-policy-form.ts';
 
 export type ItemStatus = 'pending' | 'uploading' | 'success' | 'error';
 
@@ -221,7 +221,8 @@ export const useUploadQueue = create<QueueState>()((set, get) => {
 
     addUrl(source, maxBytes, policy = null) {
       const item = newItem(
-        { kind: 'url', source },
+        // A download of unknown size is cut where it passes the largest file allowed.
+        { kind: 'url', source: { ...source, maxBytes: largestFile(maxBytes, policy) } },
         source.filename,
         source.info.size,
         source.info.contentType,

@@ -101,3 +101,20 @@ test('a broken download is a network failure', async () => {
     (error) => error instanceof TransferError && error.kind === 'network',
   );
 });
+
+test('a download passing its limit is cut there: a too-large failure, no further chunk read', async () => {
+  const { stream, stats } = source(10_000, 1_000);
+  await assert.rejects(
+    collectBlob(stream, '', new AbortController().signal, () => {}, 2_500),
+    (error) => error instanceof TransferError && error.kind === 'too-large' && error.limit === 2_500,
+  );
+  assert.equal(stats.pulled, 3, 'the chunk that passed the limit is the last one read');
+  const exact = await collectBlob(
+    source(2_500, 1_000).stream,
+    '',
+    new AbortController().signal,
+    () => {},
+    2_500,
+  );
+  assert.equal(exact.size, 2_500, 'a body of exactly the limit is whole');
+});

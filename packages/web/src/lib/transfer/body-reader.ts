@@ -27,12 +27,16 @@ async function* chunks(body: ReadableStream<Uint8Array>, signal: AbortSignal): A
   }
 }
 
-/** The whole body as a Blob; `onProgress` gets the bytes read so far. */
+/**
+ * The whole body as a Blob; `onProgress` gets the bytes read so far. With `limit`, a body that
+ * passes it is cut there (the download cancelled, nothing kept): a `too-large` failure.
+ */
 export async function collectBlob(
   body: ReadableStream<Uint8Array>,
   type: string,
   signal: AbortSignal,
   onProgress: (loaded: number) => void,
+  limit: number | null = null,
 ): Promise<Blob> {
   let folded = new Blob([], { type });
   let loose: Uint8Array[] = [];
@@ -42,6 +46,8 @@ export async function collectBlob(
     loose.push(chunk);
     looseBytes += chunk.byteLength;
     loaded += chunk.byteLength;
+    if (limit !== null && loaded > limit)
+      throw new TransferError('too-large', 0, undefined, undefined, limit);
     if (looseBytes >= FOLD_BYTES) {
       folded = new Blob([folded, ...(loose as BlobPart[])], { type });
       loose = [];

@@ -34,6 +34,14 @@ test('a part failure names the part and the status', () => {
   assert.equal(toUploadFailure(new TransferError('http', 403)).key, 'upload.errors.storageHttp');
 });
 
+test('a download cut at its limit names the limit', () => {
+  assert.deepEqual(toUploadFailure(new TransferError('too-large', 0, undefined, undefined, 1024 ** 2)), {
+    key: 'upload.errors.downloadTooLarge',
+    params: { limit: '1 MB' },
+    cancelled: false,
+  });
+});
+
 test('API errors keep the server message; 507 STORAGE_FULL adds the sizes', () => {
   const full = new ApiError('存储空间不足', {
     status: 507,

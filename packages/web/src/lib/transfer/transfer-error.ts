@@ -6,9 +6,18 @@
  * parameters, so a failure shown earlier follows a language switch.
  */
 import type { ParseKeys } from 'i18next';
+import { formatBytes } from '@cubby/shared';
 import { isApiError } from '../api/index.ts';
 
-export type TransferFailureKind = 'http' | 'network' | 'timeout' | 'cancelled' | 'no-etag' | 'size-mismatch';
+export type TransferFailureKind =
+  | 'http'
+  | 'network'
+  | 'timeout'
+  | 'cancelled'
+  | 'no-etag'
+  | 'size-mismatch'
+  /** A download of unknown size passed the largest file allowed (`limit`): cut there. */
+  | 'too-large';
 
 export class TransferError extends Error {
   override readonly name = 'TransferError';
@@ -21,13 +30,15 @@ export class TransferError extends Error {
     readonly partNumber?: number,
     /** The server's own message (already in the UI language), when it answered one. */
     readonly detail?: string,
+    /** For `too-large`: the limit passed, in bytes. */
+    readonly limit?: number,
   ) {
     super(kind === 'http' ? `HTTP ${status}` : kind);
   }
 
   /** The same failure, attributed to a part. */
   forPart(partNumber: number): TransferError {
-    return new TransferError(this.kind, this.status, partNumber, this.detail);
+    return new TransferError(this.kind, this.status, partNumber, this.detail, this.limit);
   }
 }
 
@@ -85,6 +96,7 @@ const TRANSFER_KEYS: Record<TransferFailureKind, ParseKeys> = {
   cancelled: 'errors.cancelled',
   'no-etag': 'upload.errors.noEtag',
   'size-mismatch': 'upload.errors.sizeMismatch',
+  'too-large': 'upload.errors.downloadTooLarge',
 };
 
 const PART_KEYS: Partial<Record<TransferFailureKind, ParseKeys>> = {
@@ -98,6 +110,13 @@ export function toUploadFailure(error: unknown): UploadFailure {
   if (isCancellation(error)) return { key: 'errors.cancelled', cancelled: true };
   if (error instanceof TransferError) {
     if (error.detail) return { message: error.detail, cancelled: false };
+    if (error.kind === 'too-large') {
+      return {
+        key: TRANSFER_KEYS[error.kind],
+        params: { limit: formatBytes(error.limit ?? 0) },
+        cancelled: false,
+      };
+    }
     const partKey = error.partNumber === undefined ? undefined : PART_KEYS[error.kind];
     return partKey
       ? { key: partKey, params: { part: error.partNumber!, status: error.status }, cancelled: false }

@@ -187,6 +187,7 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
       format,
       values: form.values,
       extras: { title, isPublic, ...(named ? { files: named } : {}) },
+      maxBytes: policy?.max_bytes ?? null,
     });
     form.setFormError(null);
     if (!result.ok) {
@@ -202,7 +203,9 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
     });
   };
 
-  const contentError = form.fieldError('content', (key) => t(key));
+  const contentError = form.fieldError('content', (key) =>
+    t(key, { limit: formatBytes(policy?.max_bytes ?? PASTE_MAX_BYTES) }),
+  );
   const editorPane = (
     <div className={`min-w-0 ${shownMode === 'preview' || extra ? 'hidden' : ''}`}>
       <Suspense fallback={<PageLoading />}>
@@ -258,6 +261,8 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
         data-testid="paste-title"
       />
 
+      {/* The policy's limits before the user writes; a text share has no file type to name. */}
+      <SharePolicyNote types={false} />
       <section
         aria-label={t('home.editor.section')}
         className={`overflow-hidden rounded-xl border bg-surface shadow-card ${contentError ? 'border-danger' : 'border-border'}`}
@@ -411,7 +416,6 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
       )}
 
       <Card title={t('home.settings.title')} description={t('home.settings.description')}>
-        <SharePolicyNote className="mb-4" />
         <PasteSettingsFields form={form} />
         <Checkbox
           className="mt-4"

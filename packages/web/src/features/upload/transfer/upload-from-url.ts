@@ -41,6 +41,8 @@ const uploadPercent = (loaded: number, total: number) =>
 export interface UrlSource {
   info: UrlInfo;
   filename: string;
+  /** The largest file allowed (the upload limit, the share policy): a download is cut when it passes it. */
+  maxBytes?: number | null;
 }
 
 export async function uploadFromUrl(source: UrlSource, run: UploadRun): Promise<FileShare> {
@@ -51,13 +53,17 @@ export async function uploadFromUrl(source: UrlSource, run: UploadRun): Promise<
   return uploadUrlSingle(source, run);
 }
 
-async function uploadUrlSingle({ info, filename }: UrlSource, run: UploadRun): Promise<FileShare> {
+async function uploadUrlSingle({ info, filename, maxBytes }: UrlSource, run: UploadRun): Promise<FileShare> {
   const { share, configId } = run.target;
   run.stage('downloading');
   const opened = await openUrlSource(info.url, run.signal);
   const expected = info.size ?? opened.length ?? 0;
-  const blob = await collectBlob(opened.body, info.contentType, run.signal, (loaded) =>
-    run.progress({ percent: downloadPercent(loaded, expected), loaded, total: expected }),
+  const blob = await collectBlob(
+    opened.body,
+    info.contentType,
+    run.signal,
+    (loaded) => run.progress({ percent: downloadPercent(loaded, expected), loaded, total: expected }),
+    maxBytes ?? null,
   );
   checkCancelled(run);
   run.stage('initializing');
