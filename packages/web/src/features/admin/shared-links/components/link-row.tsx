@@ -69,7 +69,7 @@ export function LinkRow({
     <RecordRow
       title={name}
       testId={testId}
-      columns="grid-cols-2 sm:grid-cols-4"
+      columns="grid-cols-2 sm:grid-cols-5"
       badges={
         <>
           <Badge tone={STATE_TONE[link.state]} testId="link-state">
@@ -110,7 +110,7 @@ export function LinkRow({
           t('admin.files.never')
         )}
       </Fact>
-      <Fact label={t('admin.links.facts.link')}>
+      <Fact label={t('admin.links.facts.link')} className="col-span-2">
         <span className="font-mono break-all" data-user-content="" data-testid="link-url">
           {link.url}
         </span>
