@@ -347,6 +347,27 @@ async function seedFolderShare(api: Api, slug: string, password?: string): Promi
 }
 
 /**
+ * What Admin → Bundles & folder links lists, made once per walk: a bundle with a password and a view
+ * limit, one revoked, and the folder link of "Project documents".
+ */
+let sharedLinksSeeded: Promise<void> | null = null;
+function seedSharedLinks(api: Api): Promise<void> {
+  sharedLinksSeeded ??= (async () => {
+    const headers = { Authorization: `Bearer ${await api.adminToken()}` };
+    const protectedBundle = (await seedBundle(api, 'pw')).split('/').pop()!;
+    const limited = await api.request.put(`${BASE_URL}/api/bundles/${protectedBundle}`, {
+      headers,
+      data: { max_views: 20, expires_in: 24 * 7 },
+    });
+    expect(limited.status(), await limited.text()).toBe(200);
+    const revoked = (await seedBundle(api)).split('/').pop()!;
+    expect((await api.request.delete(`${BASE_URL}/api/bundles/${revoked}`, { headers })).status()).toBe(200);
+    await seedFolderShare(api, 'screens-folder');
+  })();
+  return sharedLinksSeeded;
+}
+
+/**
  * Upload requests into "Project documents" (docs/api.md "Upload requests"), made once per walk: an
  * open one with a message, limits and a file already sent, and a protected one (answers their
  * tokens), and one into a new bundle.
@@ -597,6 +618,16 @@ export const SCREENS: Screen[] = [
     prepare: seedPublicPastes,
     action: async (page) => {
       await expect(page.locator('code.hljs').first()).toBeVisible();
+    },
+  },
+  {
+    name: 'paste-edit-files',
+    as: 'admin',
+    path: '/paste/screens-files',
+    prepare: seedPublicPastes,
+    action: async (page) => {
+      await page.getByTestId('edit-paste').click();
+      await expect(page.getByTestId('edit-paste-dialog').getByTestId('file-tabs')).toBeVisible();
     },
   },
   { name: 'public-pastes', as: 'visitor', path: '/pastes/public', prepare: seedPublicPastes },
@@ -1377,6 +1408,23 @@ export const SCREENS: Screen[] = [
       const row = page.getByTestId('upload-request-row').filter({ hasText: 'image/*' }).first();
       await row.getByTestId('upload-request-show-files').click();
       await expect(row.getByTestId('upload-request-file')).not.toHaveCount(0);
+    },
+  },
+  {
+    name: 'admin-shared-links',
+    as: 'admin',
+    path: '/admin/shared-links',
+    prepare: seedSharedLinks,
+    action: (page) => expect(page.getByTestId('folder-link-row').first()).toBeVisible(),
+  },
+  {
+    name: 'shared-links-edit-dialog',
+    as: 'admin',
+    path: '/admin/shared-links',
+    prepare: seedSharedLinks,
+    action: async (page) => {
+      await page.getByTestId('bundle-row').getByTestId('edit-link').first().click();
+      await expect(page.getByTestId('link-dialog').getByTestId('bundle-item')).toHaveCount(2);
     },
   },
   {

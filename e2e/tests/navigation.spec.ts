@@ -38,6 +38,7 @@ const ADMIN_MODULES = [
   { slug: 'dashboard', name: 'Dashboard', zh: '仪表盘' },
   { slug: 'text-management', name: 'Text management', zh: '文本管理' },
   { slug: 'file-management', name: 'File management', zh: '文件管理' },
+  { slug: 'shared-links', name: 'Bundles & folder links', zh: '合集与文件夹链接' },
   { slug: 'storage-config', name: 'Storage configuration', zh: '存储配置' },
   { slug: 'mount-management', name: 'Mount management', zh: '挂载管理' },
   { slug: 'key-management', name: 'API keys', zh: 'API 密钥' },

@@ -2,7 +2,9 @@
  * Gist-like pastes and revoking (docs/api.md, "Multi-file pastes", "Revoking a share"): in Chinese,
  * the admin writes a paste of two named files with a title; a visitor who is not signed in reads
  * both files (the Python one highlighted); the admin revokes it from text management after
- * confirming, and the visitor's link then says it was revoked.
+ * confirming, and the visitor's link then says it was revoked. The edit dialog renames a file of
+ * a two-file paste, adds a third (a repeated name refused with the create form's message) and
+ * changes the title; the paste page then shows three files.
  */
 import type { Page } from '@playwright/test';
 import { chooseLanguage } from '../support/a11y.ts';
@@ -65,4 +67,45 @@ test('a two-file paste with a title, read signed out, then revoked', async ({ pa
     'This text share has been revoked',
   );
   await visitor.context().close();
+});
+
+test('the edit dialog renames a file of a two-file paste, adds a third and changes the title', async ({
+  page,
+  api,
+  seedAdmin,
+}) => {
+  const { slug } = await api.createPaste({
+    title: 'Before',
+    files: [
+      { name: 'README.md', language: 'markdown', content: '# Steps' },
+      { name: 'run.py', language: 'python', content: 'print(1)' },
+    ],
+  });
+  await seedAdmin();
+  await page.goto('/admin/text-management');
+  await page.getByTestId('paste-row').filter({ hasText: slug }).getByTestId('edit-paste').first().click();
+  const dialog = page.getByTestId('edit-paste-dialog');
+  await expect(dialog.getByTestId('file-tab')).toHaveText(['README.md', 'run.py']);
+  await dialog.getByLabel('Title').fill('After');
+  await dialog.getByTestId('file-tab').nth(1).click();
+  await expect(dialog.getByLabel('Content of run.py')).toHaveValue('print(1)');
+  await dialog.getByTestId('file-name').fill('main.py');
+
+  await dialog.getByTestId('add-file').click();
+  await dialog.getByTestId('file-name').fill('readme.MD');
+  await dialog.getByTestId('file-language').selectOption('markdown');
+  await dialog.getByLabel('Content of readme.MD').fill('- one');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByText('Each file needs its own name.')).toBeVisible();
+  await dialog.getByTestId('file-name').fill('notes.md');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+
+  await page.goto(`/paste/${slug}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'After' })).toBeVisible();
+  const files = page.getByTestId('paste-file');
+  await expect(files).toHaveCount(3);
+  await expect(files.nth(1).getByRole('heading', { name: 'main.py' })).toBeVisible();
+  await expect(files.nth(2).getByRole('heading', { name: 'notes.md' })).toBeVisible();
+  await expect(files.nth(2).getByRole('listitem')).toHaveText('one');
 });

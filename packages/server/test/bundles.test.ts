@@ -262,6 +262,34 @@ for (const dialect of DIALECTS) {
           edited.body.data.items.map((i: { name: string }) => i.name),
           ['two.txt'],
         );
+        // The detail names each item as a PUT does, so an editor can send the list back reordered.
+        const both = await t.json(`/api/bundles/${slug}`, {
+          method: 'PUT',
+          headers: apiKey(alice.key),
+          json: {
+            items: [
+              { type: 'file', value: two.slug },
+              { type: 'file', value: one.slug },
+            ],
+          },
+        });
+        const named = both.body.data.items.map((i: { type: string; value: string }) => ({
+          type: i.type,
+          value: i.value,
+        }));
+        assert.deepEqual(named, [
+          { type: 'file', value: two.slug },
+          { type: 'file', value: one.slug },
+        ]);
+        const reordered = await t.json(`/api/bundles/${slug}`, {
+          method: 'PUT',
+          headers: apiKey(alice.key),
+          json: { items: named.reverse().slice(1) },
+        });
+        assert.deepEqual(
+          reordered.body.data.items.map((i: { name: string }) => i.name),
+          ['two.txt'],
+        );
         const locked = await open(slug);
         assert.equal(locked.body.data.requires_password, true);
         assert.equal(locked.body.data.items, undefined, 'no items before the password');

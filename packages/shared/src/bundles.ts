@@ -124,5 +124,13 @@ export interface BundleSummary {
 
 /** GET /api/bundles/:slug for its owner: the summary and what its items name. */
 export interface BundleDetail extends BundleSummary {
-  items: Array<{ position: number; kind: 'file' | 'paste' | 'mount'; ref: string; name: string }>;
+  items: Array<{
+    position: number;
+    kind: 'file' | 'paste' | 'mount';
+    ref: string;
+    name: string;
+    /** The item as a PUT names it (`{type, value}`); `value` is null for a share that is gone. */
+    type: BundleItemType;
+    value: string | null;
+  }>;
 }

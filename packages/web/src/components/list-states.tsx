@@ -41,6 +41,34 @@ export function EmptyState({
   );
 }
 
+/** A list query as far as its states need it. */
+export interface ListQueryState {
+  isPending: boolean;
+  isError: boolean;
+  error: Error | null;
+  refetch(): Promise<unknown>;
+}
+
+/** A list's body: loading, its query's error with a retry, the empty state (no rows), or the rows. */
+export function ListBody({
+  query,
+  count,
+  empty,
+  children,
+}: {
+  query: ListQueryState;
+  /** Rows loaded. */
+  count: number;
+  empty: { title: string; description: string; testId?: string };
+  children: ReactNode;
+}) {
+  if (query.isPending) return <PageLoading />;
+  if (query.isError && query.error)
+    return <LoadError error={query.error} onRetry={() => void query.refetch()} />;
+  if (count === 0) return <EmptyState {...empty} />;
+  return children;
+}
+
 /** A query's items as a list: loading, its error with a retry, the empty state, or one row each. */
 export function QueryList<T>({
   query,
@@ -54,12 +82,11 @@ export function QueryList<T>({
   empty: { title: string; description: string };
   children(item: T): ReactNode;
 }) {
-  if (query.isPending) return <PageLoading />;
-  if (query.isError) return <LoadError error={query.error} onRetry={() => void query.refetch()} />;
-  if (query.data.length === 0) return <EmptyState title={empty.title} description={empty.description} />;
   return (
-    <ul className="space-y-3" aria-label={label}>
-      {query.data.map(children)}
-    </ul>
+    <ListBody query={query} count={query.data?.length ?? 0} empty={empty}>
+      <ul className="space-y-3" aria-label={label}>
+        {query.data?.map(children)}
+      </ul>
+    </ListBody>
   );
 }

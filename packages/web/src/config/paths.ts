@@ -7,6 +7,7 @@ export const ADMIN_MODULES = [
   'dashboard',
   'text-management',
   'file-management',
+  'shared-links',
   'storage-config',
   'mount-management',
   'folder-rules',

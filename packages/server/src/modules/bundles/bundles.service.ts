@@ -167,9 +167,24 @@ export class BundlesService {
   async get(principal: Principal, slug: string, origin: string): Promise<BundleDetail> {
     const row = await this.owned(principal, slug);
     const items = await this.repo.items(row.id);
+    // What each item is called in a PUT's `items` (a share's slug, a mount path), so an editor can send
+    // the list back reordered or shortened (docs/api.md "Bundles"); null for a share that is gone.
+    const ids = (kind: BundleItemKind) => items.filter((i) => i.kind === kind).map((i) => i.ref);
+    const slugs = new Map(
+      [...(await this.repo.findFiles(ids('file'))), ...(await this.repo.findPastes(ids('paste')))].map(
+        (share) => [share.id, share.slug],
+      ),
+    );
     return {
       ...this.summary(row, items.length, this.deps.clock.now(), origin),
-      items: items.map(({ position, kind, ref, name }) => ({ position, kind, ref, name })),
+      items: items.map(({ position, kind, ref, name }) => ({
+        position,
+        kind,
+        ref,
+        name,
+        type: kind === 'mount' ? 'path' : kind,
+        value: kind === 'mount' ? ref : (slugs.get(ref) ?? null),
+      })),
     };
   }
 

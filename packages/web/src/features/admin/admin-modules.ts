@@ -1,7 +1,8 @@
 /**
  * The modules of the admin area (docs/product.md §2, §6) and who may use each: an admin uses all of them; a
- * member (docs/accounts.md) those any person may (`person`: their own texts, files, keys and
- * account); an API key only text management (needs `text`) and file management (needs `file`).
+ * member (docs/accounts.md) those any person may (`person`: their own texts, files, links, keys and
+ * account); an API key only text management (needs `text`), file management (needs `file`) and its
+ * bundles and folder links (any of `file`, `text`, `mount`).
  * Each module's screen is a lazy chunk, loaded when first opened.
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
@@ -10,8 +11,12 @@ import type { AdminModuleId } from '../../config/paths.ts';
 import type { AuthType } from '../auth/index.ts';
 import { withSections } from '../../lib/i18n/index.ts';
 
-/** `admin`: admins only; `person`: any signed-in person, admin or member; `text`/`file`: also a key with it. */
-export type ModuleRequirement = 'admin' | 'person' | keyof Pick<Permissions, 'text' | 'file'>;
+/**
+ * `admin`: admins only; `person`: any signed-in person, admin or member; `text`/`file`: also a key with
+ * it; a list of permissions: also a key with any of them.
+ */
+export type ModuleRequirement =
+  'admin' | 'person' | keyof Pick<Permissions, 'text' | 'file'> | readonly (keyof Permissions)[];
 
 export interface AdminModule {
   id: AdminModuleId;
@@ -19,6 +24,7 @@ export interface AdminModule {
     | 'admin.modules.dashboard'
     | 'admin.modules.textManagement'
     | 'admin.modules.fileManagement'
+    | 'admin.modules.sharedLinks'
     | 'admin.modules.storageConfig'
     | 'admin.modules.mountManagement'
     | 'admin.modules.folderRules'
@@ -52,6 +58,13 @@ export const ADMIN_MODULE_LIST: readonly AdminModule[] = [
     titleKey: 'admin.modules.fileManagement',
     requires: 'file',
     Component: lazy(() => import('./file-management/file-management-module.tsx')),
+  },
+  {
+    id: 'shared-links',
+    titleKey: 'admin.modules.sharedLinks',
+    // Whoever may make bundles (a key with `file` or `text`) or folder links (`mount`).
+    requires: ['file', 'text', 'mount'],
+    Component: lazy(() => withSections(import('./shared-links/shared-links-module.tsx'), ['pastes'])),
   },
   {
     id: 'storage-config',
@@ -136,5 +149,6 @@ export function canUseModule(
   if (principal.authType === 'member') return module.requires !== 'admin';
   if (principal.authType !== 'apikey' || module.requires === 'admin' || module.requires === 'person')
     return false;
-  return principal.permissions[module.requires];
+  const needs = typeof module.requires === 'string' ? [module.requires] : module.requires;
+  return needs.some((permission) => principal.permissions[permission]);
 }

@@ -35,3 +35,4 @@ export {
 } from './paste-form.ts';
 export { PasteSettingsFields } from './components/paste-settings-fields.tsx';
 export { usePasteForm } from './components/use-paste-form.ts';
+export { AddFileButton, FileTabs, fileName, useDraftFiles, type DraftFile } from './components/file-tabs.tsx';

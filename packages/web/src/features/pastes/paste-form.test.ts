@@ -178,3 +178,38 @@ test('update: sends the new slug only when changed, keep leaves expiry out, pass
   );
   assert.deepEqual(reserved, { ok: false, errors: { slug: 'pastes.errors.slugReserved' } });
 });
+
+test('an edit with files replaces them all, checked as on create (names unique, 1–20, sizes together)', () => {
+  const original = { slug: 'abc', hasPassword: false };
+  const values = { ...EMPTY_SETTINGS, slug: 'abc', expiry: 'keep' as const };
+  const files = [
+    { name: 'a.md', language: 'markdown' as const, content: '# a' },
+    { name: 'b.py', language: 'python' as const, content: 'pass' },
+  ];
+  const ok = validateUpdate({ content: 'ignored', format: 'markdown', values, original, files }, NOW);
+  assert.ok(ok.ok);
+  assert.deepEqual(ok.input.files, files);
+  assert.equal(ok.input.content, undefined, 'files replace the content');
+
+  const repeated = [...files, { name: 'A.md', language: 'text' as const, content: 'x' }];
+  const twice = validateUpdate({ content: '', format: 'text', values, original, files: repeated }, NOW);
+  assert.deepEqual(twice, { ok: false, errors: { content: 'pastes.errors.fileNamesRepeat' } });
+  const many = Array.from({ length: 21 }, (_, i) => ({
+    name: `f${i}`,
+    language: 'text' as const,
+    content: 'x',
+  }));
+  const tooMany = validateUpdate({ content: '', format: 'text', values, original, files: many }, NOW);
+  assert.deepEqual(tooMany, { ok: false, errors: { content: 'pastes.errors.tooManyFiles' } });
+  const slash = validateUpdate(
+    {
+      content: '',
+      format: 'text',
+      values,
+      original,
+      files: [{ name: 'a/b', language: 'text', content: 'x' }],
+    },
+    NOW,
+  );
+  assert.deepEqual(slash, { ok: false, errors: { content: 'pastes.errors.fileNameInvalid' } });
+});

@@ -240,14 +240,23 @@ export function validateUpdate(
     format,
     values,
     original,
-  }: { content: string; format: PasteFormat; values: PasteSettingsValues; original: PasteOriginal },
+    files,
+  }: {
+    content: string;
+    format: PasteFormat;
+    values: PasteSettingsValues;
+    original: PasteOriginal;
+    /** Every file of a multi-file paste, replacing those it has (then `content` is ignored). */
+    files?: PasteFile[];
+  },
   now = Date.now(),
 ): Validated<PasteUpdateInput> {
-  const errors = commonErrors(content, values, now);
+  // Every file counts towards the one size limit, as on create.
+  const errors = commonErrors(files ? files.map((f) => f.content).join('') : content, values, now);
   const slug = values.slug.trim();
   const expiresAt = errors.customExpiry ? undefined : expiresAtFor(values.expiry, values.customExpiry, now);
   const input: PasteUpdateInput = {
-    content,
+    ...(files ? { files } : { content }),
     format,
     remark: values.remark.trim(),
     maxViews: parseMaxViews(values.maxViews) ?? 0,

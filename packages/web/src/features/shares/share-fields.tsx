@@ -4,7 +4,7 @@
  * Each field takes its value and error and reports the new text.
  */
 import { useTranslation } from 'react-i18next';
-import { SelectField, TextField } from '../../components/form-field.tsx';
+import { Checkbox, SelectField, TextField } from '../../components/form-field.tsx';
 
 interface ShareFieldProps {
   value: string;
@@ -73,6 +73,49 @@ export function PasswordField({
       error={error}
       onChange={(event) => onChange(event.target.value)}
     />
+  );
+}
+
+/**
+ * The password of an edit form: a new one, and — for a share that has one — removing it instead
+ * (which empties and disables the new one). Without a current password it is the plain field.
+ */
+export function PasswordChange({
+  password,
+  clearPassword,
+  hasPassword,
+  hint,
+  error,
+  onChange,
+}: {
+  password: string;
+  clearPassword: boolean;
+  hasPassword: boolean;
+  /** What a new password does when the share has none. */
+  hint: string;
+  error: string | null;
+  onChange(change: { password: string; clearPassword?: boolean }): void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="space-y-2">
+      <PasswordField
+        label={hasPassword ? t('pastes.fields.newPassword') : undefined}
+        value={password}
+        disabled={clearPassword}
+        hint={hasPassword ? t('pastes.hints.passwordKeep') : hint}
+        error={error}
+        onChange={(value) => onChange({ password: value })}
+      />
+      {hasPassword && (
+        <Checkbox
+          label={t('pastes.fields.clearPassword')}
+          name="clearPassword"
+          checked={clearPassword}
+          onChange={(event) => onChange({ clearPassword: event.target.checked, password: '' })}
+        />
+      )}
+    </div>
   );
 }
 

@@ -6,20 +6,15 @@
 import type { ReactNode } from 'react';
 import { Button } from '../../components/button.tsx';
 import { TrashIcon } from '../../components/icons.tsx';
-import { EmptyState, LoadError } from '../../components/list-states.tsx';
+import { ListBody, type ListQueryState } from '../../components/list-states.tsx';
 import { Pagination } from '../../components/pagination.tsx';
 import { SearchField } from '../../components/search-field.tsx';
-import { PageLoading } from '../../components/spinner.tsx';
 import type { ShareListState } from './use-share-list.ts';
 
 /** The list query, as far as the frame needs it. */
-interface ListQuery {
-  isPending: boolean;
-  isError: boolean;
-  error: Error | null;
+interface ListQuery extends ListQueryState {
   /** Still the previous page or search while the new one loads. */
   isPlaceholderData: boolean;
-  refetch(): Promise<unknown>;
 }
 
 export interface ShareListPanelProps {
@@ -61,15 +56,9 @@ export function ShareListPanel({
         )}
       </div>
 
-      {query.isPending ? (
-        <PageLoading />
-      ) : query.isError && query.error ? (
-        <LoadError error={query.error} onRetry={() => void query.refetch()} />
-      ) : count === 0 ? (
-        <EmptyState {...empty} />
-      ) : (
+      <ListBody query={query} count={count} empty={empty}>
         <div className={query.isPlaceholderData ? 'opacity-60' : ''}>{children}</div>
-      )}
+      </ListBody>
       {paging && paging.total > 0 && (
         <div className="mt-4 border-t border-border pt-4">
           <Pagination

@@ -3,24 +3,16 @@
  * modes, Markdown or plain-text format, opening a local .md/.txt file (after asking, when it would
  * replace text), character and word counts, the share settings, and the draft kept in the offline
  * database. A title, the public flag, and "Add file" for a paste of several named files
- * (file-tabs.tsx; docs/api.md, "Multi-file pastes").
+ * (the pastes feature's file tabs; docs/api.md, "Multi-file pastes").
  */
 import { Suspense, useDeferredValue, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import {
-  PASTE_MAX_BYTES,
-  PASTE_MAX_FILES,
-  PASTE_TITLE_MAX,
-  formatBytes,
-  type PasteFormat,
-  type PasteLanguage,
-} from '@cubby/shared';
+import { PASTE_MAX_BYTES, PASTE_TITLE_MAX, formatBytes, type PasteFormat } from '@cubby/shared';
 import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
 import { Card } from '../../../components/card.tsx';
 import { Checkbox, TextField } from '../../../components/form-field.tsx';
-import { PlusIcon } from '../../../components/icons.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { PageLoading, Spinner } from '../../../components/spinner.tsx';
 import { paths } from '../../../config/paths.ts';
@@ -35,6 +27,11 @@ import {
   validateCreate,
   useCreatePaste,
   type CreatedPaste,
+  type DraftFile,
+  FileTabs,
+  fileName,
+  useDraftFiles,
+  AddFileButton,
 } from '../../pastes/index.ts';
 import { SharePolicyNote, useSharePolicy } from '../../upload/index.ts';
 import { editFor, type EditorCommand } from '../editor-commands.ts';
@@ -42,7 +39,6 @@ import { pasteDefaults } from '../paste-policy.ts';
 import { countText } from '../text-stats.ts';
 import { useMarkdownDraft } from '../use-markdown-draft.ts';
 import { EditorToolbar } from './editor-toolbar.tsx';
-import { type DraftFile, FileTabs, fileName } from './file-tabs.tsx';
 import { MarkdownEditor } from './lazy-markdown-editor.ts';
 import type { EditorHandle } from './markdown-editor.tsx';
 
@@ -72,9 +68,14 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
   const [title, setTitle] = useState('');
   const [isPublic, setIsPublic] = useState(false);
   /** Empty for a paste of one text; else every file, the first being the editor's text. */
-  const [files, setFiles] = useState<DraftFile[]>([]);
-  const [activeFile, setActiveFile] = useState(0);
-  const nextKey = useRef(1);
+  const {
+    files,
+    setFiles,
+    active: activeFile,
+    setActive: setActiveFile,
+    add,
+    change: changeDraftFile,
+  } = useDraftFiles();
   const extraEditor = useRef<EditorHandle | null>(null);
   const { errorScope, ...form } = usePasteForm(EMPTY_SETTINGS);
   // The share policy's defaults are preselected once it is known (docs/api.md, "Share policy").
@@ -103,19 +104,10 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
     form.clearErrors(['content']);
   };
 
-  const newFile = (language: PasteLanguage, text = ''): DraftFile => ({
-    key: nextKey.current++,
-    name: '',
-    language,
-    content: text,
-  });
-  const addFile = () => {
-    const start = multi ? files : [newFile(format === 'markdown' ? 'markdown' : 'text')];
-    setFiles([...start, newFile('text')]);
-    setActiveFile(start.length);
-  };
+  // The first file's text stays in the editor above: the file starts empty.
+  const addFile = () => add({ language: format === 'markdown' ? 'markdown' : 'text', content: '' });
   const changeFile = (index: number, change: Partial<DraftFile>) => {
-    setFiles((list) => list.map((file, i) => (i === index ? { ...file, ...change } : file)));
+    changeDraftFile(index, change);
     if (index === 0 && change.language) setFormat(change.language === 'markdown' ? 'markdown' : 'text');
     form.clearErrors(['content']);
   };
@@ -310,16 +302,7 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
                 </select>
               </>
             )}
-            <Button
-              size="sm"
-              variant="ghost"
-              onClick={addFile}
-              disabled={files.length >= PASTE_MAX_FILES}
-              data-testid="add-file"
-            >
-              <PlusIcon className="size-4" />
-              {t('home.files.add')}
-            </Button>
+            <AddFileButton files={files.length} onClick={addFile} />
             <Button
               size="sm"
               variant="ghost"
@@ -357,7 +340,7 @@ export function PasteComposer({ canCreate, onCreated }: PasteComposerProps) {
               value={extra.content}
               onChange={(value) => changeFile(activeFile, { content: value })}
               format={extra.language === 'markdown' ? 'markdown' : 'text'}
-              label={t('home.files.editorLabel', { name: fileName(extra, activeFile) })}
+              label={t('pastes.files.editorLabel', { name: fileName(extra, activeFile) })}
               placeholder={t('home.editor.placeholderText')}
               onShortcut={() => undefined}
               handleRef={extraEditor}

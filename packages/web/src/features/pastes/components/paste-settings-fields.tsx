@@ -4,12 +4,12 @@
  */
 import { useTranslation } from 'react-i18next';
 import { SLUG_MAX } from '@cubby/shared';
-import { Checkbox, TextField } from '../../../components/form-field.tsx';
+import { TextField } from '../../../components/form-field.tsx';
 import { EXPIRY_CHOICES, toDateTimeLocal, type ExpiryChoice } from '../paste-form.ts';
 import {
   ExpiryField,
   MaxViewsField,
-  PasswordField,
+  PasswordChange,
   RemarkField,
   SlugField,
   useExpiryPresetLabels,
@@ -53,26 +53,14 @@ export function PasteSettingsFields({ form, edit, passwordHint }: PasteSettingsF
         error={error('slug')}
         onChange={(slug) => change({ slug })}
       />
-      <div className="space-y-2">
-        <PasswordField
-          label={edit?.hasPassword ? t('pastes.fields.newPassword') : undefined}
-          value={values.password}
-          disabled={values.clearPassword}
-          hint={
-            edit?.hasPassword ? t('pastes.hints.passwordKeep') : (passwordHint ?? t('pastes.hints.password'))
-          }
-          error={error('password')}
-          onChange={(password) => change({ password })}
-        />
-        {edit?.hasPassword && (
-          <Checkbox
-            label={t('pastes.fields.clearPassword')}
-            name="clearPassword"
-            checked={values.clearPassword}
-            onChange={(event) => change({ clearPassword: event.target.checked, password: '' })}
-          />
-        )}
-      </div>
+      <PasswordChange
+        password={values.password}
+        clearPassword={values.clearPassword}
+        hasPassword={edit?.hasPassword ?? false}
+        hint={passwordHint ?? t('pastes.hints.password')}
+        error={error('password')}
+        onChange={change}
+      />
       <MaxViewsField
         value={values.maxViews}
         error={error('maxViews')}
