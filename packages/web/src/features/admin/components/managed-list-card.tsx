@@ -8,8 +8,7 @@ import type { ReactNode } from 'react';
 import { Button } from '../../../components/button.tsx';
 import { Card } from '../../../components/card.tsx';
 import { PlusIcon } from '../../../components/icons.tsx';
-import { EmptyState, LoadError } from '../../../components/list-states.tsx';
-import { PageLoading } from '../../../components/spinner.tsx';
+import { ListBody, type ListQueryState } from '../../../components/list-states.tsx';
 
 export function ManagedListCard<T>({
   title,
@@ -24,8 +23,8 @@ export function ManagedListCard<T>({
   title: string;
   description: string;
   create: { label: string; testId: string; onClick(): void };
-  /** The list's query (its error and its retry). */
-  list: { error: Error | null; refetch(): unknown };
+  /** The list's query (its states). */
+  list: ListQueryState;
   /** The list, once loaded. */
   items: T[] | undefined;
   empty: { title: string; description: string; testId?: string };
@@ -45,15 +44,9 @@ export function ManagedListCard<T>({
         </Button>
       }
     >
-      {list.error ? (
-        <LoadError error={list.error} onRetry={() => void list.refetch()} />
-      ) : !items ? (
-        <PageLoading />
-      ) : items.length === 0 ? (
-        <EmptyState title={empty.title} description={empty.description} testId={empty.testId} />
-      ) : (
-        rows(items)
-      )}
+      <ListBody query={list} count={items?.length ?? 0} empty={empty}>
+        {items && rows(items)}
+      </ListBody>
       {children}
     </Card>
   );

@@ -16,7 +16,7 @@ import { ArrowUpIcon, TrashIcon } from '../../../../components/icons.tsx';
 import { LoadError } from '../../../../components/list-states.tsx';
 import { PageLoading } from '../../../../components/spinner.tsx';
 import { showToast } from '../../../../components/toast/toast-store.ts';
-import { isApiError } from '../../../../lib/api/index.ts';
+import { errorMessage } from '../../../../lib/api/index.ts';
 import { formatDateTime } from '../../../../lib/i18n/format-date.ts';
 import { ExpiryField, MaxViewsField, PasswordChange, useExpiryPresetLabels } from '../../../shares/index.ts';
 import { type LinkKind, useBundleDetail, useUpdateLink } from '../api.ts';
@@ -114,7 +114,7 @@ export function LinkDialog({
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         {update.isError && (
           <Alert tone="error" testId="link-form-error">
-            {isApiError(update.error) ? update.error.message : t('errors.unexpected')}
+            {errorMessage(update.error)}
           </Alert>
         )}
         <TextField
