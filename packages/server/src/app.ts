@@ -368,6 +368,7 @@ export function createApp(deps: AppDeps) {
     clock,
     spoolDir: path.join(config.dataDir, 'tmp', 'fs-uploads'),
     objects,
+    notify,
   });
   const zips = new FsZipService({
     vfs,

@@ -424,6 +424,24 @@ for (const dialect of DIALECTS) {
         assert.ok(!JSON.stringify(body).includes(SMTP_PASSWORD));
     });
 
+    it('a file uploaded into a mount that publishes a share announces it (share.created)', async () => {
+      await addWebhook(hooks.url(), ['share.created']);
+      await mountLocalDisk(t, admin, '/drop');
+      const form = new FormData();
+      form.append('path', '/drop');
+      form.append('file', new Blob(['minutes']), 'minutes.txt');
+      const up = await t.json('/api/admin/fs/upload', { method: 'POST', headers: admin, body: form });
+      assert.equal(up.status, 200, JSON.stringify(up.body));
+      await t.services.notifications.settled();
+      const bodies = hooks.received.map(
+        (r) => JSON.parse(r.body) as { event: string; share: { kind: string; name: string } },
+      );
+      assert.deepEqual(
+        bodies.map((b) => [b.event, b.share.kind, b.share.name]),
+        [['share.created', 'file', 'minutes.txt']],
+      );
+    });
+
     it('a file received through an upload request is announced: webhook share.uploaded and the email name the file', async () => {
       await t.database.db.kysely
         .updateTable('users')

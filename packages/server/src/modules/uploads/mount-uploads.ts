@@ -32,6 +32,8 @@ import {
   type Vfs,
 } from '../../vfs/vfs.ts';
 import { type FilesRepository, newFileRow } from '../files/files.repository.ts';
+import { shareEvent } from '../files/files.service.ts';
+import type { Notify } from '../notifications/notifications.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import { randomSlug } from '../shares/share-rules.ts';
 import { readUploadForm } from './upload-form.ts';
@@ -56,6 +58,8 @@ export interface MountUploadsDeps {
   spoolDir: string;
   /** What relay and presigned uploads do to storage, as share uploads do it (vfs/objects.ts). */
   objects: StoredObjects;
+  /** Announces a share an upload published (modules/notifications). */
+  notify?: Notify;
 }
 
 /**
@@ -268,6 +272,7 @@ export class MountUploads {
       keep_object: 1,
     };
     await this.deps.files.insert(row);
+    this.deps.notify?.(shareEvent('share.created', row));
     return row;
   }
 
