@@ -14,7 +14,14 @@ const PASSWORD = MEMBER_PASSWORD;
 const FIREFOX_ON_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
 
 /** Modules a member may open, and those only an admin may. */
-const MEMBER_MODULES = ['Text management', 'File management', 'API keys', 'Upload requests', 'My account'];
+const MEMBER_MODULES = [
+  'Text management',
+  'File management',
+  'Bundles & folder links',
+  'API keys',
+  'Upload requests',
+  'My account',
+];
 const ADMIN_ONLY = [
   'Dashboard',
   'Storage configuration',

@@ -60,11 +60,14 @@ test.describe('a mount key limited to /team', () => {
     await expect(page.getByTestId('explorer-breadcrumb')).toHaveAttribute('data-path', '/team/');
   });
 
-  test('its admin area offers only the mount explorer, starting at its base path', async ({ page }) => {
+  test('its admin area offers its folder links and the mount explorer, starting at its base path', async ({
+    page,
+  }) => {
     await page.goto('/admin');
-    await expect(page.getByRole('heading', { name: `Welcome, ${key.name}` })).toBeVisible();
+    // A mount key makes folder links: its one module opens first.
+    await expect(page.getByRole('heading', { level: 1, name: 'Bundles & folder links' })).toBeVisible();
     const nav = page.getByRole('navigation', { name: 'Admin sections' });
-    await expect(nav.getByRole('link')).toHaveCount(1);
+    await expect(nav.getByRole('link')).toHaveText(['Bundles & folder links', 'Mount Explorer']);
     await nav.getByRole('link', { name: 'Mount Explorer' }).click();
     await expect(page).toHaveURL('/mount-explorer/team');
   });

@@ -58,7 +58,11 @@ export function FileTabs({
             data-testid="file-tab"
             className={`max-w-48 truncate rounded px-2.5 py-1 font-mono text-xs focus-visible:outline-2 focus-visible:outline-ring ${index === active ? 'bg-surface-sunken font-medium text-fg' : 'text-fg-muted hover:text-fg'}`}
           >
-            {file.name.trim() || t('pastes.files.untitled', { n: index + 1 })}
+            {file.name.trim() ? (
+              <span data-user-content="">{file.name}</span>
+            ) : (
+              t('pastes.files.untitled', { n: index + 1 })
+            )}
           </button>
         ))}
       </div>
