@@ -148,7 +148,7 @@ export interface UploadRequestsDeps {
 }
 
 /** The permission a key needs to own a request: write a mount folder, or make file shares. */
-const permissionFor = (row: Pick<UploadRequestsTable, 'bundle_id'>) => (row.bundle_id ? 'file' : 'mount');
+const permissionFor = (intoBundle: boolean) => (intoBundle ? 'file' : 'mount');
 
 /**
  * A file name as an uploader's browser or client sent it, made safe to store: only its last path
@@ -253,8 +253,9 @@ export class UploadRequestsService {
   async create(principal: Principal, input: UploadRequestInput): Promise<UploadRequestsTable> {
     if (input.bundle && input.target_path !== undefined) throw badRequest('upload_requests.target_or_bundle');
     if (!input.bundle && !input.target_path) throw badRequest('upload_requests.target_required');
-    if (principal.type === 'apikey' && !principal.permissions[input.bundle ? 'file' : 'mount']) {
-      throw forbidden('auth.permission_required', { permission: input.bundle ? 'file' : 'mount' });
+    const permission = permissionFor(input.bundle === true);
+    if (principal.type === 'apikey' && !principal.permissions[permission]) {
+      throw forbidden('auth.permission_required', { permission });
     }
     const target = input.target_path ? await this.writableFolder(principal, input.target_path) : '';
     const now = this.now().toISOString();
@@ -656,7 +657,7 @@ export class UploadRequestsService {
    */
   private async ownerOf(row: UploadRequestsTable): Promise<Principal | null> {
     const owner = await this.deps.principalOf(row.created_by);
-    if (owner?.type === 'apikey' && !owner.permissions[permissionFor(row)]) return null;
+    if (owner?.type === 'apikey' && !owner.permissions[permissionFor(row.bundle_id !== null)]) return null;
     return owner;
   }
 
