@@ -36,15 +36,38 @@ export type StorageErrorCode = (typeof STORAGE_ERROR_CODES)[number];
  * the path but never a credential; the backend's own error stays in `cause`.
  */
 export class StorageError extends Error {
+  /** Why, when a driver can tell more than the code (the storage test words each reason). */
+  readonly reason?: StorageErrorReason;
+
   constructor(
     readonly code: StorageErrorCode,
     message: string = code,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; reason?: StorageErrorReason },
   ) {
     super(message, options);
     this.name = 'StorageError';
+    if (options?.reason) this.reason = options.reason;
   }
 }
+
+/**
+ * What went wrong, finer than the code, where the backend says (the storage test's messages):
+ * - `unreachable`: no connection (refused, DNS, timeout);
+ * - `auth`: the username, password or key was refused;
+ * - `host_key`: the server's host key is not the pinned one (SFTP);
+ * - `tls`: the TLS handshake failed (a bad or self-signed certificate, no TLS on the server);
+ * - `permission`: signed in, but the operation was refused;
+ * - `folder_missing`: the configured root folder does not exist.
+ */
+export const STORAGE_ERROR_REASONS = [
+  'unreachable',
+  'auth',
+  'host_key',
+  'tls',
+  'permission',
+  'folder_missing',
+] as const;
+export type StorageErrorReason = (typeof STORAGE_ERROR_REASONS)[number];
 
 export function isStorageError(error: unknown, code?: StorageErrorCode): error is StorageError {
   return error instanceof StorageError && (code === undefined || error.code === code);
@@ -221,7 +244,7 @@ export interface DriverCapabilities {
 
 export interface StorageDriver {
   /** `memory` is the in-process driver the fast tests run on (docs/testing.md). */
-  readonly kind: 'local' | 's3' | 'memory';
+  readonly kind: 'local' | 's3' | 'webdav' | 'sftp' | 'ftp' | 'memory';
 
   /** What this driver can do; the same for every instance of its kind. */
   readonly capabilities: DriverCapabilities;
@@ -280,6 +303,12 @@ export interface StorageDriver {
 
   /** Removes what crashed writes left behind (temp files) older than `maxAgeMs`; returns how many. */
   sweepTemp?(maxAgeMs: number): Promise<number>;
+
+  /**
+   * The server's host key as last seen (`SHA256:<base64>`, as OpenSSH prints it), for drivers that
+   * pin one (SFTP): the storage test pins it on the config when none is pinned yet.
+   */
+  hostKey?(): string | undefined;
 
   /** Releases sockets and other resources. */
   close?(): Promise<void>;
