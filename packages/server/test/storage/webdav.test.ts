@@ -1,0 +1,288 @@
+/**
+ * The WebDAV driver against real WebDAV servers started here on 127.0.0.1 (test/support/
+ * webdav-servers.ts): the shared contract on Apache httpd's mod_dav and on `rclone serve webdav`,
+ * then what only WebDAV has: refused credentials, an unreachable or missing folder, TLS checks,
+ * connections dropped mid-transfer, confinement to the configured folder, temp-file sweeping and
+ * the listing bound.
+ */
+import assert from 'node:assert/strict';
+import { mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { StorageError } from '../../src/storage/driver.ts';
+import { WEBDAV_CAPABILITIES, WebdavDriver } from '../../src/storage/drivers/webdav/webdav-driver.ts';
+import type { WebdavDriverConfig } from '../../src/storage/drivers/webdav/webdav-settings.ts';
+import { freePort } from '../support/server-process.ts';
+import {
+  DAV_PASSWORD,
+  DAV_USER,
+  startApacheDav,
+  startRcloneDav,
+  type TestWebdavServer,
+} from '../support/webdav-servers.ts';
+import {
+  expectCode,
+  generatedHash,
+  generatedStream,
+  hashStream,
+  readText,
+  runDriverContract,
+  ShiftableClock,
+  streamOf,
+} from './contract.ts';
+
+const MiB = 1024 * 1024;
+
+function config(server: TestWebdavServer, extra: Partial<WebdavDriverConfig> = {}): WebdavDriverConfig {
+  return {
+    endpoint: server.url,
+    username: DAV_USER,
+    password: DAV_PASSWORD,
+    rootFolder: 'cubby root',
+    tlsInsecureSkipVerify: false,
+    ...extra,
+  };
+}
+
+/** A driver on `server` whose root folder exists (made through a driver on the endpoint itself). */
+async function driverOn(
+  server: TestWebdavServer,
+  extra: Partial<WebdavDriverConfig> = {},
+): Promise<WebdavDriver> {
+  const base = new WebdavDriver(config(server, { rootFolder: '' }));
+  const folder = extra.rootFolder ?? 'cubby root';
+  if (folder) await base.mkdir(`/${folder}`).catch(() => undefined);
+  await base.close();
+  return new WebdavDriver(config(server, extra));
+}
+
+async function expectFailure(
+  promise: Promise<unknown>,
+  code: StorageError['code'],
+  reason: StorageError['reason'],
+): Promise<StorageError> {
+  let caught: unknown;
+  await assert.rejects(promise, (error: unknown) => {
+    caught = error;
+    return true;
+  });
+  assert.ok(caught instanceof StorageError, `expected a StorageError, got ${String(caught)}`);
+  assert.equal(caught.code, code, caught.message);
+  assert.equal(caught.reason, reason, caught.message);
+  assert.ok(!caught.message.includes(DAV_PASSWORD), 'the message names no password');
+  return caught;
+}
+
+const SERVERS: Array<[string, () => Promise<TestWebdavServer>]> = [
+  ['Apache mod_dav', startApacheDav],
+  ['rclone serve webdav', () => startRcloneDav()],
+];
+
+for (const [label, start] of SERVERS) {
+  describe(`WebDAV driver on ${label}`, () => {
+    let server: TestWebdavServer;
+    before(async () => {
+      server = await start();
+    });
+    after(async () => {
+      await server?.close();
+    });
+
+    runDriverContract(
+      `webdav (${label})`,
+      async () => {
+        const clock = new ShiftableClock();
+        const driver = await driverOn(server, { clock });
+        return { driver, clock, close: () => driver.close() };
+      },
+      WEBDAV_CAPABILITIES,
+    );
+
+    describe('failures say why', () => {
+      it('refuses a wrong password: FORBIDDEN, reason auth', async () => {
+        const driver = new WebdavDriver(config(server, { password: 'wrong' }));
+        try {
+          await expectFailure(driver.stat('/'), 'FORBIDDEN', 'auth');
+          await expectFailure(driver.write('/x.txt', streamOf('x')), 'FORBIDDEN', 'auth');
+        } finally {
+          await driver.close();
+        }
+      });
+
+      it('names a missing configured folder: UNAVAILABLE, reason folder_missing', async () => {
+        const driver = new WebdavDriver(config(server, { rootFolder: 'no such folder' }));
+        try {
+          await expectFailure(driver.stat('/'), 'UNAVAILABLE', 'folder_missing');
+          await expectFailure(driver.list('/'), 'UNAVAILABLE', 'folder_missing');
+          await expectFailure(driver.write('/a/b.txt', streamOf('x')), 'UNAVAILABLE', 'folder_missing');
+        } finally {
+          await driver.close();
+        }
+      });
+
+      it('answers UNAVAILABLE, reason unreachable, when nothing listens', async () => {
+        const port = await freePort();
+        const driver = new WebdavDriver({ ...config(server), endpoint: `http://127.0.0.1:${port}/` });
+        try {
+          const started = Date.now();
+          await expectFailure(driver.stat('/'), 'UNAVAILABLE', 'unreachable');
+          assert.ok(Date.now() - started < 5000);
+        } finally {
+          await driver.close();
+        }
+      });
+    });
+
+    describe('confinement', () => {
+      let driver: WebdavDriver;
+      before(async () => {
+        driver = await driverOn(server, { rootFolder: 'confined' });
+        await mkdir(path.join(server.dataDir, 'outside'), { recursive: true });
+        await writeFile(path.join(server.dataDir, 'outside', 'secret.txt'), 'secret');
+        await driver.write('/inside.txt', streamOf('inside'));
+      });
+      after(async () => {
+        await driver.close();
+      });
+
+      it('refuses .. and keeps encoded dots as literal names', async () => {
+        await expectCode(driver.read('/../outside/secret.txt'), 'INVALID_PATH');
+        await expectCode(driver.read('/%2e%2e/outside/secret.txt'), 'NOT_FOUND');
+        await expectCode(driver.read('/%2E%2E%2Foutside%2Fsecret.txt'), 'NOT_FOUND');
+        await driver.write('/%2e%2e', streamOf('a literal name'));
+        assert.equal(await readText(driver, '/%2e%2e'), 'a literal name');
+        assert.ok((await readdir(path.join(server.dataDir, 'confined'))).includes('%2e%2e'));
+        assert.deepEqual(await readdir(path.join(server.dataDir, 'outside')), ['secret.txt']);
+      });
+
+      it('does not follow a link on the server that points outside the folder', async () => {
+        await symlink(path.join(server.dataDir, 'outside'), path.join(server.dataDir, 'confined', 'link'));
+        await symlink(
+          path.join(server.dataDir, 'outside', 'secret.txt'),
+          path.join(server.dataDir, 'confined', 'file-link'),
+        );
+        await assert.rejects(readText(driver, '/file-link'));
+        await assert.rejects(readText(driver, '/link/secret.txt'));
+        await assert.rejects(driver.list('/link'));
+        const names = (await driver.list('/')).entries.map((e) => e.name);
+        assert.ok(names.includes('inside.txt'));
+      });
+
+      it('hides its temp files and refuses them as paths', async () => {
+        // Left through the server itself, so that rclone's cached listing knows it.
+        const res = await fetch(new URL('confined/.cubby-tmp-leftover', server.url), {
+          method: 'PUT',
+          body: 'half',
+          headers: {
+            Authorization: `Basic ${Buffer.from(`${DAV_USER}:${DAV_PASSWORD}`).toString('base64')}`,
+          },
+        });
+        assert.ok(res.status === 201 || res.status === 204, `PUT answered ${res.status}`);
+        assert.ok(!(await driver.list('/')).entries.some((e) => e.name.startsWith('.cubby-')));
+        await expectCode(driver.read('/.cubby-tmp-leftover'), 'INVALID_PATH');
+        assert.equal(await driver.sweepTemp(60_000), 0, 'a fresh temp file stays');
+        assert.equal(await driver.sweepTemp(0), 1, 'an old one goes');
+        assert.ok(!(await readdir(path.join(server.dataDir, 'confined'))).includes('.cubby-tmp-leftover'));
+      });
+    });
+
+    describe('dropped connections', () => {
+      let driver: WebdavDriver;
+      before(async () => {
+        driver = await driverOn(server, { rootFolder: 'dropped', tuning: { socketTimeoutMs: 5000 } });
+      });
+      after(async () => {
+        await driver.close();
+      });
+
+      it('fails a read cut off by the server with UNAVAILABLE, then reconnects', async () => {
+        const size = 64 * MiB;
+        await driver.write('/big.bin', generatedStream(size, 'drop'), { size });
+        const result = await driver.read('/big.bin');
+        const reader = result.body.getReader();
+        await reader.read();
+        const started = Date.now();
+        await server.stop();
+        await expectFailure(
+          (async () => {
+            for (;;) if ((await reader.read()).done) throw new Error('the body ended as if whole');
+          })(),
+          'UNAVAILABLE',
+          'unreachable',
+        );
+        assert.ok(Date.now() - started < 5000, 'within seconds');
+        await server.start();
+        const again = await driver.read('/big.bin');
+        assert.deepEqual(await hashStream(again.body), { sha256: generatedHash(size, 'drop'), bytes: size });
+      });
+
+      it('fails a write cut off by the server with UNAVAILABLE, leaves nothing listed, then reconnects', async () => {
+        let sent = 0;
+        const source = generatedStream(256 * MiB, 'cut').getReader();
+        let stopped: Promise<void> | undefined;
+        const body = new ReadableStream<Uint8Array>({
+          async pull(controller) {
+            const { value, done } = await source.read();
+            if (done) return controller.close();
+            sent += value.length;
+            if (sent > 8 * MiB && !stopped) stopped = server.stop();
+            controller.enqueue(value);
+          },
+        });
+        const started = Date.now();
+        await expectFailure(driver.write('/cut.bin', body), 'UNAVAILABLE', 'unreachable');
+        assert.ok(Date.now() - started < 10_000, 'within seconds');
+        await stopped;
+        await server.start();
+        await expectCode(driver.stat('/cut.bin'), 'NOT_FOUND');
+        assert.deepEqual(
+          (await driver.list('/')).entries.map((e) => e.name),
+          ['big.bin'],
+        );
+        await driver.write('/after.txt', streamOf('back'));
+        assert.equal(await readText(driver, '/after.txt'), 'back');
+      });
+    });
+
+    describe('listing bound', () => {
+      it('refuses a folder past maxListEntries with TOO_LARGE', async () => {
+        const driver = await driverOn(server, { rootFolder: 'bounded', tuning: { maxListEntries: 5 } });
+        try {
+          for (let i = 0; i < 6; i++) await driver.write(`/f${i}`, streamOf('x'));
+          await expectCode(driver.list('/'), 'TOO_LARGE');
+        } finally {
+          await driver.close();
+        }
+      });
+    });
+  });
+}
+
+describe('WebDAV driver over TLS (rclone with a self-signed certificate)', () => {
+  let server: TestWebdavServer;
+  before(async () => {
+    server = await startRcloneDav({ tls: true });
+  });
+  after(async () => {
+    await server?.close();
+  });
+
+  it('refuses the certificate: UNAVAILABLE, reason tls', async () => {
+    const driver = new WebdavDriver(config(server, { rootFolder: '' }));
+    try {
+      await expectFailure(driver.stat('/'), 'UNAVAILABLE', 'tls');
+    } finally {
+      await driver.close();
+    }
+  });
+
+  it('accepts it with tls_insecure_skip_verify', async () => {
+    const driver = new WebdavDriver(config(server, { rootFolder: '', tlsInsecureSkipVerify: true }));
+    try {
+      await driver.write('/tls.txt', streamOf('over tls'));
+      assert.equal(await readText(driver, '/tls.txt'), 'over tls');
+    } finally {
+      await driver.close();
+    }
+  });
+});
