@@ -49,7 +49,7 @@ async function driverOn(
   server: TestWebdavServer,
   extra: Partial<WebdavDriverConfig> = {},
 ): Promise<WebdavDriver> {
-  const base = new WebdavDriver(config(server, { rootFolder: '' }));
+  const base = new WebdavDriver({ ...config(server, extra), rootFolder: '' });
   const folder = extra.rootFolder ?? 'cubby root';
   if (folder) await base.mkdir(`/${folder}`).catch(() => undefined);
   await base.close();
@@ -284,5 +284,43 @@ describe('WebDAV driver over TLS (rclone with a self-signed certificate)', () =>
     } finally {
       await driver.close();
     }
+  });
+});
+
+describe('WebDAV driver with a 1 GiB file (Apache mod_dav)', () => {
+  let server: TestWebdavServer;
+  let driver: WebdavDriver;
+  before(async () => {
+    server = await startApacheDav();
+    driver = await driverOn(server);
+  });
+  after(async () => {
+    await driver?.close();
+    await server?.close();
+  });
+
+  it('writes and reads it back byte for byte, the process growing by less than 64 MiB', async (t) => {
+    const size = 1024 * MiB;
+    const expected = generatedHash(size, 'gib');
+    globalThis.gc?.();
+    const baseline = process.memoryUsage().rss;
+    let peak = baseline;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 50);
+    try {
+      const written = await driver.write('/gib.bin', generatedStream(size, 'gib'), { size });
+      assert.equal(written.size, size);
+      const read = await driver.read('/gib.bin');
+      assert.equal(read.size, size);
+      assert.deepEqual(await hashStream(read.body), { sha256: expected, bytes: size });
+    } finally {
+      clearInterval(sampler);
+    }
+    peak = Math.max(peak, process.memoryUsage().rss);
+    const growth = (peak - baseline) / MiB;
+    t.diagnostic(`RSS grew by ${growth.toFixed(1)} MiB`);
+    assert.ok(growth < 64, `RSS grew by ${growth.toFixed(1)} MiB`);
+    await driver.remove('/gib.bin');
   });
 });

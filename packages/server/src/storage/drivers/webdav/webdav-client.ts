@@ -77,26 +77,35 @@ export class WebdavClient {
   }
 
   /**
-   * The name an answer's href gives inside the folder `dir`: '' for the folder itself, null for
-   * anything that is neither it nor directly inside it (or an href that does not decode). Hrefs may
-   * be paths or absolute URLs, escaped as each server likes; they are compared decoded.
+   * For the folder `dir`: the name each answer's href gives inside it — '' for the folder itself,
+   * null for anything that is neither it nor directly inside it (or an href that does not decode).
+   * Hrefs may be paths or absolute URLs, escaped as each server likes; they are compared decoded.
    */
-  nameIn(href: string, dir: string): string | null {
-    let segments: string[];
-    try {
-      const url = new URL(href, `${this.origin}/`);
-      if (url.origin !== this.origin) return null;
-      segments = url.pathname
-        .split('/')
-        .filter((s) => s !== '')
-        .map((s) => decodeURIComponent(s));
-    } catch {
-      return null;
-    }
+  namesIn(dir: string): (href: string) => string | null {
     const dirSegments = [...this.rootSegments, ...pathSegments(dir)];
-    if (segments.length < dirSegments.length || segments.length > dirSegments.length + 1) return null;
-    if (dirSegments.some((s, i) => segments[i] !== s)) return null;
-    return segments.length === dirSegments.length ? '' : segments[segments.length - 1]!;
+    const depth = dirSegments.length;
+    return (href) => {
+      let pathname = href;
+      if (!href.startsWith('/')) {
+        try {
+          const url = new URL(href, `${this.origin}/`);
+          if (url.origin !== this.origin) return null;
+          pathname = url.pathname;
+        } catch {
+          return null;
+        }
+      }
+      const segments = pathname.split('/').filter((s) => s !== '');
+      if (segments.length !== depth && segments.length !== depth + 1) return null;
+      try {
+        for (let i = 0; i < depth; i++) {
+          if (decodeURIComponent(segments[i]!) !== dirSegments[i]) return null;
+        }
+        return segments.length === depth ? '' : decodeURIComponent(segments[depth]!);
+      } catch {
+        return null;
+      }
+    };
   }
 
   /**

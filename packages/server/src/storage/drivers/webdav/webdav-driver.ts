@@ -41,7 +41,6 @@ import {
   type WriteResult,
 } from '../../driver.ts';
 import {
-  compareNames,
   driverPath,
   isAddressableName,
   isSameOrInside,
@@ -196,8 +195,9 @@ export class WebdavDriver implements StorageDriver {
   /** The entry at a (checked) path, or null when nothing is there. */
   private async statAt(path: string, op: string): Promise<Entry | null> {
     let found: DavResource | undefined;
+    const nameOfHref = this.client.namesIn(path);
     const exists = await this.propfind(path, 0, op, (resource) => {
-      if (this.client.nameIn(resource.href, path) === '') found = resource;
+      if (nameOfHref(resource.href) === '') found = resource;
       else if (!found) found = resource; // a server that answers with another spelling of the path
       return false;
     });
@@ -212,8 +212,9 @@ export class WebdavDriver implements StorageDriver {
   private async entriesOf(dir: string, op: string, hidden = false): Promise<Entry[]> {
     const entries: Entry[] = [];
     let self: DavResource | undefined;
+    const nameOfHref = this.client.namesIn(dir);
     const exists = await this.propfind(dir, 1, op, (resource) => {
-      const name = this.client.nameIn(resource.href, dir);
+      const name = nameOfHref(resource.href);
       if (name === '') self = resource;
       if (!name || !isAddressableName(name)) return;
       if (!hidden && name.startsWith(RESERVED_PREFIX)) return;
@@ -360,16 +361,20 @@ export class WebdavDriver implements StorageDriver {
   async list(raw: string, options: ListOptions = {}): Promise<ListPage> {
     const dir = this.resolve(raw);
     const limit = listLimit(options.limit);
-    const entries = await this.entriesOf(dir, 'list');
-    entries.sort((a, b) => compareNames(a.name, b.name));
+    // Byte order of UTF-8 names (driver-path.ts, compareNames), each name encoded once.
+    const keyed = (await this.entriesOf(dir, 'list')).map((entry) => ({
+      entry,
+      key: Buffer.from(entry.name, 'utf8'),
+    }));
+    keyed.sort((a, b) => Buffer.compare(a.key, b.key));
     let start = 0;
     if (options.cursor) {
-      const after = decodeCursor(options.cursor);
-      start = entries.findIndex((e) => compareNames(e.name, after) > 0);
-      if (start < 0) start = entries.length;
+      const after = Buffer.from(decodeCursor(options.cursor), 'utf8');
+      start = keyed.findIndex((e) => Buffer.compare(e.key, after) > 0);
+      if (start < 0) start = keyed.length;
     }
-    const page = entries.slice(start, start + limit);
-    const more = start + limit < entries.length;
+    const page = keyed.slice(start, start + limit).map((e) => e.entry);
+    const more = start + limit < keyed.length;
     return { entries: page, ...(more ? { cursor: encodeCursor(page[page.length - 1]!.name) } : {}) };
   }
 
@@ -470,8 +475,9 @@ export class WebdavDriver implements StorageDriver {
     if (entry.isDirectory && !options.recursive) {
       // WebDAV's DELETE of a folder takes everything in it: look first.
       let empty = true;
+      const nameOfHref = this.client.namesIn(path);
       await this.propfind(path, 1, 'remove', (resource) => {
-        if (this.client.nameIn(resource.href, path) === '') return;
+        if (nameOfHref(resource.href) === '') return;
         empty = false;
         return false;
       });
