@@ -11,7 +11,10 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { StorageError } from '../../src/storage/driver.ts';
 import { WEBDAV_CAPABILITIES, WebdavDriver } from '../../src/storage/drivers/webdav/webdav-driver.ts';
+import { WebdavClient } from '../../src/storage/drivers/webdav/webdav-client.ts';
+import { type DavResource, parseMultistatus } from '../../src/storage/drivers/webdav/webdav-propfind.ts';
 import type { WebdavDriverConfig } from '../../src/storage/drivers/webdav/webdav-settings.ts';
+import { DEFAULT_WEBDAV_TUNING } from '../../src/storage/drivers/webdav/webdav-tuning.ts';
 import { freePort } from '../support/server-process.ts';
 import {
   DAV_PASSWORD,
@@ -322,5 +325,101 @@ describe('WebDAV driver with a 1 GiB file (Apache mod_dav)', () => {
     t.diagnostic(`RSS grew by ${growth.toFixed(1)} MiB`);
     assert.ok(growth < 64, `RSS grew by ${growth.toFixed(1)} MiB`);
     await driver.remove('/gib.bin');
+  });
+});
+
+describe('WebDAV driver on a server that ignores Range (Apache, Range dropped)', () => {
+  let server: TestWebdavServer;
+  let driver: WebdavDriver;
+  before(async () => {
+    server = await startApacheDav();
+    await (await driverOn(server)).close();
+    driver = new WebdavDriver(config(server, { endpoint: server.url.replace('/dav/', '/norange/') }));
+  });
+  after(async () => {
+    await driver?.close();
+    await server?.close();
+  });
+
+  it('cuts the asked range out of the whole file the server sends', async () => {
+    const data = Buffer.from(Array.from({ length: 300_000 }, (_, i) => i % 251));
+    await driver.write('/whole.bin', streamOf(data));
+    const got = await driver.read('/whole.bin', { range: { start: 100_000, end: 200_009 } });
+    assert.deepEqual(got.range, { start: 100_000, end: 200_009 });
+    assert.equal(got.contentLength, 100_010);
+    assert.equal(got.size, 300_000);
+    const bytes = Buffer.from(await new Response(got.body).arrayBuffer());
+    assert.ok(bytes.equals(data.subarray(100_000, 200_010)));
+    await expectCode(driver.read('/whole.bin', { range: { start: 300_000 } }), 'INVALID_RANGE');
+  });
+});
+
+describe('PROPFIND answers', () => {
+  const client = new WebdavClient(
+    {
+      endpoint: 'https://dav.example:8443/remote.php/dav/',
+      username: 'u',
+      password: 'p',
+      rootFolder: 'shared folder',
+      tlsInsecureSkipVerify: false,
+    },
+    DEFAULT_WEBDAV_TUNING,
+  );
+  after(() => client.close());
+
+  it('matches hrefs given as paths or absolute URLs, escaped either way, to the folder asked about', () => {
+    const nameIn = client.namesIn('/a b');
+    assert.equal(nameIn('/remote.php/dav/shared%20folder/a%20b/'), '');
+    assert.equal(nameIn('https://dav.example:8443/remote.php/dav/shared folder/a%20b/x%23y.txt'), 'x#y.txt');
+    assert.equal(nameIn('/remote.php/dav/shared%20folder/a%20b/%E4%B8%AD'), '中');
+    assert.equal(nameIn('/remote.php/dav/shared%20folder/a%20b/deeper/x'), null, 'not directly inside');
+    assert.equal(nameIn('/remote.php/dav/shared%20folder/other/x'), null, 'another folder');
+    assert.equal(nameIn('https://elsewhere.example/remote.php/dav/shared%20folder/a%20b/x'), null);
+    assert.equal(nameIn('/remote.php/dav/shared%20folder/a%20b/%E4'), null, 'does not decode');
+  });
+
+  it('reads a multistatus body split anywhere, keeping only found properties', async () => {
+    const xml = Buffer.from(
+      '<?xml version="1.0"?><d:multistatus xmlns:d="DAV:" xmlns:x="urn:x">' +
+        '<d:response><d:href>/f/%E4%B8%AD.txt</d:href>' +
+        '<d:propstat><d:prop><d:getcontentlength>12</d:getcontentlength>' +
+        '<d:getetag>W/"abc"</d:getetag><d:resourcetype/>' +
+        '<d:getlastmodified>Sun, 29 Nov 2026 07:00:00 GMT</d:getlastmodified></d:prop>' +
+        '<d:status>HTTP/1.1 200 OK</d:status></d:propstat>' +
+        '<d:propstat><d:prop><d:getcontenttype/></d:prop><d:status>HTTP/1.1 404 Not Found</d:status></d:propstat>' +
+        '</d:response>' +
+        '<d:response><d:href><![CDATA[/f/sub/]]></d:href><d:propstat><d:prop>' +
+        '<d:resourcetype><d:collection/></d:resourcetype><x:getetag>"not DAV"</x:getetag></d:prop>' +
+        '<d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>' +
+        '<d:response><d:href>/f/gone</d:href><d:status>HTTP/1.1 404 Not Found</d:status></d:response>' +
+        '</d:multistatus>',
+    );
+    const found: DavResource[] = [];
+    // One byte at a time: every tag, escape and multi-byte character is cut somewhere.
+    const bytes = (async function* () {
+      for (let i = 0; i < xml.length; i++) yield xml.subarray(i, i + 1);
+    })();
+    await parseMultistatus(bytes, (resource) => void found.push(resource), 'test');
+    assert.deepEqual(found, [
+      {
+        href: '/f/%E4%B8%AD.txt',
+        isCollection: false,
+        size: 12,
+        etag: 'W/"abc"',
+        modified: new Date('2026-11-29T07:00:00Z'),
+      },
+      { href: '/f/sub/', isCollection: true },
+    ]);
+  });
+
+  it('fails an answer that is not XML with UNAVAILABLE', async () => {
+    const html = (async function* () {
+      yield Buffer.from('<html><body>Login</body>');
+      yield Buffer.from('</html>');
+    })();
+    await expectCode(
+      parseMultistatus(html, () => undefined, 'test'),
+      'UNAVAILABLE',
+    );
   });
 });

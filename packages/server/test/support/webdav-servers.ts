@@ -131,7 +131,10 @@ async function runServer(
   };
 }
 
-/** Apache httpd with mod_dav_fs serving a fresh folder at `/dav/`. */
+/**
+ * Apache httpd with mod_dav_fs serving a fresh folder at `/dav/`, and the same folder at
+ * `/norange/` with every Range header dropped before Apache sees it.
+ */
 export async function startApacheDav(): Promise<TestWebdavServer> {
   const dir = await mkdtemp(path.join(tmpdir(), 'cubby-apache-dav-'));
   // Apache drops to www-data: it must reach its data through the temp folder.
@@ -159,6 +162,7 @@ export async function startApacheDav(): Promise<TestWebdavServer> {
     ['alias_module', 'mod_alias.so'],
     ['dav_module', 'mod_dav.so'],
     ['dav_fs_module', 'mod_dav_fs.so'],
+    ['headers_module', 'mod_headers.so'],
   ];
   const conf = [
     `ServerRoot ${dir}`,
@@ -184,6 +188,11 @@ export async function startApacheDav(): Promise<TestWebdavServer> {
     `  AuthUserFile ${path.join(dir, 'htpasswd')}`,
     '  Require valid-user',
     '</Directory>',
+    // The same folder again at /norange/, as a server that ignores Range (it always sends all).
+    `Alias /norange ${dataDir}`,
+    '<Location /norange>',
+    '  RequestHeader unset Range',
+    '</Location>',
     '',
   ].join('\n');
   await writeFile(path.join(dir, 'httpd.conf'), conf);

@@ -68,6 +68,9 @@ export async function parseMultistatus(
   parser.on('opentag', (tag) => {
     const name = davName(tag as SaxesTagNS);
     const parent = stack[stack.length - 1];
+    if (parent === undefined && name !== 'multistatus') {
+      throw new StorageError('UNAVAILABLE', `${what}: the answer is not a WebDAV multistatus`);
+    }
     stack.push(name);
     if (name === 'response') {
       href = undefined;
