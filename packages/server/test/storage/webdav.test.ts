@@ -2,8 +2,9 @@
  * The WebDAV driver against real WebDAV servers started here on 127.0.0.1 (test/support/
  * webdav-servers.ts): the shared contract on Apache httpd's mod_dav and on `rclone serve webdav`,
  * then what only WebDAV has: refused credentials, an unreachable or missing folder, TLS checks,
- * connections dropped mid-transfer, confinement to the configured folder, temp-file sweeping and
- * the listing bound.
+ * connections dropped mid-transfer, confinement to the configured folder, temp-file sweeping, the
+ * listing bound, a 1 GiB round trip in bounded memory, a server that ignores Range, and PROPFIND
+ * answers as servers spell them.
  */
 import assert from 'node:assert/strict';
 import { mkdir, readdir, symlink, writeFile } from 'node:fs/promises';

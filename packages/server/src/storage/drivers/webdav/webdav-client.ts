@@ -35,11 +35,17 @@ export class WebdavClient {
   /** The configured folder's path segments (decoded): the endpoint's path, then `rootFolder`. */
   readonly rootSegments: readonly string[];
   private readonly authorization: string;
+  private readonly socketTimeoutMs: number;
 
   constructor(config: WebdavDriverConfig, tuning: WebdavTuning) {
     let endpoint: URL;
+    let base: string[];
     try {
       endpoint = new URL(config.endpoint);
+      base = endpoint.pathname
+        .split('/')
+        .filter((s) => s !== '')
+        .map((s) => decodeURIComponent(s));
     } catch (error) {
       throw new StorageError('UNAVAILABLE', 'the WebDAV endpoint is not a URL', { cause: error });
     }
@@ -47,10 +53,6 @@ export class WebdavClient {
       throw new StorageError('UNAVAILABLE', 'the WebDAV endpoint must be an http or https URL');
     }
     this.origin = endpoint.origin;
-    const base = endpoint.pathname
-      .split('/')
-      .filter((s) => s !== '')
-      .map((s) => decodeURIComponent(s));
     // The folder inside the endpoint takes the same rules as any driver path: no "..", no escape.
     const folder = pathSegments(driverPath(`/${config.rootFolder ?? ''}`));
     this.rootSegments = [...base, ...folder];
@@ -62,12 +64,10 @@ export class WebdavClient {
       this.transport = http;
       this.agent = new http.Agent(options);
     }
-    const user = endpoint.username ? decodeURIComponent(endpoint.username) : config.username;
-    this.authorization = `Basic ${Buffer.from(`${user}:${config.password}`).toString('base64')}`;
+    // Credentials written into the URL itself are never used (nor sent): only the config's.
+    this.authorization = `Basic ${Buffer.from(`${config.username}:${config.password}`).toString('base64')}`;
     this.socketTimeoutMs = tuning.socketTimeoutMs;
   }
-
-  private readonly socketTimeoutMs: number;
 
   /** The absolute URL of a driver path (already normalised), a collection's with a trailing slash. */
   url(path: string, collection = false): string {
