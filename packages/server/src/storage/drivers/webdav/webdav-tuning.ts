@@ -4,12 +4,13 @@ export interface WebdavTuning {
   /**
    * Most entries one folder's listing may hold. A PROPFIND answer is parsed as a stream, but its
    * entries are kept to be sorted (WebDAV servers list in no set order), so a folder past this many
-   * fails with TOO_LARGE instead of growing memory without bound (about 300 bytes an entry).
+   * fails with TOO_LARGE instead of growing memory without bound (about 500 bytes an entry with
+   * names of 20 characters: some 50 MB at the bound).
    */
   maxListEntries: number;
   /** An idle socket (no byte either way) for this long fails the request with UNAVAILABLE. */
   socketTimeoutMs: number;
-  /** Sockets kept open per endpoint. */
+  /** Requests in flight at once per driver; more wait for a free socket. */
   maxSockets: number;
   /** Most folders one `sweepTemp` walks. */
   sweepMaxFolders: number;
@@ -20,7 +21,7 @@ export interface WebdavTuning {
 export const DEFAULT_WEBDAV_TUNING: WebdavTuning = {
   maxListEntries: 100_000,
   socketTimeoutMs: 30_000,
-  maxSockets: 16,
+  maxSockets: 32,
   sweepMaxFolders: 10_000,
   lockedRetries: 6,
 };
