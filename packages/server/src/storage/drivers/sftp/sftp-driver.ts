@@ -43,7 +43,6 @@ import {
 } from '../../driver.ts';
 import {
   ancestorsAndSelf,
-  compareNames,
   driverPath,
   isAddressableName,
   isSameOrInside,
@@ -245,22 +244,28 @@ export class SftpDriver implements StorageDriver {
     const after =
       options.cursor === undefined ? undefined : Buffer.from(options.cursor, 'base64url').toString();
     return this.run('list', path, async (session) => {
-      const stats = await this.inspect(session, path);
-      if (!stats) throw new StorageError('NOT_FOUND', `${path} not found`);
-      if (!stats.isDirectory()) throw new StorageError('NOT_A_DIRECTORY', `${path} is not a directory`);
-      let kept: RemoteEntry[] = [];
-      const byName = (a: RemoteEntry, b: RemoteEntry) => compareNames(a.name, b.name);
-      await readDir(session.sftp, remoteOf(session, path), (batch) => {
+      // Each name's UTF-8 bytes once, for sorting in byte order.
+      let kept: Array<RemoteEntry & { key: Buffer }> = [];
+      const afterKey = after === undefined ? undefined : Buffer.from(after);
+      const byKey = (a: { key: Buffer }, b: { key: Buffer }) => Buffer.compare(a.key, b.key);
+      // Read while the path is checked (a round trip saved); nothing read is used unless it passes.
+      const reading = readDir(session.sftp, remoteOf(session, path), (batch) => {
         for (const entry of batch) {
           // Files and folders only: links (never followed), devices, sockets and pipes are not listed.
           if (!(entry.stats.isFile() || entry.stats.isDirectory())) continue;
           if (entry.name.startsWith(RESERVED_PREFIX) || !isAddressableName(entry.name)) continue;
-          if (after !== undefined && compareNames(entry.name, after) <= 0) continue;
-          kept.push(entry);
+          const key = Buffer.from(entry.name);
+          if (afterKey && Buffer.compare(key, afterKey) <= 0) continue;
+          kept.push({ ...entry, key });
         }
-        if (kept.length > 4 * limit) kept = kept.sort(byName).slice(0, limit + 1);
+        if (kept.length > 4 * limit) kept = kept.sort(byKey).slice(0, limit + 1);
       });
-      kept.sort(byName);
+      reading.catch(() => undefined); // its failure matters only once the path is checked
+      const stats = await this.inspect(session, path);
+      if (!stats) throw new StorageError('NOT_FOUND', `${path} not found`);
+      if (!stats.isDirectory()) throw new StorageError('NOT_A_DIRECTORY', `${path} is not a directory`);
+      await reading;
+      kept.sort(byKey);
       const entries = kept.slice(0, limit).map((e) => this.toEntry(joinPath(path, e.name), e.stats));
       const page: ListPage = { entries };
       if (kept.length > limit) page.cursor = Buffer.from(entries.at(-1)!.name).toString('base64url');
