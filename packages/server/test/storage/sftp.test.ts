@@ -127,6 +127,15 @@ describe('sftp driver: signing in and reaching the server', () => {
     const sealed = await sftpDriver({ privateKey: s.sealedKey, passphrase: 'not the passphrase' });
     await expectFailure(sealed.driver.stat('/'), 'FORBIDDEN', 'auth', ['not the passphrase']);
     await sealed.driver.close();
+    const garbage = '-----BEGIN OPENSSH PRIVATE KEY-----\nnot a key\n-----END OPENSSH PRIVATE KEY-----\n';
+    const broken = await sftpDriver({ privateKey: garbage });
+    await expectFailure(broken.driver.stat('/'), 'FORBIDDEN', 'auth', ['not a key']);
+    await broken.driver.close();
+    // An account the server does not know, with the right key: refused the same way.
+    const stranger = await sftpDriver({ username: 'no-such-user-4711' });
+    await expectFailure(stranger.driver.stat('/'), 'FORBIDDEN', 'auth');
+    assert.equal(stranger.driver.hostKey(), s.hostKeyFingerprint, 'the host key is seen before signing in');
+    await stranger.driver.close();
   });
 
   it("answers UNAVAILABLE 'unreachable' within seconds when nothing listens", async () => {

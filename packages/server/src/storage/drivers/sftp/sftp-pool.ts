@@ -133,10 +133,16 @@ export class SftpPool {
       const client = new Client();
       let mismatch: string | undefined;
       let settled = false;
+      // ssh2's readyTimeout ends at sign-in; this one also covers opening SFTP and finding the root.
+      const timer = setTimeout(
+        () => fail(new Error('timed out opening the SFTP session')),
+        2 * this.tuning.readyTimeoutMs,
+      );
       const fail = (error: unknown) => {
+        clearTimeout(timer);
         if (settled) return;
         settled = true;
-        client.end();
+        client.destroy();
         reject(mapConnectError(error, server, mismatch));
       };
       client.on('error', fail);
@@ -147,6 +153,7 @@ export class SftpPool {
         client.sftp((error, sftp) => {
           if (error) return fail(error);
           resolveRoot(sftp, root, server).then((resolved) => {
+            clearTimeout(timer);
             if (settled) return;
             settled = true;
             const session: Pooled = { sftp, root: resolved, client, users: 0, closed: false };
@@ -193,6 +200,7 @@ export class SftpPool {
         client.connect(config);
       } catch (error) {
         // ssh2 reads the key before connecting: one it cannot parse or open is refused here.
+        clearTimeout(timer);
         settled = true;
         reject(
           new StorageError(
