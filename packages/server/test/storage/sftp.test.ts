@@ -19,6 +19,7 @@ import { freePort } from '../support/server-process.ts';
 import { startTestSshd, type TestSshd } from '../support/sshd.ts';
 import {
   type DriverHarness,
+  droppedStream,
   expectCode,
   generatedHash,
   generatedStream,
@@ -386,6 +387,45 @@ describe('sftp driver: connections', () => {
       assert.equal(await readText(driver, '/after.txt'), 'back');
     } finally {
       await s.start().catch(() => undefined);
+      await driver.close();
+    }
+  });
+});
+
+describe('sftp driver: writes', () => {
+  it("fails with the body's own error when the sender goes away, storing nothing", async () => {
+    const { driver, root } = await sftpDriver();
+    try {
+      await assert.rejects(driver.write('/gone.bin', droppedStream(3 * MiB, 'gone')), /client went away/);
+      assert.deepEqual(await allNames(root), [], 'the temp file is removed');
+      const { uploadId } = await driver.multipart.init('/gone-parts.bin');
+      await assert.rejects(
+        driver.multipart.uploadPart('/gone-parts.bin', uploadId, 1, droppedStream(MiB, 'p'), {
+          size: 5 * MiB,
+        }),
+        /client went away/,
+      );
+      assert.deepEqual(await driver.multipart.listParts('/gone-parts.bin', uploadId), []);
+    } finally {
+      await driver.close();
+    }
+  });
+
+  it('gives a rewrite of the same size in the same second a new ETag and a later time', async () => {
+    const { driver } = await sftpDriver();
+    try {
+      const etags = new Set<string>();
+      let last = 0;
+      for (let i = 0; i < 3; i++) {
+        const { etag } = await driver.write('/same.txt', streamOf(`v${i}`));
+        etags.add(etag!);
+        const modified = (await driver.stat('/same.txt')).modified!.getTime();
+        assert.ok(modified > last, 'each version is dated after the one it replaced');
+        last = modified;
+      }
+      assert.equal(etags.size, 3);
+      assert.ok(last - Date.now() < 5000, 'never far in the future');
+    } finally {
       await driver.close();
     }
   });

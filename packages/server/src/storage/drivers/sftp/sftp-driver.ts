@@ -112,6 +112,30 @@ function toNodeReadable(body: ReadableStream<Uint8Array>): Readable {
   return Readable.fromWeb(body as unknown as NodeWebReadableStream<Uint8Array>);
 }
 
+/** A caller's body as a Node stream, and the error the body itself failed with, if it did. */
+function watchedBody(body: ReadableStream<Uint8Array>): { source: Readable; failure(): unknown } {
+  let failure: unknown;
+  const reader = body.getReader();
+  const watched = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        let next: ReadableStreamReadResult<Uint8Array>;
+        try {
+          next = await reader.read();
+        } catch (error) {
+          failure = error;
+          throw error;
+        }
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
+  return { source: toNodeReadable(watched), failure: () => failure };
+}
+
 /** A remote path below `root` for a normalised driver path (or part path) `path`. */
 function remoteOf(session: SftpSession, path: string): string {
   if (path === '/') return session.root;
@@ -326,15 +350,30 @@ export class SftpDriver implements StorageDriver {
       options.size === undefined
         ? new ByteLimit(Number.MAX_SAFE_INTEGER, false)
         : new ByteLimit(options.size, true);
-    const source = toNodeReadable(body);
+    return this.writeBody('write', path, body, limit);
+  }
+
+  /**
+   * Streams a caller's body into `path`, its folder made first. When the body itself fails (its
+   * sender went away), that failure is thrown as it is: the server did nothing wrong.
+   */
+  private async writeBody(
+    op: string,
+    path: string,
+    body: ReadableStream<Uint8Array>,
+    limit: ByteLimit,
+  ): Promise<WriteResult> {
+    const watched = watchedBody(body);
     try {
-      return await this.run('write', path, async (session) => {
+      return await this.run(op, path, async (session) => {
         await this.ensureDir(session, parentOf(path));
-        return this.writeFile(session, path, source, limit);
+        return this.writeFile(session, path, watched.source, limit);
       });
+    } catch (error) {
+      throw watched.failure() ?? error;
     } finally {
       // Not read to its end when the write failed before or during it.
-      source.destroy();
+      watched.source.destroy();
     }
   }
 
@@ -540,15 +579,9 @@ export class SftpDriver implements StorageDriver {
   /** The raw file operations of multipart uploads, below `/.cubby-multipart` (no user-path rules). */
   private partFiles(): PartFiles {
     return {
-      writeFile: (path, body, size) =>
-        this.run('write part', path, async (session) => {
-          const source = toNodeReadable(body);
-          try {
-            await this.writeFile(session, path, source, new ByteLimit(size, true));
-          } finally {
-            source.destroy();
-          }
-        }),
+      writeFile: async (path, body, size) => {
+        await this.writeBody('write part', path, body, new ByteLimit(size, true));
+      },
       readFile: async (path) => {
         const lease = await this.pool.acquire();
         const { sftp } = lease.session;
