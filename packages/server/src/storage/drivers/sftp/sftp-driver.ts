@@ -272,8 +272,11 @@ export class SftpDriver implements StorageDriver {
       let kept: Array<RemoteEntry & { key: Buffer }> = [];
       const afterKey = after === undefined ? undefined : Buffer.from(after);
       const byKey = (a: { key: Buffer }, b: { key: Buffer }) => Buffer.compare(a.key, b.key);
-      // Read while the path is checked (a round trip saved); nothing read is used unless it passes.
-      const reading = readDir(session.sftp, remoteOf(session, path), (batch) => {
+      const stats = await this.inspect(session, path);
+      if (!stats) throw new StorageError('NOT_FOUND', `${path} not found`);
+      if (!stats.isDirectory()) throw new StorageError('NOT_A_DIRECTORY', `${path} is not a directory`);
+      // Only once the path is known to hold no link: a folder behind one is never even read.
+      await readDir(session.sftp, remoteOf(session, path), (batch) => {
         for (const entry of batch) {
           // Files and folders only: links (never followed), devices, sockets and pipes are not listed.
           if (!(entry.stats.isFile() || entry.stats.isDirectory())) continue;
@@ -284,11 +287,6 @@ export class SftpDriver implements StorageDriver {
         }
         if (kept.length > 4 * limit) kept = kept.sort(byKey).slice(0, limit + 1);
       });
-      reading.catch(() => undefined); // its failure matters only once the path is checked
-      const stats = await this.inspect(session, path);
-      if (!stats) throw new StorageError('NOT_FOUND', `${path} not found`);
-      if (!stats.isDirectory()) throw new StorageError('NOT_A_DIRECTORY', `${path} is not a directory`);
-      await reading;
       kept.sort(byKey);
       const entries = kept.slice(0, limit).map((e) => this.toEntry(joinPath(path, e.name), e.stats));
       const page: ListPage = { entries };
