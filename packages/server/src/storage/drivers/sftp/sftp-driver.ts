@@ -423,8 +423,11 @@ export class SftpDriver implements StorageDriver {
     await this.run('sweep', '/', async (session) => {
       const walk = async (remote: string): Promise<void> => {
         const entries: RemoteEntry[] = [];
-        await readDir(session.sftp, remote, (batch) => entries.push(...batch.slice(0, budget)));
-        budget -= entries.length;
+        await readDir(session.sftp, remote, (batch) => {
+          const taken = batch.slice(0, Math.max(budget, 0));
+          entries.push(...taken);
+          budget -= taken.length;
+        });
         for (const { name, stats } of entries) {
           const child = remote === '/' ? `/${name}` : `${remote}/${name}`;
           if (name.startsWith(TEMP_PREFIX)) {
