@@ -21,7 +21,7 @@ import { machine, timeMs } from './lib/harness.ts';
 import { drain, generated, MiB } from './lib/streams.ts';
 
 const FILES = 1000;
-const ROUNDS = 9;
+const ROUNDS = 31;
 const size = Number(process.argv[2] ?? 256) * MiB;
 
 const nodeStream = (body: ReadableStream<Uint8Array>) =>
