@@ -170,13 +170,12 @@ export class SftpDriver implements StorageDriver {
   // ---- paths ---------------------------------------------------------------------------------
 
   /** Normalises a user path and refuses the driver's reserved names. */
-  private resolve(raw: string): { path: string; segments: string[] } {
+  private resolve(raw: string): string {
     const path = driverPath(raw);
-    const segments = pathSegments(path);
-    if (segments.some((s) => s.startsWith(RESERVED_PREFIX))) {
+    if (pathSegments(path).some((s) => s.startsWith(RESERVED_PREFIX))) {
       throw new StorageError('INVALID_PATH', `names starting with ${RESERVED_PREFIX} are reserved`);
     }
-    return { path, segments };
+    return path;
   }
 
   /** Runs `work` on a pooled session, its failures as StorageErrors naming `op` and `path`. */
@@ -249,7 +248,7 @@ export class SftpDriver implements StorageDriver {
   // ---- files and directories -----------------------------------------------------------------
 
   async stat(raw: string): Promise<Entry> {
-    const { path } = this.resolve(raw);
+    const path = this.resolve(raw);
     return this.run('stat', path, async (session) => {
       const stats = await this.inspect(session, path);
       if (!stats) throw new StorageError('NOT_FOUND', `${path} not found`);
@@ -263,7 +262,7 @@ export class SftpDriver implements StorageDriver {
    * with the folder, the memory only with the page.
    */
   async list(raw: string, options: ListOptions = {}): Promise<ListPage> {
-    const { path } = this.resolve(raw);
+    const path = this.resolve(raw);
     const limit = listLimit(options.limit);
     const after =
       options.cursor === undefined ? undefined : Buffer.from(options.cursor, 'base64url').toString();
@@ -296,7 +295,7 @@ export class SftpDriver implements StorageDriver {
   }
 
   async read(raw: string, options: ReadOptions = {}): Promise<ReadResult> {
-    const { path } = this.resolve(raw);
+    const path = this.resolve(raw);
     if (path === '/') throw new StorageError('IS_A_DIRECTORY', 'the root is a directory');
     // The session stays held until the body ends or is cancelled.
     const lease = await this.pool.acquire();
@@ -342,7 +341,7 @@ export class SftpDriver implements StorageDriver {
     body: ReadableStream<Uint8Array>,
     options: WriteOptions = {},
   ): Promise<WriteResult> {
-    const { path } = this.resolve(raw);
+    const path = this.resolve(raw);
     if (path === '/') throw new StorageError('IS_A_DIRECTORY', 'the root is a directory');
     const limit =
       options.size === undefined
@@ -445,7 +444,7 @@ export class SftpDriver implements StorageDriver {
   }
 
   async mkdir(raw: string): Promise<void> {
-    const { path } = this.resolve(raw);
+    const path = this.resolve(raw);
     if (path === '/') throw new StorageError('ALREADY_EXISTS', `${path} already exists`);
     await this.run('mkdir', path, async (session) => {
       await this.ensureDir(session, parentOf(path));
@@ -464,7 +463,7 @@ export class SftpDriver implements StorageDriver {
   }
 
   async remove(raw: string, options: { recursive?: boolean } = {}): Promise<void> {
-    const { path } = this.resolve(raw);
+    const path = this.resolve(raw);
     if (path === '/') throw new StorageError('INVALID_PATH', 'the root cannot be removed');
     await this.run('remove', path, async (session) => {
       const stats = await this.inspect(session, path);
@@ -492,8 +491,8 @@ export class SftpDriver implements StorageDriver {
     rawTo: string,
     use: (session: SftpSession, from: string, to: string, source: Stats) => Promise<void>,
   ): Promise<void> {
-    const from = this.resolve(rawFrom).path;
-    const to = this.resolve(rawTo).path;
+    const from = this.resolve(rawFrom);
+    const to = this.resolve(rawTo);
     if (from === '/' || to === '/' || isSameOrInside(from, to)) {
       throw new StorageError('INVALID_PATH', `cannot ${op} ${from} onto or into itself`);
     }
@@ -567,7 +566,7 @@ export class SftpDriver implements StorageDriver {
 
   /** A user path as multipart targets it: checked, normalised, not a folder. */
   private async checkTarget(raw: string): Promise<string> {
-    const { path } = this.resolve(raw);
+    const path = this.resolve(raw);
     if (path === '/') throw new StorageError('IS_A_DIRECTORY', 'the root is a directory');
     await this.run('multipart', path, async (session) => {
       if ((await this.inspect(session, path))?.isDirectory()) {
