@@ -74,7 +74,7 @@ import {
 import { FilesRepository } from './modules/files/files.repository.ts';
 import { filesRoutes } from './modules/files/files.routes.ts';
 import { FilesService } from './modules/files/files.service.ts';
-import { DriverPool, type S3Secrets } from './vfs/driver-pool.ts';
+import { DriverPool } from './vfs/driver-pool.ts';
 import { StoredObjects } from './vfs/objects.ts';
 import { StorageQuota } from './vfs/quota.ts';
 import { folderQuotas } from './vfs/resolve.ts';
@@ -283,7 +283,7 @@ export function createApp(deps: AppDeps) {
   // opened by `storageConfigs`, built below (no driver is built before a request arrives).
   const drivers = new DriverPool({
     findConfig: (id) => storageConfigsRepository.findById(id),
-    openSecrets: (record): S3Secrets => storageConfigs.openSecrets(record),
+    openSecrets: (record): Record<string, string> => storageConfigs.openSecrets(record),
     publicBaseUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
     secretKey: deps.secretKey,
     clock,
@@ -518,7 +518,12 @@ export function createApp(deps: AppDeps) {
   app.route(
     LOCAL_PRESIGN_MOUNT,
     localLinkRoutes(
-      new SignedLinks({ localDriver: (id) => drivers.localDriver(id), secret: deps.secretKey, clock }),
+      new SignedLinks({
+        localDriver: (id) => drivers.localDriver(id),
+        driver: async (id) => ((await drivers.find(id)) ? drivers.driver(id) : undefined),
+        secret: deps.secretKey,
+        clock,
+      }),
     ),
   );
 

@@ -124,6 +124,16 @@ const jobs = startJobs(
           run: () => services.notifications.scanExpiries(),
         },
         {
+          // Used bytes follow every door's changes; this corrects what happened behind their back.
+          name: 'recount the bytes each storage holds',
+          everyMs: 6 * 3600_000,
+          run: async () =>
+            services.quota.recountAll(
+              await services.storageConfigs.repo.list({ publicOnly: false }),
+              (id, error) => logger.warn({ configId: id, err: error }, 'storage recount failed'),
+            ),
+        },
+        {
           name: 'remove form uploads spooled by crashed requests',
           everyMs: 3600_000,
           run: () => services.fs.uploads.removeLeftoverSpools(),

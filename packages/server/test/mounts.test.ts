@@ -316,10 +316,10 @@ for (const dialect of DIALECTS) {
         ],
         [
           'an unknown storage type',
-          { storage_type: 'FTP' },
+          { storage_type: 'GOPHER' },
           'storage_type',
-          '存储类型只能是 S3 或 Local（实际类型由存储配置决定）',
-          'The storage type must be S3 or Local (the storage configuration decides what it really is)',
+          '存储类型只能是 S3、Local、WebDAV、SFTP 或 FTP（实际类型由存储配置决定）',
+          'The storage type must be S3, Local, WebDAV, SFTP or FTP (the storage configuration decides what it really is)',
         ],
         ...[-1, 86_401, 1.5, '300', null].map((cache_ttl): Rule => [
           `a cache time of ${JSON.stringify(cache_ttl)}`,

@@ -303,6 +303,40 @@ for (const dialect of DIALECTS) {
       assert.equal((await upload('/outside', 'c.bin', 30 * KiB)).status, 200);
     });
 
+    it('the periodic recount corrects drift: bytes changed behind the server, on a config without a quota too', async () => {
+      const root = `${t.database.dataDir}/quota-drift-${randomUUID()}`;
+      await fs.mkdir(root, { recursive: true });
+      const made = await t.json('/api/storage', {
+        method: 'POST',
+        headers: admin,
+        json: { name: 'drift', storage_type: 'LOCAL', root_path: root },
+      });
+      assert.equal(made.status, 201, JSON.stringify(made.body));
+      const id = made.body.data.id;
+      await fs.writeFile(`${root}/a.bin`, bytes(10 * KiB));
+      const config = (await t.services.storageConfigs.find(id))!;
+      assert.equal((await t.services.quota.usage(config)).usedBytes, 10 * KiB);
+      // Behind the server's back: one file grows, another appears; the count does not know yet.
+      await fs.writeFile(`${root}/a.bin`, bytes(30 * KiB));
+      await fs.writeFile(`${root}/b.bin`, bytes(5 * KiB));
+      assert.equal((await t.services.quota.usage(config)).usedBytes, 10 * KiB);
+      const failed: string[] = [];
+      const counted = await t.services.quota.recountAll(
+        [config, { id: 'no-such-config', total_storage_bytes: null }],
+        (configId) => failed.push(configId),
+      );
+      assert.equal(counted, 1);
+      assert.deepEqual(
+        failed,
+        ['no-such-config'],
+        'a config that cannot be counted is reported, the rest go on',
+      );
+      assert.equal((await t.services.quota.usage(config)).usedBytes, 35 * KiB);
+      const stats = await t.json('/api/admin/dashboard/stats', { headers: admin });
+      const row = stats.body.data.s3Buckets.find((b: { id: string }) => b.id === id);
+      assert.deepEqual([row.usedStorage, typeof row.totalStorage], [35 * KiB, 'number']);
+    });
+
     it('share uploads and mount writes count against one quota', async () => {
       const { config, mount } = storages[0]!;
       const folder = await freshStorage(storages[0]!);

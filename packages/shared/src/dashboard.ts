@@ -2,12 +2,14 @@
  * The admin dashboard's answer (GET /api/admin/dashboard/stats): CloudPaste's fields, which its
  * dashboard reads, with ours beside them. Days are UTC calendar days.
  */
+import type { StorageKindName } from './storage-fields.ts';
 
 export interface StorageUsage {
   id: string;
   name: string;
   providerType: string;
-  storageType: 'S3' | 'Local';
+  /** CloudPaste's `S3` and `Local`, and the name of each other type. */
+  storageType: StorageKindName;
   bucketName: string | null;
   usedStorage: number;
   fileCount: number;

@@ -2,6 +2,7 @@
  * What the file-system API (`/api/{admin,user}/fs/*`) answers, as its clients read it (CloudPaste's
  * field names; docs/compatibility.md §6).
  */
+import type { StorageKindName } from './storage-fields.ts';
 
 /**
  * `POST …/fs/update` takes text files up to this many bytes (CloudPaste's 10 MiB), and the explorer
@@ -34,7 +35,7 @@ export interface FsListingAnswer {
   /** Whether the caller may write here (upload, make folders, rename, delete): a mount folder within a writable grant. */
   writable: boolean;
   mount_id?: string;
-  storage_type?: 'S3' | 'Local';
+  storage_type?: StorageKindName;
   items: FsListItem[];
   /** The folder's README above and below its listing (folder rules; Markdown, sanitised when shown). */
   header_markdown?: string | null;
@@ -51,7 +52,7 @@ export interface FsInfoAnswer {
   contentType: string;
   etag?: string;
   mount_id: string;
-  storage_type: 'S3' | 'Local';
+  storage_type: StorageKindName;
   preview_url?: string | null;
   download_url?: string | null;
 }
@@ -65,7 +66,7 @@ export interface FsFileLinkAnswer {
   forceDownload: boolean;
   presignedUrl: string | null;
   mount_id: string;
-  storage_type: 'S3' | 'Local';
+  storage_type: StorageKindName;
 }
 
 export type FsTaskKind = 'copy' | 'move';

@@ -3,6 +3,7 @@
  * shows the root of one storage config in the file explorer and over WebDAV. The input rules, used by the
  * server to validate and by the web form to answer inline, and the answer shape.
  */
+import { STORAGE_KIND_NAME, type StorageKindName } from './storage-fields.ts';
 import { z } from 'zod';
 import { normalizePath } from './paths.ts';
 
@@ -103,18 +104,54 @@ const sortOrderSchema = z
   .max(SORT_ORDER_LIMIT, { message: 'sort_order_invalid' });
 
 /**
- * `storage_type`: CloudPaste clients send "S3" (the only type they know). It is accepted, or left
- * out; what a mount really is comes from its storage config, local disk or S3.
+ * `storage_type`: CloudPaste clients send "S3" (the only type they know). It, or any other kind's
+ * name, is accepted, or left out; what a mount really is comes from its storage config.
  */
 const storageTypeSchema = z
   .string()
   .max(20)
-  .refine((v) => v === '' || v.toUpperCase() === 'S3' || v.toLowerCase() === 'local', {
-    message: 'storage_type_invalid',
+  .refine(
+    (v) =>
+      v === '' || Object.values(STORAGE_KIND_NAME).some((name) => name.toLowerCase() === v.toLowerCase()),
+    { message: 'storage_type_invalid' },
+  );
+
+/** How a mount's downloads leave (docs/storage.md, "Download links"). */
+export const LINK_POLICIES = ['proxy', 'direct', 'custom_host'] as const;
+export type LinkPolicy = (typeof LINK_POLICIES)[number];
+
+const linkPolicySchema = z.enum(LINK_POLICIES, { error: 'link_policy_invalid' });
+
+/** An http(s) address without query or fragment, trailing slashes dropped; "" or null for none. */
+const customHostSchema = z
+  .union([z.null(), z.string({ error: 'custom_host_invalid' })], { error: 'custom_host_invalid' })
+  .transform((value, ctx) => {
+    const trimmed = (value ?? '').trim();
+    if (trimmed === '') return null;
+    let url: URL | null = null;
+    try {
+      url = new URL(trimmed);
+    } catch {
+      url = null;
+    }
+    if (
+      !url ||
+      (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+      url.search ||
+      url.hash ||
+      url.username ||
+      trimmed.length > 2048
+    ) {
+      ctx.addIssue({ code: 'custom', message: 'custom_host_invalid' });
+      return z.NEVER;
+    }
+    return trimmed.replace(/\/+$/, '');
   });
 
 const fields = {
   name: nameSchema,
+  link_policy: linkPolicySchema.optional(),
+  custom_host: customHostSchema.optional(),
   storage_type: storageTypeSchema.nullish(),
   storage_config_id: z
     .string({ error: 'storage_config_required' })
@@ -128,7 +165,15 @@ const fields = {
   cache_ttl: cacheTtlSchema.optional(),
 };
 
-export const mountCreateSchema = z.object(fields);
+/** A custom-host mount needs its address. */
+const hostGiven = (value: {
+  link_policy?: LinkPolicy | undefined;
+  custom_host?: string | null | undefined;
+}) => value.link_policy !== 'custom_host' || Boolean(value.custom_host);
+const hostRule = { message: 'custom_host_required', path: ['custom_host'] };
+
+export const mountCreateSchema = z.object(fields).refine(hostGiven, hostRule);
+/** Any subset; the server checks the custom host again against the stored mount. */
 export const mountUpdateSchema = z.object(fields).partial();
 
 export type MountCreateInput = z.input<typeof mountCreateSchema>;
@@ -141,7 +186,7 @@ export type MountUpdateInput = z.input<typeof mountUpdateSchema>;
 export interface Mount {
   id: string;
   name: string;
-  storage_type: 'S3' | 'Local';
+  storage_type: StorageKindName;
   storage_config_id: string;
   mount_path: string;
   remark: string | null;
@@ -149,6 +194,9 @@ export interface Mount {
   created_by: string | null;
   sort_order: number;
   cache_ttl: number;
+  /** How downloads leave: through this server, straight from the storage, or from `custom_host`. */
+  link_policy: LinkPolicy;
+  custom_host: string | null;
   created_at: string;
   updated_at: string;
   last_used: string | null;

@@ -6,6 +6,7 @@
  * (`validation.<message>` on the server).
  */
 import { z } from 'zod';
+import { SECRET_MASK } from './oidc.ts';
 import { normalizePath } from './paths.ts';
 
 /** CloudPaste's S3 provider labels, in the order forms offer them. */
@@ -13,10 +14,33 @@ export const S3_PROVIDER_LABELS = ['Cloudflare R2', 'Backblaze B2', 'AWS S3', 'O
 export type S3ProviderLabel = (typeof S3_PROVIDER_LABELS)[number];
 /** The provider label of a local-disk config. */
 export const LOCAL_PROVIDER_LABEL = 'Local';
-export const STORAGE_PROVIDER_LABELS = [...S3_PROVIDER_LABELS, LOCAL_PROVIDER_LABEL] as const;
+/** The provider labels of the file-tree storages on another server: each is its own type. */
+export const REMOTE_PROVIDER_LABELS = ['WebDAV', 'SFTP', 'FTP'] as const;
+export type RemoteProviderLabel = (typeof REMOTE_PROVIDER_LABELS)[number];
+export const STORAGE_PROVIDER_LABELS = [
+  ...S3_PROVIDER_LABELS,
+  LOCAL_PROVIDER_LABEL,
+  ...REMOTE_PROVIDER_LABELS,
+] as const;
 export type StorageProviderLabel = (typeof STORAGE_PROVIDER_LABELS)[number];
 /** Other spellings accepted on input (the CloudPaste Vue form sends "Other"). */
-const PROVIDER_ALIASES: Record<string, StorageProviderLabel> = { Other: 'Other S3 Compatible' };
+const PROVIDER_ALIASES: Record<string, StorageProviderLabel> = {
+  Other: 'Other S3 Compatible',
+  WEBDAV: 'WebDAV',
+  Webdav: 'WebDAV',
+};
+
+/**
+ * CloudPaste 1.9's `storage_type` and the provider it stands for when a request gives no
+ * `provider_type` (an S3 config of unnamed provider is the S3-compatible catch-all).
+ */
+export const PROVIDER_OF_STORAGE_TYPE = {
+  S3: 'Other S3 Compatible',
+  LOCAL: LOCAL_PROVIDER_LABEL,
+  WEBDAV: 'WebDAV',
+  SFTP: 'SFTP',
+  FTP: 'FTP',
+} as const satisfies Record<string, StorageProviderLabel>;
 
 export interface S3ProviderRules {
   /** The endpoint must be given; otherwise it is derived (B2 from the region, AWS by the SDK). */
@@ -47,6 +71,15 @@ export const SIGNATURE_EXPIRES_MIN = 60;
 export const SIGNATURE_EXPIRES_MAX = 604_800;
 export const SIGNATURE_EXPIRES_DEFAULT = 3600;
 const CREDENTIAL_MAX = 512;
+const PRIVATE_KEY_MAX = 16_384;
+const USERNAME_MAX = 256;
+/** A host name (letters, digits, dots, dashes) or an IPv4 / IPv6 address. */
+export const HOST_PATTERN =
+  /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\[?[0-9A-Fa-f:.]+\]?)$/;
+/** An SSH host key fingerprint as OpenSSH prints it: `SHA256:` and 43 characters of base64. */
+export const FINGERPRINT_PATTERN = /^SHA256:[A-Za-z0-9+/]{43}$/;
+export const FTP_TLS_MODES = ['none', 'explicit'] as const;
+export type FtpTlsMode = (typeof FTP_TLS_MODES)[number];
 const URL_MAX = 2048;
 
 /** Bucket names as S3-compatible services accept them: 3–63 letters, digits, `.`, `-`, `_`. */
@@ -154,6 +187,68 @@ const rootPathSchema = z
   .trim()
   .refine((v) => v === '' || isAbsoluteFolder(v), { error: 'root_path_invalid' });
 
+/** A host name or address on the network (required where a type has it). */
+const hostSchema = z
+  .string({ error: 'host_required' })
+  .trim()
+  .refine((v) => v === '' || (v.length <= 253 && HOST_PATTERN.test(v)), { error: 'host_invalid' });
+
+/** A TCP port, as a number or a digit string; null or "" for the type's usual one. */
+const portSchema = z
+  .union([z.null(), z.literal(''), z.number(), z.string().regex(/^\s*\d+\s*$/, { error: 'port_invalid' })], {
+    error: 'port_invalid',
+  })
+  .transform((v) => (v === null || v === '' ? null : Number(v)))
+  .refine((v) => v === null || (Number.isInteger(v) && v >= 1 && v <= 65_535), { error: 'port_invalid' });
+
+const usernameSchema = z
+  .union([z.null(), z.string({ error: 'storage_username_invalid' })], { error: 'storage_username_invalid' })
+  .transform((v) => (v ?? '').trim())
+  // eslint-disable-next-line no-control-regex
+  .refine((v) => v.length <= USERNAME_MAX && !/[\u0000-\u001f\u007f]/.test(v), {
+    error: 'storage_username_invalid',
+  });
+
+/** A password: kept as typed (spaces count); "" or null mean "not given". */
+const passwordSchema = z
+  .union([z.null(), z.string({ error: 'storage_password_invalid' })], { error: 'storage_password_invalid' })
+  .transform((v) => v ?? '')
+  .refine((v) => v.length <= CREDENTIAL_MAX, { error: 'credential_too_long' });
+
+/** An SSH private key in PEM or OpenSSH form. */
+const privateKeySchema = z
+  .union([z.null(), z.string({ error: 'private_key_invalid' })], { error: 'private_key_invalid' })
+  .transform((v) => (v ?? '').trim())
+  .refine(
+    (v) =>
+      v === '' ||
+      v === SECRET_MASK ||
+      (v.length <= PRIVATE_KEY_MAX && /^-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/.test(v)),
+    {
+      error: 'private_key_invalid',
+    },
+  );
+
+/** An absolute folder on the other server ("/" for its whole tree); null or "" for "/". */
+const remoteRootSchema = z
+  .union([z.null(), z.string({ error: 'remote_root_invalid' })], { error: 'remote_root_invalid' })
+  .transform((value, ctx) => {
+    const raw = (value ?? '').trim() || '/';
+    const normalized = raw.startsWith('/') && !raw.split('/').includes('..') ? normalizePath(raw) : null;
+    if (normalized === null) {
+      ctx.addIssue({ code: 'custom', message: 'remote_root_invalid' });
+      return z.NEVER;
+    }
+    return normalized;
+  });
+
+const fingerprintSchema = z
+  .union([z.null(), z.string({ error: 'fingerprint_invalid' })], { error: 'fingerprint_invalid' })
+  .transform((v) => (v ?? '').trim())
+  .refine((v) => v === '' || FINGERPRINT_PATTERN.test(v), { error: 'fingerprint_invalid' });
+
+const ftpTlsSchema = z.enum(FTP_TLS_MODES, { error: 'ftp_tls_invalid' });
+
 /** Whole seconds, as a number or a digit string. */
 const signatureSchema = z
   .union([z.number(), z.string().regex(/^\s*\d+\s*$/, { error: 'signature_expires_invalid' })], {
@@ -189,6 +284,14 @@ export const STORAGE_INPUT_RULES = {
   absolute_path: rootPathSchema,
   signature_expires: signatureSchema,
   quota: quotaSchema,
+  host: hostSchema,
+  port: portSchema,
+  username: usernameSchema,
+  password: passwordSchema,
+  private_key: privateKeySchema,
+  remote_root: remoteRootSchema,
+  fingerprint: fingerprintSchema,
+  ftp_tls: ftpTlsSchema,
 };
 export type StorageInputRule = keyof typeof STORAGE_INPUT_RULES;
 
@@ -208,6 +311,16 @@ export const STORAGE_FIELD_RULE = {
   is_public: 'flag',
   signature_expires_in: 'signature_expires',
   total_storage_bytes: 'quota',
+  host: 'host',
+  port: 'port',
+  username: 'username',
+  password: 'password',
+  private_key: 'private_key',
+  passphrase: 'password',
+  root: 'remote_root',
+  host_key_fingerprint: 'fingerprint',
+  tls: 'ftp_tls',
+  tls_insecure_skip_verify: 'flag',
 } as const satisfies Record<string, StorageInputRule>;
 /** A field of a storage config, as CloudPaste names it. */
 export type StorageFieldName = keyof typeof STORAGE_FIELD_RULE;
@@ -216,7 +329,53 @@ const fields = Object.fromEntries(
   Object.entries(STORAGE_FIELD_RULE).map(([name, rule]) => [name, STORAGE_INPUT_RULES[rule]]),
 ) as { [K in StorageFieldName]: (typeof STORAGE_INPUT_RULES)[(typeof STORAGE_FIELD_RULE)[K]] };
 
-const partialInput = z.object(fields).partial();
+/** Every field a request may carry, each optional; `storage_type` is CloudPaste 1.9's name of the type. */
+export const storageConfigFields = z
+  .object({ ...fields, storage_type: z.string({ error: 'storage_type_invalid' }) })
+  .partial();
+
+/**
+ * Fields a request may send as null to mean "not given": a client that sends back a config as
+ * answered sends null for the fields of other types.
+ */
+const NULL_MEANS_ABSENT = new Set([
+  'name',
+  'provider_type',
+  'storage_type',
+  'bucket_name',
+  'root_path',
+  'tls',
+]);
+
+const partialInput = z
+  .preprocess(
+    (value) =>
+      value !== null && typeof value === 'object' && !Array.isArray(value)
+        ? Object.fromEntries(
+            Object.entries(value).filter(([key, v]) => !(v === null && NULL_MEANS_ABSENT.has(key))),
+          )
+        : value,
+    storageConfigFields,
+  )
+  .transform((input, ctx) => {
+    const { storage_type: type, ...rest } = input;
+    if (type === undefined) return rest;
+    const provider =
+      PROVIDER_OF_STORAGE_TYPE[type.trim().toUpperCase() as keyof typeof PROVIDER_OF_STORAGE_TYPE];
+    if (!provider) {
+      ctx.addIssue({ code: 'custom', path: ['storage_type'], message: 'storage_type_invalid' });
+      return z.NEVER;
+    }
+    // CloudPaste 1.9 names the type; a provider given beside it must be of that type.
+    if (
+      rest.provider_type !== undefined &&
+      storageTypeOfProvider(rest.provider_type) !== storageTypeOfProvider(provider)
+    ) {
+      ctx.addIssue({ code: 'custom', path: ['storage_type'], message: 'storage_type_invalid' });
+      return z.NEVER;
+    }
+    return { ...rest, provider_type: rest.provider_type ?? provider };
+  });
 type PartialInput = z.output<typeof partialInput>;
 
 export interface LocalConfigInput {
@@ -248,8 +407,68 @@ export interface S3ConfigInput {
   total_storage_bytes: number | null;
 }
 
+/** Shared by every type: name, provider, use by keys, URL lifetime, quota. */
+interface CommonInput {
+  name: string;
+  is_public: boolean;
+  signature_expires_in: number;
+  total_storage_bytes: number | null;
+}
+
+export interface WebdavConfigInput extends CommonInput {
+  driver: 'webdav';
+  provider_type: 'WebDAV';
+  endpoint_url: string;
+  username: string;
+  password: string;
+  /** Without leading or trailing slashes; "" = the whole tree the endpoint serves. */
+  default_folder: string;
+  tls_insecure_skip_verify: boolean;
+}
+
+export interface SftpConfigInput extends CommonInput {
+  driver: 'sftp';
+  provider_type: 'SFTP';
+  host: string;
+  port: number;
+  username: string;
+  password: string;
+  private_key: string;
+  passphrase: string;
+  /** An absolute folder on the server. */
+  root: string;
+  /** The pinned host key; null until the first successful test pins it. */
+  host_key_fingerprint: string | null;
+}
+
+export interface FtpConfigInput extends CommonInput {
+  driver: 'ftp';
+  provider_type: 'FTP';
+  host: string;
+  port: number;
+  username: string;
+  password: string;
+  root: string;
+  tls: FtpTlsMode;
+  tls_insecure_skip_verify: boolean;
+}
+
 /** A complete, checked config as the server stores it. */
-export type StorageConfigInput = LocalConfigInput | S3ConfigInput;
+export type StorageConfigInput =
+  LocalConfigInput | S3ConfigInput | WebdavConfigInput | SftpConfigInput | FtpConfigInput;
+
+/** The storage type (CloudPaste 1.9's `storage_type`) of a provider label. */
+export function storageTypeOfProvider(
+  label: StorageProviderLabel,
+): 'S3' | 'LOCAL' | 'WEBDAV' | 'SFTP' | 'FTP' {
+  if (label === LOCAL_PROVIDER_LABEL) return 'LOCAL';
+  if (label === 'WebDAV') return 'WEBDAV';
+  if (label === 'SFTP' || label === 'FTP') return label;
+  return 'S3';
+}
+
+/** The port a type connects to when none is given. */
+export const DEFAULT_PORTS = { SFTP: 22, FTP: 21 } as const;
 
 type Issue = { path: string; message: string };
 
@@ -280,6 +499,65 @@ export function checkStorageConfig(
     return {
       ok: true,
       value: { driver: 'local', provider_type: provider, root_path: input.root_path!, ...common },
+    };
+  }
+  if (provider === 'WebDAV') {
+    need('endpoint_url', 'endpoint_required');
+    if (issues.length > 0) return { ok: false, issues };
+    return {
+      ok: true,
+      value: {
+        driver: 'webdav',
+        provider_type: provider,
+        endpoint_url: input.endpoint_url!,
+        username: input.username ?? '',
+        password: input.password ?? '',
+        default_folder: input.default_folder ?? '',
+        tls_insecure_skip_verify: input.tls_insecure_skip_verify ?? false,
+        ...common,
+      },
+    };
+  }
+  if (provider === 'SFTP') {
+    need('host', 'host_required');
+    need('username', 'storage_username_required');
+    if (!input.password && !input.private_key)
+      issues.push({ path: 'password', message: 'ssh_credentials_required' });
+    if (issues.length > 0) return { ok: false, issues };
+    return {
+      ok: true,
+      value: {
+        driver: 'sftp',
+        provider_type: provider,
+        host: input.host!,
+        port: input.port ?? DEFAULT_PORTS.SFTP,
+        username: input.username!,
+        password: input.password ?? '',
+        private_key: input.private_key ?? '',
+        passphrase: input.passphrase ?? '',
+        root: input.root ?? '/',
+        host_key_fingerprint: input.host_key_fingerprint || null,
+        ...common,
+      },
+    };
+  }
+  if (provider === 'FTP') {
+    need('host', 'host_required');
+    if (issues.length > 0) return { ok: false, issues };
+    return {
+      ok: true,
+      value: {
+        driver: 'ftp',
+        provider_type: provider,
+        host: input.host!,
+        port: input.port ?? DEFAULT_PORTS.FTP,
+        username: input.username || 'anonymous',
+        password: input.password ?? '',
+        root: input.root ?? '/',
+        tls: input.tls ?? 'none',
+        tls_insecure_skip_verify: input.tls_insecure_skip_verify ?? false,
+        ...common,
+      },
     };
   }
   if (provider === undefined) return { ok: false, issues };
@@ -329,8 +607,8 @@ export const storageConfigCreateSchema = partialInput.transform((input, ctx): St
  */
 export const storageConfigUpdateSchema = partialInput;
 
-export type StorageConfigCreateBody = z.input<typeof storageConfigCreateSchema>;
-export type StorageConfigUpdateBody = z.input<typeof storageConfigUpdateSchema>;
+export type StorageConfigCreateBody = z.input<typeof storageConfigFields>;
+export type StorageConfigUpdateBody = z.input<typeof storageConfigFields>;
 export type StorageConfigUpdate = z.output<typeof storageConfigUpdateSchema>;
 
 /**
@@ -340,7 +618,9 @@ export type StorageConfigUpdate = z.output<typeof storageConfigUpdateSchema>;
 export interface StorageConfigView {
   id: string;
   name: string;
-  driver: 'local' | 's3';
+  driver: 'local' | 's3' | 'webdav' | 'sftp' | 'ftp';
+  /** CloudPaste 1.9's name of the type. */
+  storage_type: 'S3' | 'LOCAL' | 'WEBDAV' | 'SFTP' | 'FTP';
   provider_type: string;
   endpoint_url: string | null;
   bucket_name: string | null;
@@ -362,6 +642,20 @@ export interface StorageConfigView {
   access_key_id_masked?: string | null;
   /** Admin only: whether credentials are stored and open under the current SECRET_KEY. */
   has_secret?: boolean;
+  /**
+   * Admin only, on the types that have them (WebDAV, SFTP, FTP): the connection's plain settings,
+   * and each stored secret as {@link SECRET_MASK} (null when none is stored).
+   */
+  host?: string | null;
+  port?: number | null;
+  username?: string | null;
+  root?: string | null;
+  host_key_fingerprint?: string | null;
+  tls?: FtpTlsMode | null;
+  tls_insecure_skip_verify?: 0 | 1;
+  password?: string | null;
+  private_key?: string | null;
+  passphrase?: string | null;
 }
 
 /** The steps `POST /api/s3-configs/:id/test` reports, in order. */

@@ -6,7 +6,7 @@ import {
   STORAGE_INPUT_RULES,
   STORAGE_PROVIDER_LABELS,
   checkStorageConfig,
-  storageConfigUpdateSchema,
+  storageConfigFields,
 } from './storage-configs.ts';
 import { STORAGE_PROVIDERS, STORAGE_TYPE_OF_DRIVER, STORAGE_TYPES, storageFields } from './storage-fields.ts';
 
@@ -17,16 +17,19 @@ describe('storage field lists', () => {
       [...STORAGE_PROVIDER_LABELS],
     );
     for (const provider of STORAGE_PROVIDERS) {
-      const complete =
-        provider.type === 'LOCAL'
-          ? { root_path: '/srv/cubby' }
-          : {
-              endpoint_url: 'http://127.0.0.1:7480',
-              bucket_name: 'bucket',
-              region: 'us-west-004',
-              access_key_id: 'key',
-              secret_access_key: 'secret',
-            };
+      const complete = {
+        LOCAL: { root_path: '/srv/cubby' },
+        S3: {
+          endpoint_url: 'http://127.0.0.1:7480',
+          bucket_name: 'bucket',
+          region: 'us-west-004',
+          access_key_id: 'key',
+          secret_access_key: 'secret',
+        },
+        WEBDAV: { endpoint_url: 'http://127.0.0.1:8080/dav' },
+        SFTP: { host: '127.0.0.1', username: 'me', password: 'pw' },
+        FTP: { host: '127.0.0.1' },
+      }[provider.type];
       const checked = checkStorageConfig({ name: 'n', provider_type: provider.label, ...complete });
       assert.ok(checked.ok, provider.label);
       assert.equal(STORAGE_TYPE_OF_DRIVER[checked.value.driver], provider.type, provider.label);
@@ -40,7 +43,7 @@ describe('storage field lists', () => {
       for (const field of storageFields(type)) {
         assert.equal(field.rule, STORAGE_FIELD_RULE[field.name]);
         assert.ok(STORAGE_INPUT_RULES[field.rule], field.rule);
-        assert.ok(field.name in storageConfigUpdateSchema.shape, field.name);
+        assert.ok(field.name in storageConfigFields.shape, field.name);
       }
     }
   });

@@ -17,19 +17,35 @@ import {
 } from './storage-configs.ts';
 
 /** Storage types, as CloudPaste 1.9 spells them (its `storage_type`). */
-export const STORAGE_TYPES = ['S3', 'LOCAL'] as const;
+export const STORAGE_TYPES = ['S3', 'LOCAL', 'WEBDAV', 'SFTP', 'FTP'] as const;
 export type StorageType = (typeof STORAGE_TYPES)[number];
 
 /** The storage type of a stored config's `driver`. */
-export const STORAGE_TYPE_OF_DRIVER = { s3: 'S3', local: 'LOCAL' } as const satisfies Record<
-  StorageConfigView['driver'],
-  StorageType
->;
+export const STORAGE_TYPE_OF_DRIVER = {
+  s3: 'S3',
+  local: 'LOCAL',
+  webdav: 'WEBDAV',
+  sftp: 'SFTP',
+  ftp: 'FTP',
+} as const satisfies Record<StorageConfigView['driver'], StorageType>;
+
+/**
+ * How answers name a config's kind of storage where CloudPaste 0.6 said "S3" or "Local" (mounts,
+ * the fs API, the dashboard): those two, and the name of each other type.
+ */
+export const STORAGE_KIND_NAME = {
+  s3: 'S3',
+  local: 'Local',
+  webdav: 'WebDAV',
+  sftp: 'SFTP',
+  ftp: 'FTP',
+} as const satisfies Record<StorageConfigView['driver'], string>;
+export type StorageKindName = (typeof STORAGE_KIND_NAME)[keyof typeof STORAGE_KIND_NAME];
 
 /** A provider a config can name, the short id its texts are keyed by, and its storage type. */
 export interface StorageProvider {
   label: StorageProviderLabel;
-  id: 'r2' | 'b2' | 'aws' | 'other' | 'local';
+  id: 'r2' | 'b2' | 'aws' | 'other' | 'local' | 'webdav' | 'sftp' | 'ftp';
   type: StorageType;
 }
 
@@ -40,6 +56,9 @@ export const STORAGE_PROVIDERS: readonly StorageProvider[] = [
   { label: 'AWS S3', id: 'aws', type: 'S3' },
   { label: 'Other S3 Compatible', id: 'other', type: 'S3' },
   { label: 'Local', id: 'local', type: 'LOCAL' },
+  { label: 'WebDAV', id: 'webdav', type: 'WEBDAV' },
+  { label: 'SFTP', id: 'sftp', type: 'SFTP' },
+  { label: 'FTP', id: 'ftp', type: 'FTP' },
 ];
 
 /**
@@ -70,6 +89,8 @@ export interface StorageField {
   code?: boolean;
   /** A secret shown as typed (an access key id) rather than masked (a secret key). */
   visible?: boolean;
+  /** Typed over several lines (a private key). */
+  multiline?: boolean;
   labelKey: string;
   /** Help under the field; with `hintByProvider`, `<hintKey>.<provider id>`. */
   hintKey: string;
@@ -140,6 +161,57 @@ const TRAILING_FIELDS: readonly StorageField[] = [
     hintKey: hint('isPublic'),
   }),
 ];
+
+/** The connection fields of the types that reach another server: host, port, user and password. */
+const host = field('host', {
+  kind: 'text',
+  required: true,
+  section: 'connection',
+  code: true,
+  labelKey: label('host'),
+  hintKey: hint('host'),
+  placeholder: 'nas.example.com',
+});
+const port = (usual: number) =>
+  field('port', {
+    kind: 'number',
+    section: 'connection',
+    labelKey: label('port'),
+    hintKey: hint(`port${usual}`),
+    min: 1,
+    max: 65_535,
+  });
+const username = (required: boolean) =>
+  field('username', {
+    kind: 'text',
+    required,
+    section: 'connection',
+    code: true,
+    labelKey: label('username'),
+    hintKey: hint('username'),
+  });
+const password = field('password', {
+  kind: 'secret',
+  section: 'connection',
+  labelKey: label('password'),
+  hintKey: hint('password'),
+  keepHintKey: hint('passwordKeep'),
+});
+const remoteRoot = field('root', {
+  kind: 'text',
+  section: 'options',
+  code: true,
+  labelKey: label('remoteRoot'),
+  hintKey: hint('remoteRoot'),
+  placeholder: '/srv/files',
+});
+const skipVerify = field('tls_insecure_skip_verify', {
+  kind: 'boolean',
+  section: 'connection',
+  wide: true,
+  labelKey: label('tlsSkipVerify'),
+  hintKey: hint('tlsSkipVerify'),
+});
 
 /** Each type's own fields, in the order the form shows them. */
 export const STORAGE_TYPE_FIELDS: Record<StorageType, readonly StorageField[]> = {
@@ -222,6 +294,78 @@ export const STORAGE_TYPE_FIELDS: Record<StorageType, readonly StorageField[]> =
       hintKey: hint('rootPath'),
       placeholderKey: 'admin.storage.placeholders.rootPath',
     }),
+  ],
+  WEBDAV: [
+    field('endpoint_url', {
+      kind: 'text',
+      required: true,
+      section: 'connection',
+      wide: true,
+      code: true,
+      labelKey: label('endpoint'),
+      hintKey: hint('webdavEndpoint'),
+      placeholder: 'https://nas.example.com/remote.php/dav/files/me',
+    }),
+    username(false),
+    password,
+    skipVerify,
+    field('default_folder', {
+      kind: 'text',
+      section: 'options',
+      code: true,
+      labelKey: label('defaultFolder'),
+      hintKey: hint('webdavFolder'),
+    }),
+  ],
+  SFTP: [
+    host,
+    port(22),
+    username(true),
+    password,
+    field('private_key', {
+      kind: 'secret',
+      section: 'connection',
+      wide: true,
+      code: true,
+      multiline: true,
+      labelKey: label('privateKey'),
+      hintKey: hint('privateKey'),
+      keepHintKey: hint('privateKeyKeep'),
+    }),
+    field('passphrase', {
+      kind: 'secret',
+      section: 'connection',
+      labelKey: label('passphrase'),
+      hintKey: hint('passphrase'),
+      keepHintKey: hint('passphraseKeep'),
+    }),
+    field('host_key_fingerprint', {
+      kind: 'text',
+      section: 'connection',
+      code: true,
+      labelKey: label('hostKey'),
+      hintKey: hint('hostKey'),
+      placeholder: 'SHA256:…',
+    }),
+    remoteRoot,
+  ],
+  FTP: [
+    host,
+    port(21),
+    username(false),
+    password,
+    field('tls', {
+      kind: 'select',
+      section: 'connection',
+      labelKey: label('ftpTls'),
+      hintKey: hint('ftpTls'),
+      options: [
+        { value: 'none', labelKey: 'admin.storage.ftpTls.none' },
+        { value: 'explicit', labelKey: 'admin.storage.ftpTls.explicit' },
+      ],
+    }),
+    skipVerify,
+    remoteRoot,
   ],
 };
 

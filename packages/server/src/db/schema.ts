@@ -161,8 +161,8 @@ export interface PasteFilesTable {
 export interface StorageConfigsTable {
   id: string;
   name: string;
-  driver: 'local' | 's3';
-  /** CloudPaste's provider label: 'Cloudflare R2', 'Backblaze B2', 'AWS S3', 'Other S3 Compatible', or 'Local'. */
+  driver: 'local' | 's3' | 'webdav' | 'sftp' | 'ftp';
+  /** CloudPaste's provider label: 'Cloudflare R2', 'Backblaze B2', 'AWS S3', 'Other S3 Compatible', 'Local', 'WebDAV', 'SFTP' or 'FTP'. */
   provider_type: string;
   /** JSON of the driver's plain settings. */
   settings: string;
@@ -308,6 +308,10 @@ export interface MountsTable {
   is_active: number;
   sort_order: number;
   cache_ttl: number;
+  /** How downloads leave (migration 0030): 'proxy', 'direct' or 'custom_host'. */
+  link_policy: 'proxy' | 'direct' | 'custom_host';
+  /** The public address in front of the mount's folder, for 'custom_host'. */
+  custom_host: string | null;
   /** The creating admin's id, bare, as CloudPaste records it (migration 0012); null for the system. */
   created_by: string | null;
   created_at: string;

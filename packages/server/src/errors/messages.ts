@@ -503,6 +503,34 @@ const catalogue = {
   'storage.error.too_large': ['内容超过存储允许的大小', 'The content is larger than the storage allows'],
   'storage.error.no_space': ['存储空间已满', 'The storage has no room left'],
   'storage.error.network': ['网络错误', 'Network error'],
+  'storage.reason.unreachable': [
+    '无法连接到服务器：请检查主机、端口和网络',
+    'The server cannot be reached: check the host, the port and the network',
+  ],
+  'storage.reason.auth': [
+    '服务器拒绝了用户名、密码或密钥',
+    'The server refused the username, password or key',
+  ],
+  'storage.reason.host_key': [
+    '服务器的主机密钥与固定的不一致：若服务器确实更换了密钥，请清空“主机密钥指纹”后重新测试',
+    "The server's host key is not the pinned one: if the server's key really changed, clear the host key fingerprint and test again",
+  ],
+  'storage.reason.tls': [
+    'TLS 握手失败：证书无效或为自签名，或服务器不支持 TLS',
+    "The TLS handshake failed: the certificate is invalid or self-signed, or the server doesn't speak TLS",
+  ],
+  'storage.reason.permission': [
+    '已登录，但服务器拒绝了此操作（权限不足）',
+    'Signed in, but the server refused the operation (permission denied)',
+  ],
+  'storage.reason.folder_missing': [
+    '配置的根文件夹在服务器上不存在',
+    'The configured root folder does not exist on the server',
+  ],
+  'storage.probe.relay_uploads': [
+    '此存储的上传经由本服务器中转，浏览器无需直连存储',
+    'Uploads to this storage go through this server: the browser never talks to the storage',
+  ],
   'validation.storage_name_required': ['配置名称不能为空', 'The name is required'],
   'validation.storage_name_too_long': ['配置名称最多 50 个字符', 'The name may have at most 50 characters'],
   'validation.provider_invalid': [
@@ -530,6 +558,38 @@ const catalogue = {
   'validation.credential_too_long': ['凭据过长', 'The credential is too long'],
   'validation.folder_invalid': ['默认文件夹无效（不能包含 ..）', 'Invalid default folder (no .. allowed)'],
   'validation.root_path_required': ['存储目录不能为空', 'The storage folder is required'],
+  'validation.host_required': ['主机不能为空', 'The host is required'],
+  'validation.host_invalid': [
+    '主机必须是主机名或 IP 地址，不含协议和端口',
+    'The host must be a host name or an IP address, without scheme or port',
+  ],
+  'validation.port_invalid': [
+    '端口必须是 1 到 65535 之间的整数',
+    'The port must be a whole number from 1 to 65535',
+  ],
+  'validation.storage_username_required': ['用户名不能为空', 'The username is required'],
+  'validation.storage_username_invalid': [
+    '用户名最多 256 个字符，且不能包含控制字符',
+    'The username must be at most 256 characters, without control characters',
+  ],
+  'validation.storage_password_invalid': ['密码必须是文本', 'The password must be text'],
+  'validation.ssh_credentials_required': ['请提供密码或私钥', 'Give a password or a private key'],
+  'validation.private_key_invalid': [
+    '私钥必须是完整的 OpenSSH 或 PEM 私钥（从 -----BEGIN 到 -----END）',
+    'The private key must be a whole OpenSSH or PEM key (from -----BEGIN to -----END)',
+  ],
+  'validation.remote_root_invalid': [
+    '服务器上的文件夹必须是以 / 开头、不含 .. 的绝对路径',
+    'The folder on the server must be an absolute path starting with /, without .. segments',
+  ],
+  'validation.fingerprint_invalid': [
+    '主机密钥指纹必须形如 SHA256: 加 43 个字符（ssh-keygen -l 的输出）',
+    'The host key fingerprint must look like SHA256: and 43 characters (as ssh-keygen -l prints it)',
+  ],
+  'validation.ftp_tls_invalid': [
+    '加密方式只能是 none 或 explicit',
+    'The encryption must be none or explicit',
+  ],
   'validation.root_path_invalid': [
     '存储目录必须是服务器上的绝对路径，且不能包含 . 或 ..',
     'The storage folder must be an absolute path on the server, without . or .. segments',
@@ -869,9 +929,21 @@ const catalogue = {
     '缺少必填字段: storage_config_id',
     'Choose the storage configuration',
   ],
+  'validation.link_policy_invalid': [
+    '下载方式只能是 proxy、direct 或 custom_host',
+    'The download mode must be proxy, direct or custom_host',
+  ],
+  'validation.custom_host_invalid': [
+    '自定义域名必须是 http:// 或 https:// 地址，不含查询参数',
+    'The custom host must be an http:// or https:// address, without a query',
+  ],
+  'validation.custom_host_required': [
+    '使用自定义域名时请填写地址',
+    'Enter the custom host address to serve downloads from it',
+  ],
   'validation.storage_type_invalid': [
-    '存储类型只能是 S3 或 Local（实际类型由存储配置决定）',
-    'The storage type must be S3 or Local (the storage configuration decides what it really is)',
+    '存储类型只能是 S3、Local、WebDAV、SFTP 或 FTP（实际类型由存储配置决定）',
+    'The storage type must be S3, Local, WebDAV, SFTP or FTP (the storage configuration decides what it really is)',
   ],
   'validation.cache_ttl_invalid': [
     '缓存时间必须是 0 到 86400 之间的整数（秒）',

@@ -9,15 +9,34 @@ import { STORAGE_TYPE_OF_DRIVER, type StorageConfigView, type StorageType } from
 import type { DriverDeps, DriverType, StorageDriver } from './driver.ts';
 import { localDriverType } from './drivers/local/index.ts';
 import type { LocalSettings } from './drivers/local/local-settings.ts';
+import { ftpDriverType } from './drivers/ftp/index.ts';
+import type { FtpSecrets, FtpSettings } from './drivers/ftp/ftp-settings.ts';
 import { s3DriverType } from './drivers/s3/index.ts';
 import type { S3Secrets, S3Settings } from './drivers/s3/s3-settings.ts';
+import { sftpDriverType } from './drivers/sftp/index.ts';
+import type { SftpSecrets, SftpSettings } from './drivers/sftp/sftp-settings.ts';
+import { webdavDriverType } from './drivers/webdav/index.ts';
+import type { WebdavSecrets, WebdavSettings } from './drivers/webdav/webdav-settings.ts';
 
 export type { DriverCapabilities, DriverDeps, DriverType } from './driver.ts';
-export type { LocalSettings, S3Secrets, S3Settings };
+export type {
+  FtpSecrets,
+  FtpSettings,
+  LocalSettings,
+  S3Secrets,
+  S3Settings,
+  SftpSecrets,
+  SftpSettings,
+  WebdavSecrets,
+  WebdavSettings,
+};
 
 export const DRIVER_REGISTRY = {
   S3: s3DriverType,
   LOCAL: localDriverType,
+  WEBDAV: webdavDriverType,
+  SFTP: sftpDriverType,
+  FTP: ftpDriverType,
 } as const satisfies Record<StorageType, DriverType<never, never>>;
 
 type Registered = typeof DRIVER_REGISTRY;

@@ -10,13 +10,19 @@ import type { StorageConfigsTable } from '../db/schema.ts';
 import { notFound } from '../errors/app-error.ts';
 import type { CacheBus } from '../lib/cache-bus.ts';
 import type { Clock } from '../lib/clock.ts';
-import type { StorageDriver } from '../storage/driver.ts';
+import { STORAGE_TYPE_OF_DRIVER } from '@cubby/shared';
+import type { PresignGetOptions, StorageDriver } from '../storage/driver.ts';
+import { buildLocalPresignUrl, type LocalSignedParams } from '../storage/drivers/local/local-signature.ts';
 import type { LocalDriver } from '../storage/drivers/local/local-driver.ts';
 import {
   createDriver,
+  type FtpSettings,
   type LocalSettings,
   type S3Secrets,
   type S3Settings as RegistryS3Settings,
+  type SftpSettings,
+  type StoredDriverConfig,
+  type WebdavSettings,
 } from '../storage/registry.ts';
 
 /** A stored S3 config's settings (its provider label is a column of its own). */
@@ -25,10 +31,16 @@ export type { LocalSettings, S3Secrets };
 
 /** A config row with its settings parsed (credentials stay sealed until a driver is built). */
 export type StorageConfigRecord = Omit<StorageConfigsTable, 'settings'> &
-  ({ driver: 'local'; settings: LocalSettings } | { driver: 's3'; settings: S3Settings });
+  (
+    | { driver: 'local'; settings: LocalSettings }
+    | { driver: 's3'; settings: S3Settings }
+    | { driver: 'webdav'; settings: WebdavSettings }
+    | { driver: 'sftp'; settings: SftpSettings }
+    | { driver: 'ftp'; settings: FtpSettings }
+  );
 
 export function parseConfigRow(row: StorageConfigsTable): StorageConfigRecord {
-  const settings = JSON.parse(row.settings) as LocalSettings | S3Settings;
+  const settings = JSON.parse(row.settings) as StorageConfigRecord['settings'];
   return { ...row, settings } as StorageConfigRecord;
 }
 
@@ -36,7 +48,7 @@ export interface DriverPoolDeps {
   /** A stored config by id (the storage-configs repository). */
   findConfig(id: string): Promise<StorageConfigsTable | undefined>;
   /** Opens a config's sealed credentials (the storage-configs service holds the key they are sealed with). */
-  openSecrets(config: Pick<StorageConfigsTable, 'id' | 'secrets'>): S3Secrets;
+  openSecrets(config: Pick<StorageConfigsTable, 'id' | 'secrets'>): Record<string, string>;
   /** Base URL local presigned URLs point at (PUBLIC_URL, or the listen address). */
   publicBaseUrl: string;
   /** Secret the local presigned URLs are signed with (SECRET_KEY). */
@@ -81,6 +93,25 @@ export class DriverPool {
     return (await this.driver(record)) as LocalDriver;
   }
 
+  /**
+   * A URL that streams a file of a config through this server until it expires, on every kind of
+   * storage: the signed download links of local disk (modules/storage-links), which read through
+   * the config's driver. What a mount without `direct` links hands out (vfs.ts, `downloadUrl`).
+   */
+  proxyGetUrl(configId: string, key: string, options: PresignGetOptions): URL {
+    const exp = Math.floor(this.deps.clock.now().getTime() / 1000) + options.expiresIn;
+    const params: LocalSignedParams = {
+      op: 'get',
+      configId,
+      key,
+      exp,
+      disposition: options.disposition ?? 'attachment',
+      filename: options.filename ?? key.split('/').pop() ?? '',
+      ...(options.contentType === undefined ? {} : { contentType: options.contentType }),
+    };
+    return buildLocalPresignUrl(this.deps.publicBaseUrl, params, this.deps.secretKey);
+  }
+
   /** Forgets (and closes) a config's driver, after it was changed or deleted, here and on other instances. */
   forget(id: string): void {
     this.drop(id);
@@ -111,9 +142,11 @@ export class DriverPool {
       signingSecret: this.deps.secretKey,
       clock: this.deps.clock,
     };
-    if (record.driver === 'local')
-      return createDriver({ type: 'LOCAL', settings: record.settings, secrets: undefined }, deps);
-    const settings = { ...record.settings, provider_type: record.provider_type };
-    return createDriver({ type: 'S3', settings, secrets: this.deps.openSecrets(record) }, deps);
+    // An S3 config's provider label is a column of its own; the driver takes it with the settings.
+    const settings =
+      record.driver === 's3' ? { ...record.settings, provider_type: record.provider_type } : record.settings;
+    const secrets = record.secrets ? this.deps.openSecrets(record) : undefined;
+    const stored = { type: STORAGE_TYPE_OF_DRIVER[record.driver], settings, secrets } as StoredDriverConfig;
+    return createDriver(stored, deps);
   }
 }

@@ -18,7 +18,7 @@
  * storage's error code, never a credential.
  */
 import { randomBytes } from 'node:crypto';
-import type { StorageTestStep, StorageTestStepName } from '@cubby/shared';
+import { STORAGE_TYPE_OF_DRIVER, type StorageTestStep, type StorageTestStepName } from '@cubby/shared';
 import { type Lang, type MessageKey, translate } from '../errors/messages.ts';
 import { isStorageError, type StorageDriver } from '../storage/driver.ts';
 import { resolveS3ClientSettings, s3ProviderOf } from '../storage/drivers/s3/s3-settings.ts';
@@ -98,6 +98,9 @@ const streamOf = (bytes: Uint8Array): ReadableStream<Uint8Array> =>
 
 /** What went wrong, for an administrator: a translated kind plus the storage's own code. */
 function describeError(error: unknown, lang: Lang): string {
+  if (isStorageError(error) && error.reason) {
+    return `${translate(`storage.reason.${error.reason}`, lang)} (${error.message})`;
+  }
   if (isStorageError(error)) {
     const key: MessageKey =
       error.code === 'UNAVAILABLE'
@@ -121,6 +124,10 @@ function describeError(error: unknown, lang: Lang): string {
 function connectionInfo(config: StorageConfigRecord): Record<string, unknown> {
   const common = { provider: config.provider_type, signatureExpiresIn: config.signature_expires_in };
   if (config.driver === 'local') return { ...common, rootPath: config.settings.root_path };
+  if (config.driver !== 's3') {
+    // The plain settings (never a credential: those are sealed apart).
+    return { ...common, storageType: STORAGE_TYPE_OF_DRIVER[config.driver], ...config.settings };
+  }
   const s = config.settings;
   let resolved = { endpoint: s.endpoint_url || null, region: s.region, pathStyle: s.path_style };
   try {
@@ -260,12 +267,16 @@ export async function probeStorage(
       presignError = error;
     }
   }
+  // Without presigned uploads the browser sends files to this server, which relays them: nothing to check.
+  const relayed = driver !== undefined && !driver.capabilities.presignPut;
   const noUpload = (): Outcome =>
     unreachable
       ? skipped()
-      : presignError
-        ? failure(t('storage.probe.no_browser_upload'), presignError)
-        : { success: false, note: t('storage.probe.no_browser_upload') };
+      : relayed
+        ? { success: true, note: t('storage.probe.relay_uploads') }
+        : presignError
+          ? failure(t('storage.probe.no_browser_upload'), presignError)
+          : { success: false, note: t('storage.probe.no_browser_upload') };
 
   const corsStep = await run('cors', async () => {
     if (!uploadUrl) return noUpload();

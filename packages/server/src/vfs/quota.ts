@@ -267,6 +267,31 @@ export class StorageQuota {
     return { usedBytes, freeBytes: Math.max(0, folder.quota - usedBytes - reserved) };
   }
 
+  /**
+   * Counts every config's storage again: the periodic recount that corrects drift (a file changed
+   * on the storage behind our back, a change event lost in a crash). One config at a time; one that
+   * cannot be reached is skipped, keeping its last count. Returns how many were counted.
+   */
+  async recountAll(
+    configs: QuotaConfig[],
+    onError: (configId: string, error: unknown) => void = () => undefined,
+  ): Promise<number> {
+    let counted = 0;
+    for (const config of configs) {
+      const scope = configScope(config, quotaOf(config) ?? 0);
+      const running = this.counting.get(scope.key);
+      const count = running ?? this.recount(scope).finally(() => this.counting.delete(scope.key));
+      if (!running) this.counting.set(scope.key, count);
+      try {
+        await count;
+        counted++;
+      } catch (error) {
+        onError(config.id, error);
+      }
+    }
+    return counted;
+  }
+
   /** Forgets a scope's count (a config's storage changed, a home moved: recounted when next needed). */
   async forget(key: string): Promise<void> {
     await this.deps.db.deleteFrom('storage_usage').where('storage_config_id', '=', key).execute();

@@ -21,6 +21,8 @@ import {
   normalizePath,
   type PathGrant,
   type Principal,
+  STORAGE_KIND_NAME,
+  type StorageKindName,
 } from '@cubby/shared';
 import type { MountsTable } from '../db/schema.ts';
 import type { DriverPool, StorageConfigRecord } from './driver-pool.ts';
@@ -51,7 +53,7 @@ export interface MountSource {
 }
 
 /** The storage configs behind the mounts, and the ready driver of each (vfs/driver-pool.ts). */
-export type ConfigSource = Pick<DriverPool, 'find' | 'driver'>;
+export type ConfigSource = Pick<DriverPool, 'find' | 'driver' | 'proxyGetUrl'>;
 
 /** A path inside a mount. It names no driver: what is done there is done through the vfs. */
 export interface MountedPath {
@@ -78,8 +80,8 @@ export function placeOf(at: Pick<MountedPath, 'config' | 'subPath'>): Place {
 }
 
 /** What a mount really is, from its config (CloudPaste clients know only "S3"). */
-export function storageType(config: Pick<VfsConfig, 'driver'>): 'S3' | 'Local' {
-  return config.driver === 's3' ? 'S3' : 'Local';
+export function storageType(config: Pick<VfsConfig, 'driver'>): StorageKindName {
+  return STORAGE_KIND_NAME[config.driver];
 }
 
 /** The mount holding `path` (longest mount path that equals it or is an ancestor), if any. */

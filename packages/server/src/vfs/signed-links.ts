@@ -1,12 +1,15 @@
 /**
- * Local storage's presigned URLs come back to this server (docs/storage.md, "Storage"). A signed
+ * Local storage's presigned URLs come back to this server (docs/storage.md, "Storage"), and so do
+ * the download links of any storage whose mount sends downloads through this server
+ * (docs/storage.md, "Download links"): a download (`get`) reads through the config's driver,
+ * whatever its kind; uploads (`put`, `part`) are local disk's alone. A signed
  * request is checked here — its signature, its expiry, the storage config it names — and what it may
  * do is bound to the one key it was signed for, so the HTTP door (modules/storage-links) never holds
  * a driver. The bytes were reserved from the quota when the URL was issued (vfs/objects.ts), and the
  * upload's commit reports the change.
  */
 import type { Clock } from '../lib/clock.ts';
-import type { ByteRange, Entry, ReadResult } from '../storage/driver.ts';
+import type { ByteRange, Entry, ReadResult, StorageDriver } from '../storage/driver.ts';
 import type { LocalDriver } from '../storage/drivers/local/local-driver.ts';
 import {
   type LocalPresignOp,
@@ -36,6 +39,8 @@ export type SignedOpening =
 export interface SignedLinksDeps {
   /** The local driver of a config id; undefined for an unknown or S3 config (vfs/driver-pool.ts). */
   localDriver(configId: string): Promise<LocalDriver | undefined>;
+  /** The driver of any config id; undefined for an unknown one. */
+  driver(configId: string): Promise<StorageDriver | undefined>;
   /** The secret the local drivers sign with (SECRET_KEY). */
   secret: string;
   clock: Clock;
@@ -54,7 +59,7 @@ export class SignedLinks {
     if (!params) return { refused: 'invalid' };
     const check = verifyLocalSignature(params, this.deps.secret, this.deps.clock);
     if (!check.ok) return { refused: check.reason === 'EXPIRED' ? 'expired' : 'invalid' };
-    const driver = await this.deps.localDriver(configId);
+    const driver = op === 'get' ? await this.deps.driver(configId) : await this.deps.localDriver(configId);
     if (!driver) return { refused: 'unknown-storage' };
     const key = params.key;
     return {

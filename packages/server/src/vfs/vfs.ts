@@ -112,8 +112,10 @@ export class Vfs {
    * listener; app.ts adds the rest (file shares follow their files).
    */
   readonly changes = new ChangeFeed();
+  private readonly configs: ConfigSource;
 
   constructor(deps: VfsDeps) {
+    this.configs = deps.storageConfigs;
     const report = (change: StorageChange) => this.report(change);
     this.folderRules = new FolderRules({
       source: deps.folderRules?.source ?? NO_RULES,
@@ -261,6 +263,37 @@ export class Vfs {
     const driver = await this.resolver.driverOf(at);
     if (!capable(driver, 'presignGet')) return null;
     return storageOp(() => driver.presignGet!(at.subPath, options));
+  }
+
+  /**
+   * The URL a file at `at` is downloaded from, as its mount's link policy says (docs/storage.md,
+   * "Download links"): `custom_host` — the mount's public address and the file's path in the mount;
+   * `direct` — the storage's own presigned URL where it can sign one; otherwise (and for `proxy`) a
+   * signed link to this server that streams it through the config's driver, whatever its kind.
+   */
+  async downloadUrl(at: MountedPath, options: PresignGetOptions): Promise<URL> {
+    const { link_policy: policy, custom_host: host } = at.mount;
+    if (policy === 'custom_host' && host) {
+      return new URL(`${host}${at.subPath.split('/').map(encodeURIComponent).join('/')}`);
+    }
+    if (policy === 'direct') {
+      const direct = await this.presignGet(at, options);
+      if (direct) return direct;
+    }
+    return this.configs.proxyGetUrl(at.config.id, at.subPath, options);
+  }
+
+  /**
+   * Where a download of `at` leaves from when it must not pass through this server: the mount's
+   * public address, or the storage's own URL when the bytes would not come back here. Null when the
+   * mount says `proxy`, or when its storage has no such URL (the bytes then stream from here).
+   */
+  async redirectUrl(at: MountedPath, options: PresignGetOptions): Promise<URL | null> {
+    const { link_policy: policy } = at.mount;
+    if (policy === 'proxy') return null;
+    if (policy === 'direct' && !(await this.can(at, 'presignGet'))) return null;
+    if (policy === 'direct' && !(await this.resolver.driverOf(at)).capabilities.directUrls) return null;
+    return this.downloadUrl(at, options);
   }
 
   /** A URL the file can be PUT to whole; null when the storage has none. (The caller reports the write.) */

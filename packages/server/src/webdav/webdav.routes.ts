@@ -84,11 +84,19 @@ async function read(r: DavRequest): Promise<Response> {
     return new Response(body, { status: 200, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
   }
   const { at, entry } = await deps.vfs.stat(principal, path);
-  return deps.vfs.serve(c, at, {
-    filename: entry.name,
-    serve: servingHeaders(entry.name, mimeFromFilename(entry.name), 'download'),
-    missing: 'fs.not_found',
-  });
+  const serve = servingHeaders(entry.name, mimeFromFilename(entry.name), 'download');
+  if (c.req.method === 'GET') {
+    // A mount whose downloads leave from the storage or a public address sends the client there
+    // (docs/storage.md, "Download links").
+    const elsewhere = await deps.vfs.redirectUrl(at, {
+      expiresIn: at.config.signature_expires_in,
+      filename: entry.name,
+      disposition: serve.disposition,
+      contentType: serve.contentType,
+    });
+    if (elsewhere) return new Response(null, { status: 302, headers: { Location: elsewhere.href } });
+  }
+  return deps.vfs.serve(c, at, { filename: entry.name, serve, missing: 'fs.not_found' });
 }
 
 async function folderText(r: DavRequest): Promise<string> {

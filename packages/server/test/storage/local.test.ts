@@ -55,6 +55,7 @@ async function localHarness(): Promise<LocalHarness> {
     localLinkRoutes(
       new SignedLinks({
         localDriver: async (id) => (id === driver.configId ? driver : undefined),
+        driver: async (id) => (id === driver.configId ? driver : undefined),
         secret: SECRET,
         clock,
       }),

@@ -280,6 +280,8 @@ export function mountRow(
     is_active: 1,
     sort_order: 0,
     cache_ttl: 300,
+    link_policy: 'proxy',
+    custom_host: null,
     created_by: null,
     created_at: now,
     updated_at: now,

@@ -3,13 +3,13 @@
  * `storage_config_id`), so they stay fast on large tables.
  */
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { Database, StorageConfigsTable } from '../../db/schema.ts';
 
 export interface StorageUse {
   id: string;
   name: string;
   provider_type: string;
-  driver: 'local' | 's3';
+  driver: StorageConfigsTable['driver'];
   settings: string;
   total_storage_bytes: number | null;
   used: number;

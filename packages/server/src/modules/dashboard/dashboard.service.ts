@@ -4,7 +4,7 @@
  * Answers carry CloudPaste's fields (its dashboard reads them, numbers where it computes) with ours beside
  * them. Days are UTC calendar days, as `created_at` is stored.
  */
-import type { DashboardStats, StorageUsage } from '@cubby/shared';
+import { type DashboardStats, STORAGE_KIND_NAME, type StorageUsage } from '@cubby/shared';
 import type { Clock } from '../../lib/clock.ts';
 import { APP_VERSION } from '../../version.ts';
 import type { DashboardRepository } from './dashboard.repository.ts';
@@ -60,7 +60,7 @@ export class DashboardService {
         id: config.id,
         name: config.name,
         providerType: config.provider_type,
-        storageType: config.driver === 's3' ? 'S3' : 'Local',
+        storageType: STORAGE_KIND_NAME[config.driver],
         bucketName: settings.bucket_name ?? null,
         usedStorage: config.used,
         fileCount: config.files,

@@ -31,9 +31,10 @@ export async function deliverFile(
   const serve = servingHeaders(row.filename, row.mimetype, route);
   const head = c.req.method === 'HEAD';
 
-  // Undefined when the storage cannot sign URLs (then the bytes are proxied).
+  // Undefined when the storage cannot sign URLs (then the bytes are proxied). A protected share
+  // always streams from here: a presigned URL would open the file to whoever holds it, password or not.
   const url =
-    row.use_proxy || head
+    row.use_proxy || head || row.password_hash !== null
       ? undefined
       : await objectCall(
           () =>

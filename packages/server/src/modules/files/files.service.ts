@@ -378,7 +378,8 @@ export class FilesService {
    */
   async shareStored(
     principal: Principal,
-    stored: Pick<FilesTable, 'filename' | 'storage_config_id' | 'storage_path' | 'size' | 'etag'>,
+    stored: Pick<FilesTable, 'filename' | 'storage_config_id' | 'storage_path' | 'size' | 'etag'> &
+      Partial<Pick<FilesTable, 'use_proxy'>>,
     settings: FileUpdate,
     origin: string,
   ): Promise<FileDetail> {
@@ -396,6 +397,7 @@ export class FilesService {
     const row = {
       ...newFileRow(principal, { ...stored, slug, status: 'ready' }, now),
       ...policed,
+      ...(stored.use_proxy === undefined ? {} : { use_proxy: stored.use_proxy }),
       ...(rest.use_proxy === undefined ? {} : { use_proxy: rest.use_proxy ? 1 : 0 }),
       keep_object: 1,
     };

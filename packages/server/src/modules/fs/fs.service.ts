@@ -54,19 +54,18 @@ export class FsService {
   async get(principal: Principal, raw: string | undefined): Promise<{ info: FsEntryInfo; urls: LinkUrls }> {
     const { at, entry } = await this.vfs.stat(principal, raw);
     const info = this.info(at, entry);
-    if (entry.isDirectory || !(await this.vfs.can(at, 'presignGet'))) {
-      return { info, urls: { preview: null, download: null } };
-    }
+    if (entry.isDirectory) return { info, urls: { preview: null, download: null } };
     const expiresIn = at.config.signature_expires_in;
     const view = servingHeaders(entry.name, info.contentType, 'view');
+    // As the mount's link policy says (docs/storage.md, "Download links"), on every kind of storage.
     const [preview, download] = await Promise.all([
-      this.vfs.presignGet(at, {
+      this.vfs.downloadUrl(at, {
         expiresIn,
         filename: entry.name,
         disposition: view.disposition,
         contentType: view.contentType,
       }),
-      this.vfs.presignGet(at, {
+      this.vfs.downloadUrl(at, {
         expiresIn,
         filename: entry.name,
         disposition: 'attachment',
@@ -191,6 +190,8 @@ export class FsService {
       storage_path: at.subPath,
       size: entry.size,
       etag: entry.etag ?? null,
+      // A share of it leaves as its mount's downloads do (docs/storage.md, "Download links").
+      use_proxy: at.mount.link_policy === 'proxy' ? 1 : 0,
     };
   }
 
@@ -208,13 +209,12 @@ export class FsService {
       mimeFromFilename(entry.name),
       input.force_download ? 'download' : 'view',
     );
-    const url = await this.vfs.presignGet(at, {
+    const url = await this.vfs.downloadUrl(at, {
       expiresIn,
       filename: entry.name,
       disposition: input.force_download ? 'attachment' : serve.disposition,
       contentType: serve.contentType,
     });
-    if (!url) throw badRequest('fs.link_unsupported');
     const expiresAt = new Date(this.deps.clock.now().getTime() + expiresIn * 1000).toISOString();
     return {
       at,

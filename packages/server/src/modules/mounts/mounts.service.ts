@@ -39,6 +39,8 @@ export function toMount(row: MountWithStorage): Mount {
     created_by: row.created_by,
     sort_order: row.sort_order,
     cache_ttl: row.cache_ttl,
+    link_policy: row.link_policy,
+    custom_host: row.custom_host,
     created_at: row.created_at,
     updated_at: row.updated_at,
     last_used: row.last_used,
@@ -103,6 +105,8 @@ export class MountsService {
       is_active: input.is_active === false ? 0 : 1,
       sort_order: input.sort_order ?? 0,
       cache_ttl: input.cache_ttl ?? 300,
+      link_policy: input.link_policy ?? 'proxy',
+      custom_host: input.custom_host ?? null,
       // CloudPaste's form (a bare admin id): its client shows any other form verbatim.
       created_by: creatorId(creator),
       created_at: now,
@@ -130,6 +134,16 @@ export class MountsService {
     if (input.is_active !== undefined) changes.is_active = input.is_active ? 1 : 0;
     if (input.sort_order !== undefined) changes.sort_order = input.sort_order;
     if (input.cache_ttl !== undefined) changes.cache_ttl = input.cache_ttl;
+    if (input.link_policy !== undefined) changes.link_policy = input.link_policy;
+    if (input.custom_host !== undefined) changes.custom_host = input.custom_host;
+    if (
+      (changes.link_policy ?? current.link_policy) === 'custom_host' &&
+      !(changes.custom_host ?? current.custom_host)
+    ) {
+      throw invalidFields('validation.custom_host_required', {
+        custom_host: 'validation.custom_host_required',
+      });
+    }
     const updated = await this.write(() => this.deps.repo.update(id, changes));
     await this.deps.vfs.clearCache({ mountId: id });
     if (!updated) throw notFound('mounts.not_found_update');

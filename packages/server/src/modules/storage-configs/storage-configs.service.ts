@@ -12,7 +12,10 @@ import { randomUUID } from 'node:crypto';
 import {
   BUILT_IN_STORAGE_NAME,
   type Principal,
-  type S3ProviderLabel,
+  SECRET_MASK,
+  STORAGE_TYPE_FIELDS,
+  STORAGE_TYPE_OF_DRIVER,
+  storageTypeOfProvider,
   type StorageConfigInput,
   storageConfigCreateSchema,
   type StorageConfigUpdate,
@@ -34,8 +37,6 @@ import {
   type DriverPool,
   type LocalSettings,
   parseConfigRow,
-  type S3Secrets,
-  type S3Settings,
   type StorageConfigRecord,
 } from '../../vfs/driver-pool.ts';
 import type { MountsRepository } from '../mounts/mounts.repository.ts';
@@ -80,6 +81,24 @@ export function maskAccessKey(key: string): string {
   return key.length >= 16 ? `${key.slice(0, 4)}…${key.slice(-4)}` : '…';
 }
 
+type Driver = StorageConfigView['driver'];
+
+/** A type's own fields: its plain settings, and its credentials (sealed apart). */
+function typeFields(driver: Driver): { settings: string[]; secrets: string[] } {
+  const fields = STORAGE_TYPE_FIELDS[STORAGE_TYPE_OF_DRIVER[driver]];
+  return {
+    settings: fields.filter((f) => f.kind !== 'secret').map((f) => f.name),
+    secrets: fields.filter((f) => f.kind === 'secret').map((f) => f.name),
+  };
+}
+
+const pick = (from: object, names: string[]): Record<string, unknown> =>
+  Object.fromEntries(names.map((name) => [name, (from as Record<string, unknown>)[name]]));
+
+/** A credential sent that means "keep the stored one": absent, empty, or the mask answers show. */
+const keeps = (value: unknown) =>
+  value === undefined || value === null || value === '' || value === SECRET_MASK;
+
 /** The stored columns of a checked config (credentials sealed by the caller). */
 function columnsOf(
   input: StorageConfigInput,
@@ -93,22 +112,11 @@ function columnsOf(
   | 'total_storage_bytes'
   | 'signature_expires_in'
 > {
-  const settings: LocalSettings | S3Settings =
-    input.driver === 'local'
-      ? { root_path: input.root_path }
-      : {
-          endpoint_url: input.endpoint_url,
-          bucket_name: input.bucket_name,
-          region: input.region,
-          path_style: input.path_style,
-          default_folder: input.default_folder,
-          custom_host: input.custom_host,
-        };
   return {
     name: input.name,
     driver: input.driver,
     provider_type: input.provider_type,
-    settings: JSON.stringify(settings),
+    settings: JSON.stringify(pick(input, typeFields(input.driver).settings)),
     is_public: input.is_public ? 1 : 0,
     total_storage_bytes: input.total_storage_bytes,
     signature_expires_in: input.signature_expires_in,
@@ -117,21 +125,16 @@ function columnsOf(
 
 /** A stored config as update input, for merging a change over it (credentials apart). */
 function inputOf(record: StorageConfigRecord): StorageConfigUpdate {
-  const common = {
+  const settings = record.settings as Record<string, unknown>;
+  return {
     name: record.name,
     is_public: record.is_public === 1,
     signature_expires_in: record.signature_expires_in,
     total_storage_bytes: record.total_storage_bytes,
-  };
-  if (record.driver === 'local') {
-    return { ...common, provider_type: 'Local', root_path: record.settings.root_path };
-  }
-  return {
-    ...common,
-    provider_type: record.provider_type as S3ProviderLabel,
-    ...record.settings,
-    custom_host: record.settings.custom_host ?? '',
-  };
+    provider_type: record.provider_type,
+    ...settings,
+    ...('custom_host' in settings ? { custom_host: settings.custom_host ?? '' } : {}),
+  } as StorageConfigUpdate;
 }
 
 /** The folder of a local config exists (created when missing) and the server may write there. */
@@ -205,6 +208,7 @@ export class StorageConfigsService {
       id: record.id,
       name: record.name,
       driver: record.driver,
+      storage_type: STORAGE_TYPE_OF_DRIVER[record.driver],
       provider_type: record.provider_type,
       endpoint_url: s3?.endpoint_url ?? null,
       bucket_name: s3?.bucket_name ?? null,
@@ -222,22 +226,39 @@ export class StorageConfigsService {
     if (principal.type !== 'admin') return view;
     let masked: string | null = null;
     let hasSecret = false;
-    if (record.driver === 's3') {
+    let secrets: Record<string, string> | null = null;
+    if (record.secrets) {
       try {
-        const secrets = this.openSecrets(record);
-        masked = maskAccessKey(secrets.access_key_id);
-        hasSecret = secrets.secret_access_key !== '';
+        secrets = this.openSecrets(record);
       } catch {
         // Sealed under another SECRET_KEY (or altered): shown as missing, to be entered again.
       }
     }
-    return {
+    if (record.driver === 's3' && secrets) {
+      masked = maskAccessKey(secrets.access_key_id ?? '');
+      hasSecret = (secrets.secret_access_key ?? '') !== '';
+    }
+    const admin: StorageConfigView = {
       ...view,
       root_path: record.driver === 'local' ? record.settings.root_path : null,
       last_used: record.last_used,
       access_key_id_masked: masked,
       has_secret: hasSecret,
     };
+    if (record.driver === 'local' || record.driver === 's3') return admin;
+    // The other types: their plain settings as stored, each credential masked.
+    const { settings, secrets: secretNames } = typeFields(record.driver);
+    const plain = pick(record.settings, settings);
+    const shown = Object.fromEntries(secretNames.map((name) => [name, secrets?.[name] ? SECRET_MASK : null]));
+    return {
+      ...admin,
+      ...plain,
+      ...('tls_insecure_skip_verify' in plain
+        ? { tls_insecure_skip_verify: plain.tls_insecure_skip_verify ? 1 : 0 }
+        : {}),
+      ...shown,
+      has_secret: Object.values(shown).some((value) => value !== null),
+    } as StorageConfigView;
   }
 
   /** Stores a new config; the first one (while there is no default) becomes the default. */
@@ -245,16 +266,11 @@ export class StorageConfigsService {
     if (input.driver === 'local') await prepareRoot(input.root_path);
     const id = randomUUID();
     const now = this.clock.now().toISOString();
+    const secretNames = typeFields(input.driver).secrets;
     const row = await this.repo.insertFirstAsDefault({
       id,
       ...columnsOf(input),
-      secrets:
-        input.driver === 's3'
-          ? this.sealSecrets(id, {
-              access_key_id: input.access_key_id,
-              secret_access_key: input.secret_access_key,
-            })
-          : null,
+      secrets: secretNames.length > 0 ? this.sealSecrets(id, pick(input, secretNames)) : null,
       is_default: 0,
       admin_id: adminId,
       created_at: now,
@@ -265,9 +281,9 @@ export class StorageConfigsService {
   }
 
   /**
-   * Applies a partial change: merged over the stored config and checked as a whole. An empty or
-   * absent credential keeps the stored one. `updated_at` always moves forward and the cached
-   * driver is dropped, so the next use builds one with the new settings.
+   * Applies a partial change: merged over the stored config and checked as a whole. A credential
+   * left out, empty, or sent back as the mask answers show keeps the stored one. `updated_at` always
+   * moves forward and the cached driver is dropped, so the next use builds one with the new settings.
    */
   async update(id: string, patch: StorageConfigUpdate): Promise<StorageConfigRecord> {
     const current = await this.find(id);
@@ -278,28 +294,25 @@ export class StorageConfigsService {
     if (Object.keys(given).length === 0) throw badRequest('storage.nothing_to_update');
     if (
       given.provider_type !== undefined &&
-      (given.provider_type === LOCAL_PROVIDER_TYPE) !== (current.driver === 'local')
+      STORAGE_TYPE_OF_DRIVER[current.driver] !== storageTypeOfProvider(given.provider_type)
     ) {
       throw invalidFields('validation.driver_change', { provider_type: 'validation.driver_change' });
     }
-    const newKey = given.access_key_id || undefined;
-    const newSecret = given.secret_access_key || undefined;
-    let stored: S3Secrets | undefined;
-    if (current.driver === 's3' && !(newKey && newSecret)) {
+    const secretNames = typeFields(current.driver).secrets;
+    const kept = secretNames.filter((name) => keeps((given as Record<string, unknown>)[name]));
+    let stored: Record<string, string> = {};
+    if (kept.length > 0 && current.secrets) {
       try {
         stored = this.openSecrets(current);
       } catch {
-        throw invalidFields('storage.secrets_unreadable', {
-          [newKey ? 'secret_access_key' : 'access_key_id']: 'storage.secrets_unreadable',
-        });
+        throw invalidFields('storage.secrets_unreadable', { [kept[0]!]: 'storage.secrets_unreadable' });
       }
     }
-    const merged: StorageConfigUpdate = {
+    const merged = {
       ...inputOf(current),
       ...given,
-      access_key_id: newKey ?? stored?.access_key_id,
-      secret_access_key: newSecret ?? stored?.secret_access_key,
-    };
+      ...Object.fromEntries(kept.map((name) => [name, stored[name]])),
+    } as StorageConfigUpdate;
     const next = validate(storageConfigCreateSchema, merged);
     if (
       next.driver === 'local' &&
@@ -308,12 +321,7 @@ export class StorageConfigsService {
       await prepareRoot(next.root_path);
     }
     const secrets =
-      next.driver === 's3' && (newKey || newSecret)
-        ? this.sealSecrets(id, {
-            access_key_id: next.access_key_id,
-            secret_access_key: next.secret_access_key,
-          })
-        : current.secrets;
+      kept.length < secretNames.length ? this.sealSecrets(id, pick(next, secretNames)) : current.secrets;
     const now = this.clock.now().getTime();
     const updatedAt = new Date(Math.max(now, Date.parse(current.updated_at) + 1)).toISOString();
     if (!(await this.repo.update(id, { ...columnsOf(next), secrets, updated_at: updatedAt }))) {
@@ -321,6 +329,16 @@ export class StorageConfigsService {
     }
     this.forget(id);
     return (await this.find(id))!;
+  }
+
+  /**
+   * After a successful storage test: an SFTP config without a pinned host key pins the one its
+   * driver saw, so every later connection checks it (docs/storage.md, "SFTP").
+   */
+  async pinHostKey(config: StorageConfigRecord): Promise<void> {
+    if (config.driver !== 'sftp' || config.settings.host_key_fingerprint) return;
+    const seen = (await this.driver(config)).hostKey?.();
+    if (seen) await this.update(config.id, { host_key_fingerprint: seen });
   }
 
   /**
@@ -368,13 +386,13 @@ export class StorageConfigsService {
   }
 
   /** Seals credentials for storing on the config `id` (the id is bound in, so they only open there). */
-  sealSecrets(id: string, secrets: S3Secrets): string {
+  sealSecrets(id: string, secrets: Record<string, unknown>): string {
     return this.box.seal(JSON.stringify(secrets), id);
   }
 
-  openSecrets(config: Pick<StorageConfigsTable, 'id' | 'secrets'>): S3Secrets {
+  openSecrets(config: Pick<StorageConfigsTable, 'id' | 'secrets'>): Record<string, string> {
     if (!config.secrets) throw new Error(`storage config ${config.id} has no credentials`);
-    return JSON.parse(this.box.open(config.secrets, config.id)) as S3Secrets;
+    return JSON.parse(this.box.open(config.secrets, config.id)) as Record<string, string>;
   }
 
   /** A config changed or went: its driver is forgotten, here and on other instances, and so is what was cached from it. */

@@ -22,6 +22,8 @@ test('a filled form becomes the body the server takes (storage_type S3, numbers,
       is_active: true,
       sort_order: -2,
       cache_ttl: 0,
+      link_policy: 'proxy',
+      custom_host: null,
     },
   });
   // Empty number fields take their defaults.
@@ -96,6 +98,8 @@ const mountOf = (patch: Partial<Mount>): Mount => ({
   created_by: '1',
   sort_order: 0,
   cache_ttl: 300,
+  link_policy: 'proxy',
+  custom_host: null,
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',
   last_used: null,
@@ -111,7 +115,30 @@ test('a mount fills the edit form as it is', () => {
     sortOrder: '-1',
     cacheTtl: '0',
     isActive: false,
+    linkPolicy: 'proxy',
+    customHost: '',
   });
+});
+
+test('a custom-host policy needs its address; the other policies keep one typed but do not need it', () => {
+  const base = { ...emptyMountForm('cfg-1'), name: 'CDN', mountPath: '/cdn' };
+  const missing = validateMountForm({ ...base, linkPolicy: 'custom_host' });
+  assert.deepEqual(missing.ok ? null : missing.errors, {
+    customHost: 'admin.mounts.errors.customHostRequired',
+  });
+  const bad = validateMountForm({ ...base, linkPolicy: 'custom_host', customHost: 'ftp://cdn.example.com' });
+  assert.deepEqual(bad.ok ? null : bad.errors, { customHost: 'admin.mounts.errors.customHostInvalid' });
+  const good = validateMountForm({
+    ...base,
+    linkPolicy: 'custom_host',
+    customHost: 'https://cdn.example.com/f/',
+  });
+  assert.ok(good.ok);
+  assert.deepEqual(
+    [good.input.link_policy, good.input.custom_host],
+    ['custom_host', 'https://cdn.example.com/f'],
+  );
+  assert.ok(validateMountForm({ ...base, linkPolicy: 'direct' }).ok);
 });
 
 test('search matches name, path, storage name and remark, ignoring case and spaces', () => {

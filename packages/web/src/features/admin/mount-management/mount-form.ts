@@ -5,6 +5,7 @@
  */
 import {
   CACHE_TTL_DEFAULT,
+  type LinkPolicy,
   type Mount,
   type MountCreateInput,
   mountCreateSchema,
@@ -20,9 +21,13 @@ export interface MountFormValues {
   sortOrder: string;
   cacheTtl: string;
   isActive: boolean;
+  /** How downloads leave (docs/storage.md, "Download links"), and the public address for `custom_host`. */
+  linkPolicy: LinkPolicy;
+  customHost: string;
 }
 
-export type MountFormField = 'name' | 'storageConfigId' | 'mountPath' | 'remark' | 'sortOrder' | 'cacheTtl';
+export type MountFormField =
+  'name' | 'storageConfigId' | 'mountPath' | 'remark' | 'sortOrder' | 'cacheTtl' | 'customHost';
 
 export type MountFormErrorKey =
   | 'admin.mounts.errors.nameRequired'
@@ -38,7 +43,9 @@ export type MountFormErrorKey =
   | 'admin.mounts.errors.pathAppReserved'
   | 'admin.mounts.errors.cacheTtlInvalid'
   | 'admin.mounts.errors.sortOrderInvalid'
-  | 'admin.mounts.errors.remarkTooLong';
+  | 'admin.mounts.errors.remarkTooLong'
+  | 'admin.mounts.errors.customHostInvalid'
+  | 'admin.mounts.errors.customHostRequired';
 
 export type MountFormErrors = Partial<Record<MountFormField, MountFormErrorKey>>;
 
@@ -58,6 +65,8 @@ const ISSUE_KEYS: Record<string, MountFormErrorKey> = {
   cache_ttl_invalid: 'admin.mounts.errors.cacheTtlInvalid',
   sort_order_invalid: 'admin.mounts.errors.sortOrderInvalid',
   remark_too_long: 'admin.mounts.errors.remarkTooLong',
+  custom_host_invalid: 'admin.mounts.errors.customHostInvalid',
+  custom_host_required: 'admin.mounts.errors.customHostRequired',
 };
 
 /** Maps the server's field names (a 400's `details`) to form fields, and back for issues. */
@@ -68,6 +77,7 @@ export const SERVER_FIELD: Record<string, MountFormField> = {
   remark: 'remark',
   sort_order: 'sortOrder',
   cache_ttl: 'cacheTtl',
+  custom_host: 'customHost',
 };
 
 export function emptyMountForm(storageConfigId = ''): MountFormValues {
@@ -79,6 +89,8 @@ export function emptyMountForm(storageConfigId = ''): MountFormValues {
     sortOrder: '0',
     cacheTtl: String(CACHE_TTL_DEFAULT),
     isActive: true,
+    linkPolicy: 'proxy',
+    customHost: '',
   };
 }
 
@@ -91,6 +103,8 @@ export function valuesOf(mount: Mount): MountFormValues {
     sortOrder: String(mount.sort_order),
     cacheTtl: String(mount.cache_ttl),
     isActive: mount.is_active,
+    linkPolicy: mount.link_policy ?? 'proxy',
+    customHost: mount.custom_host ?? '',
   };
 }
 
@@ -116,6 +130,9 @@ export function validateMountForm(values: MountFormValues): Validated {
     is_active: values.isActive,
     sort_order: wholeNumber(values.sortOrder, 0),
     cache_ttl: wholeNumber(values.cacheTtl, CACHE_TTL_DEFAULT),
+    link_policy: values.linkPolicy,
+    // The address is kept while another policy is chosen, so switching back does not lose it.
+    custom_host: values.customHost.trim() === '' ? null : values.customHost,
   });
   if (parsed.success) return { ok: true, input: parsed.data };
   const errors: MountFormErrors = {};
@@ -135,6 +152,7 @@ function fallbackKey(field: MountFormField): MountFormErrorKey {
     remark: 'admin.mounts.errors.remarkTooLong',
     sortOrder: 'admin.mounts.errors.sortOrderInvalid',
     cacheTtl: 'admin.mounts.errors.cacheTtlInvalid',
+    customHost: 'admin.mounts.errors.customHostInvalid',
   };
   return keys[field];
 }

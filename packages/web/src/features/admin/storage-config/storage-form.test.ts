@@ -218,6 +218,7 @@ test('a stored config fills the edit form without credentials', () => {
     id: 'c1',
     name: 'R2 bucket',
     driver: 's3',
+    storage_type: 'S3',
     provider_type: 'Cloudflare R2',
     endpoint_url: 'https://acc.r2.cloudflarestorage.com',
     bucket_name: 'shares',

@@ -7,7 +7,9 @@
  * edit an empty credential field means "keep the stored one", so it is left out of the body.
  */
 import {
+  PROVIDER_OF_STORAGE_TYPE,
   S3_PROVIDER_RULES,
+  STORAGE_TYPE_OF_DRIVER,
   SIGNATURE_EXPIRES_DEFAULT,
   SIZE_UNITS,
   canonicalProvider,
@@ -17,6 +19,7 @@ import {
   storageProvider,
   toBytes,
   toUnit,
+  type FtpTlsMode,
   type S3ProviderLabel,
   type SizeUnit,
   type StorageConfigCreateBody,
@@ -61,20 +64,31 @@ function s3Preset(
   } satisfies ProviderPreset;
 }
 
+/** A type that is not S3: nothing of the S3 presets applies (an endpoint only where its field list has one). */
+function plainPreset(id: ProviderId, endpointExample: string): ProviderPreset {
+  return {
+    id,
+    endpointRequired: false,
+    region: 'optional',
+    defaultRegion: '',
+    pathStyle: false,
+    endpointExample,
+  };
+}
+
 export const PROVIDER_PRESETS: Record<ProviderType, ProviderPreset> = {
   'Cloudflare R2': s3Preset('Cloudflare R2', '', false, 'https://<account-id>.r2.cloudflarestorage.com'),
   'Backblaze B2': s3Preset('Backblaze B2', '', false, 'https://s3.us-west-004.backblazeb2.com'),
   'AWS S3': s3Preset('AWS S3', 'us-east-1', false, 'https://s3.eu-central-1.amazonaws.com'),
   // MinIO, Ceph, Garage…: most self-hosted servers only answer path-style requests.
   'Other S3 Compatible': s3Preset('Other S3 Compatible', '', true, 'http://minio.example.com:9000'),
-  Local: {
-    id: 'local',
-    endpointRequired: false,
-    region: 'optional',
-    defaultRegion: '',
-    pathStyle: false,
-    endpointExample: '',
+  Local: plainPreset('local', ''),
+  WebDAV: {
+    ...plainPreset('webdav', 'https://cloud.example.com/remote.php/dav/files/me'),
+    endpointRequired: true,
   },
+  SFTP: plainPreset('sftp', ''),
+  FTP: plainPreset('ftp', ''),
 };
 
 /** What a provider's preset makes of a field: required or not, a value it fixes, its placeholder. */
@@ -111,13 +125,25 @@ export const FORM_KEY = {
   is_public: 'isPublic',
   signature_expires_in: 'signatureExpiresIn',
   total_storage_bytes: 'quotaValue',
+  host: 'host',
+  port: 'port',
+  username: 'username',
+  password: 'password',
+  private_key: 'privateKey',
+  passphrase: 'passphrase',
+  root: 'remoteRoot',
+  host_key_fingerprint: 'hostKeyFingerprint',
+  tls: 'ftpTls',
+  tls_insecure_skip_verify: 'tlsSkipVerify',
 } as const satisfies Record<StorageFieldName, keyof StorageFormValues>;
 
 /** The preset of a stored `provider_type` ("Other" is how CloudPaste clients spell the last S3 one). */
-export function providerOf(providerType: string, driver?: 'local' | 's3'): ProviderType {
+export function providerOf(providerType: string, driver?: StorageConfig['driver']): ProviderType {
   const label = canonicalProvider(providerType);
   if (label) return label;
-  return driver === 'local' ? 'Local' : 'Other S3 Compatible';
+  return driver === undefined || driver === 's3'
+    ? 'Other S3 Compatible'
+    : PROVIDER_OF_STORAGE_TYPE[STORAGE_TYPE_OF_DRIVER[driver]];
 }
 
 export interface StorageFormValues {
@@ -139,6 +165,17 @@ export interface StorageFormValues {
   isPublic: boolean;
   /** Local disk only: the folder on the server. */
   rootPath: string;
+  /** WebDAV, SFTP, FTP: the connection (the port as typed; empty for the usual one). */
+  host: string;
+  port: string;
+  username: string;
+  password: string;
+  privateKey: string;
+  passphrase: string;
+  remoteRoot: string;
+  hostKeyFingerprint: string;
+  ftpTls: FtpTlsMode;
+  tlsSkipVerify: boolean;
 }
 
 export function emptyStorageForm(providerType: ProviderType = 'Other S3 Compatible'): StorageFormValues {
@@ -159,6 +196,16 @@ export function emptyStorageForm(providerType: ProviderType = 'Other S3 Compatib
     quotaUnit: 'GB',
     isPublic: false,
     rootPath: '',
+    host: '',
+    port: '',
+    username: '',
+    password: '',
+    privateKey: '',
+    passphrase: '',
+    remoteRoot: '',
+    hostKeyFingerprint: '',
+    ftpTls: 'none',
+    tlsSkipVerify: false,
   };
 }
 
@@ -197,6 +244,13 @@ export function valuesOf(config: StorageConfig): StorageFormValues {
     quotaUnit: quota?.unit ?? 'GB',
     isPublic: Boolean(config.is_public),
     rootPath: config.root_path ?? '',
+    host: config.host ?? '',
+    port: config.port ? String(config.port) : '',
+    username: config.username ?? '',
+    remoteRoot: config.root ?? '',
+    hostKeyFingerprint: config.host_key_fingerprint ?? '',
+    ftpTls: config.tls ?? 'none',
+    tlsSkipVerify: Boolean(config.tls_insecure_skip_verify),
   };
 }
 
@@ -211,7 +265,15 @@ export type StorageFormField =
   | 'customHost'
   | 'signatureExpiresIn'
   | 'quotaValue'
-  | 'rootPath';
+  | 'rootPath'
+  | 'host'
+  | 'port'
+  | 'username'
+  | 'password'
+  | 'privateKey'
+  | 'passphrase'
+  | 'remoteRoot'
+  | 'hostKeyFingerprint';
 
 export type StorageFormErrorKey =
   | 'admin.storage.errors.nameRequired'
@@ -229,7 +291,16 @@ export type StorageFormErrorKey =
   | 'admin.storage.errors.signatureInvalid'
   | 'admin.storage.errors.quotaInvalid'
   | 'admin.storage.errors.rootPathRequired'
-  | 'admin.storage.errors.rootPathInvalid';
+  | 'admin.storage.errors.rootPathInvalid'
+  | 'admin.storage.errors.hostRequired'
+  | 'admin.storage.errors.hostInvalid'
+  | 'admin.storage.errors.portInvalid'
+  | 'admin.storage.errors.usernameRequired'
+  | 'admin.storage.errors.usernameInvalid'
+  | 'admin.storage.errors.sshCredentialsRequired'
+  | 'admin.storage.errors.privateKeyInvalid'
+  | 'admin.storage.errors.remoteRootInvalid'
+  | 'admin.storage.errors.fingerprintInvalid';
 
 export type StorageFormErrors = Partial<Record<StorageFormField, StorageFormErrorKey>>;
 
@@ -251,6 +322,16 @@ const MESSAGE_ERRORS: Record<string, StorageFormErrorKey> = {
   quota_invalid: 'admin.storage.errors.quotaInvalid',
   root_path_required: 'admin.storage.errors.rootPathRequired',
   root_path_invalid: 'admin.storage.errors.rootPathInvalid',
+  host_required: 'admin.storage.errors.hostRequired',
+  host_invalid: 'admin.storage.errors.hostInvalid',
+  port_invalid: 'admin.storage.errors.portInvalid',
+  storage_username_required: 'admin.storage.errors.usernameRequired',
+  storage_username_invalid: 'admin.storage.errors.usernameInvalid',
+  storage_password_invalid: 'admin.storage.errors.credentialTooLong',
+  ssh_credentials_required: 'admin.storage.errors.sshCredentialsRequired',
+  private_key_invalid: 'admin.storage.errors.privateKeyInvalid',
+  remote_root_invalid: 'admin.storage.errors.remoteRootInvalid',
+  fingerprint_invalid: 'admin.storage.errors.fingerprintInvalid',
 };
 
 /** The quota in bytes: null for an empty field (no quota), undefined when invalid. */
@@ -288,6 +369,14 @@ const FIELD_ERRORS: Record<StorageFormField, StorageFormErrorKey> = {
   signatureExpiresIn: 'admin.storage.errors.signatureInvalid',
   quotaValue: 'admin.storage.errors.quotaInvalid',
   rootPath: 'admin.storage.errors.rootPathInvalid',
+  host: 'admin.storage.errors.hostInvalid',
+  port: 'admin.storage.errors.portInvalid',
+  username: 'admin.storage.errors.usernameInvalid',
+  password: 'admin.storage.errors.credentialTooLong',
+  privateKey: 'admin.storage.errors.privateKeyInvalid',
+  passphrase: 'admin.storage.errors.credentialTooLong',
+  remoteRoot: 'admin.storage.errors.remoteRootInvalid',
+  hostKeyFingerprint: 'admin.storage.errors.fingerprintInvalid',
 };
 
 /** Maps the server's field names (in a 400 `details` object, or a schema issue path) to form fields. */

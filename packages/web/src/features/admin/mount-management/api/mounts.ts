@@ -4,10 +4,19 @@
  * files behind a mount are never deleted). Each change refreshes the list.
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Mount, MountCreateInput, MountUpdateInput } from '@cubby/shared';
+import {
+  LINK_POLICIES,
+  type Mount,
+  type MountCreateInput,
+  type MountUpdateInput,
+  STORAGE_KIND_NAME,
+  type StorageKindName,
+} from '@cubby/shared';
 import { api } from '../../../../lib/api/index.ts';
 import { mountKeys } from './query-keys.ts';
 import { refreshAfterChange } from '../../../../lib/query/refresh.ts';
+
+const KIND_NAMES: readonly StorageKindName[] = Object.values(STORAGE_KIND_NAME);
 
 const mountPath = (id: string) => `/admin/mounts/${encodeURIComponent(id)}`;
 
@@ -16,7 +25,7 @@ export function toMount(raw: Mount): Mount {
   return {
     id: String(raw.id),
     name: raw.name,
-    storage_type: raw.storage_type === 'S3' ? 'S3' : 'Local',
+    storage_type: KIND_NAMES.includes(raw.storage_type) ? raw.storage_type : 'S3',
     storage_config_id: String(raw.storage_config_id ?? ''),
     storage_config_name: raw.storage_config_name ?? '',
     mount_path: raw.mount_path,
@@ -25,6 +34,8 @@ export function toMount(raw: Mount): Mount {
     created_by: raw.created_by ?? null,
     sort_order: Number(raw.sort_order) || 0,
     cache_ttl: Number(raw.cache_ttl) || 0,
+    link_policy: LINK_POLICIES.includes(raw.link_policy) ? raw.link_policy : 'proxy',
+    custom_host: raw.custom_host ?? null,
     created_at: raw.created_at,
     updated_at: raw.updated_at,
     last_used: raw.last_used ?? null,

@@ -4,7 +4,14 @@
  * (translated here) or from the server (already translated).
  */
 import { useTranslation } from 'react-i18next';
-import { CACHE_TTL_MAX, MOUNT_NAME_MAX, MOUNT_PATH_MAX, MOUNT_REMARK_MAX } from '@cubby/shared';
+import {
+  CACHE_TTL_MAX,
+  LINK_POLICIES,
+  type LinkPolicy,
+  MOUNT_NAME_MAX,
+  MOUNT_PATH_MAX,
+  MOUNT_REMARK_MAX,
+} from '@cubby/shared';
 import { Checkbox, SelectField, TextField } from '../../../../components/form-field.tsx';
 import { useStorageConfigName } from '../../../../lib/i18n/storage-config-name.ts';
 import type { StorageConfig } from '../../storage-config/api/types.ts';
@@ -26,8 +33,7 @@ export function MountFormFields({
   const { values, change } = form;
   const error = (field: MountFormField) =>
     form.fieldError(field, (key) => t(key, { prefix: reservedPrefixOf(values.mountPath) }));
-  const kind = (config: StorageConfig) =>
-    config.driver === 'local' ? t('admin.mounts.storageTypes.local') : t('admin.mounts.storageTypes.s3');
+  const kind = (config: StorageConfig) => t(`admin.mounts.storageTypes.${config.driver}`);
 
   return (
     <div className="space-y-4">
@@ -96,6 +102,33 @@ export function MountFormFields({
           onChange={(event) => change({ sortOrder: event.target.value })}
         />
       </div>
+      <SelectField
+        label={t('admin.mounts.fields.linkPolicy')}
+        name="linkPolicy"
+        value={values.linkPolicy}
+        hint={t(`admin.mounts.linkPolicyHints.${values.linkPolicy}`)}
+        onChange={(event) => change({ linkPolicy: event.target.value as LinkPolicy })}
+      >
+        {LINK_POLICIES.map((policy) => (
+          <option key={policy} value={policy}>
+            {t(`admin.mounts.linkPolicies.${policy}`)}
+          </option>
+        ))}
+      </SelectField>
+      {values.linkPolicy === 'custom_host' && (
+        <TextField
+          label={t('admin.mounts.fields.customHost')}
+          name="customHost"
+          type="url"
+          value={values.customHost}
+          required
+          placeholder="https://cdn.example.com/files"
+          hint={t('admin.mounts.hints.customHost')}
+          error={error('customHost')}
+          onChange={(event) => change({ customHost: event.target.value })}
+          {...CODE}
+        />
+      )}
       <TextField
         label={t('admin.mounts.fields.remark')}
         name="remark"

@@ -6,7 +6,7 @@
  */
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Mount } from '@cubby/shared';
+import type { Mount, StorageKindName } from '@cubby/shared';
 import { Badge } from '../../../../components/badge.tsx';
 import { Fact } from '../../../../components/fact.tsx';
 import { PencilIcon, PowerIcon, TrashIcon } from '../../../../components/icons.tsx';
@@ -37,10 +37,13 @@ function useCells() {
           {storageName(mount.storage_config_name)}
         </span>
         <Badge tone="muted" testId="mount-storage-type">
-          {mount.storage_type === 'S3'
-            ? t('admin.mounts.storageTypes.s3')
-            : t('admin.mounts.storageTypes.local')}
+          {t(`admin.mounts.storageTypes.${mount.storage_type.toLowerCase() as Lowercase<StorageKindName>}`)}
         </Badge>
+        {mount.link_policy !== 'proxy' && (
+          <Badge tone="muted" testId="mount-link-policy">
+            {t(`admin.mounts.linkPolicies.${mount.link_policy}`)}
+          </Badge>
+        )}
       </span>
     ),
     ttl: (mount: Mount) =>

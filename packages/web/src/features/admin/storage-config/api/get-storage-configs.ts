@@ -9,12 +9,14 @@ import { storageConfigKeys } from './query-keys.ts';
 import type { StorageConfig } from './types.ts';
 
 const flag = (value: unknown): 0 | 1 => (Number(value) ? 1 : 0);
+const DRIVERS: readonly StorageConfig['driver'][] = ['local', 's3', 'webdav', 'sftp', 'ftp'];
 
 export function toStorageConfig(raw: StorageConfig): StorageConfig {
   return {
     id: String(raw.id),
     name: raw.name,
-    driver: raw.driver === 'local' ? 'local' : 's3',
+    driver: DRIVERS.includes(raw.driver) ? raw.driver : 's3',
+    storage_type: raw.storage_type,
     provider_type: raw.provider_type,
     endpoint_url: raw.endpoint_url ?? null,
     bucket_name: raw.bucket_name ?? null,
@@ -32,6 +34,14 @@ export function toStorageConfig(raw: StorageConfig): StorageConfig {
     last_used: raw.last_used ?? null,
     access_key_id_masked: raw.access_key_id_masked ?? null,
     has_secret: Boolean(raw.has_secret),
+    // The connection of a WebDAV, SFTP or FTP config; its credentials are never kept.
+    host: raw.host ?? null,
+    port: raw.port == null ? null : Number(raw.port),
+    username: raw.username ?? null,
+    root: raw.root ?? null,
+    host_key_fingerprint: raw.host_key_fingerprint ?? null,
+    tls: raw.tls ?? null,
+    tls_insecure_skip_verify: flag(raw.tls_insecure_skip_verify),
   };
 }
 

@@ -28,6 +28,14 @@ export interface StorageConfigListProps {
 /** Where a config keeps its files: `bucket/folder` or the folder on the server's disk. */
 function location(config: StorageConfig): string {
   if (config.driver === 'local') return config.root_path ?? '';
+  if (config.driver === 'sftp' || config.driver === 'ftp') {
+    const port = config.port ? `:${config.port}` : '';
+    return `${config.username ? `${config.username}@` : ''}${config.host ?? ''}${port}${config.root ?? ''}`;
+  }
+  if (config.driver === 'webdav') {
+    const folder = (config.default_folder ?? '').replace(/^\/+|\/+$/g, '');
+    return `${config.endpoint_url ?? ''}${folder ? `/${folder}` : ''}`;
+  }
   const folder = (config.default_folder ?? '').replace(/^\/+|\/+$/g, '');
   return folder ? `${config.bucket_name ?? ''}/${folder}` : (config.bucket_name ?? '');
 }
@@ -103,6 +111,7 @@ export function StorageConfigList(props: StorageConfigListProps) {
       {configs.map((config) => {
         const provider = PROVIDER_PRESETS[providerOf(config.provider_type, config.driver)];
         const local = config.driver === 'local';
+        const s3 = config.driver === 's3';
         return (
           <li key={config.id} data-testid="storage-config-row" data-config-name={config.name}>
             <article
@@ -149,14 +158,14 @@ export function StorageConfigList(props: StorageConfigListProps) {
                     {location(config)}
                   </span>
                 </Fact>
-                {!local && (
+                {s3 && (
                   <Fact label={t('admin.storage.fields.endpoint')}>
                     <span className="font-mono break-all" data-user-content="">
                       {config.endpoint_url || t('admin.storage.standardEndpoint')}
                     </span>
                   </Fact>
                 )}
-                {!local && (
+                {s3 && (
                   <Fact label={t('admin.storage.fields.accessKeyId')}>
                     <span
                       className="font-mono break-all"

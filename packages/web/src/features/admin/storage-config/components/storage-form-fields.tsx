@@ -14,7 +14,7 @@ import {
   type StorageField,
   type StorageFieldSection,
 } from '@cubby/shared';
-import { Checkbox, SelectField, TextField } from '../../../../components/form-field.tsx';
+import { Checkbox, SelectField, TextAreaField, TextField } from '../../../../components/form-field.tsx';
 import { SizeField } from '../../settings/components/size-field.tsx';
 import type { StorageConfig } from '../api/types.ts';
 import {
@@ -98,6 +98,25 @@ function FieldControl({ field, form, stored, onProviderChange }: FieldControlPro
   const label = text(field.labelKey);
   const wide = field.wide ? 'sm:col-span-2' : undefined;
 
+  if (field.kind === 'select' && field.name !== 'provider_type') {
+    return (
+      <div className={wide}>
+        <SelectField
+          label={label}
+          name={key}
+          value={String(values[key])}
+          hint={hint}
+          onChange={(event) => change({ [key]: event.target.value } as Partial<StorageFormValues>)}
+        >
+          {field.options?.map((option) => (
+            <option key={option.value} value={option.value}>
+              {text(option.labelKey)}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+    );
+  }
   if (field.kind === 'select') {
     // A stored config keeps its type: local stays local, S3 moves between S3 providers.
     const choices = STORAGE_PROVIDERS.filter((p) => !stored || p.type === provider.type);
@@ -146,6 +165,22 @@ function FieldControl({ field, form, stored, onProviderChange }: FieldControlPro
           error={error}
           onChange={(value) => change({ [key]: value } as Partial<StorageFormValues>)}
           onUnitChange={(quotaUnit) => change({ quotaUnit })}
+        />
+      </div>
+    );
+  }
+  if (field.multiline) {
+    return (
+      <div className={wide}>
+        <TextAreaField
+          label={label}
+          name={key}
+          value={String(values[key])}
+          error={error}
+          rows={4}
+          hint={hint}
+          autoComplete="off"
+          onChange={(event) => change({ [key]: event.target.value } as Partial<StorageFormValues>)}
         />
       </div>
     );
