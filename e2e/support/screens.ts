@@ -1619,6 +1619,19 @@ export const SCREENS: Screen[] = [
   },
   { name: 'login-sso', as: 'visitor', path: '/admin', prepare: seedSsoProvider },
   { name: 'admin-notifications', as: 'admin', path: '/admin/notifications', prepare: seedWebhook },
+  { name: 'admin-scheduled-sync', as: 'admin', path: '/admin/scheduled-sync' },
+  {
+    name: 'scheduled-sync-job-errors',
+    as: 'admin',
+    path: '/admin/scheduled-sync',
+    action: async (page) => {
+      await page.getByTestId('create-sync-job').click();
+      const dialog = page.getByTestId('sync-job-dialog');
+      await dialog.locator('input[name=intervalSec]').fill('30');
+      await dialog.getByTestId('save-sync-job').click();
+      await expect(dialog.locator('[aria-invalid=true]')).toHaveCount(4);
+    },
+  },
   {
     name: 'notifications-webhook-errors',
     as: 'admin',
