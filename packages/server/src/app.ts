@@ -367,6 +367,7 @@ export function createApp(deps: AppDeps) {
   const scheduledSync = new ScheduledSyncService({
     repo: new ScheduledSyncRepository(db.kysely),
     vfs,
+    principalById: (id) => users.principalById(id),
     clock,
     logger,
   });

@@ -928,6 +928,10 @@ const catalogue = {
     '源和目标中同名的一个是文件、一个是文件夹',
     'The same name is a file on one side and a folder on the other',
   ],
+  'scheduled.owner_not_admin': [
+    '保存此任务的管理员账户已不存在或不再是管理员；请由一位管理员重新保存任务',
+    'The admin who saved this job no longer has an active admin account; an admin must save the job again',
+  ],
   'scheduled.jobs_listed': ['获取成功', 'Loaded'],
   'scheduled.job_loaded': ['获取成功', 'Loaded'],
   'scheduled.job_created': ['定时同步任务已创建', 'Scheduled sync job created'],

@@ -18,7 +18,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('cron_expression', 'text')
     .addColumn('enabled', 'integer', (c) => c.notNull())
     .addColumn('delete_extra', 'integer', (c) => c.notNull())
-    /** The admin the runs act as. */
+    /** The admin the runs act as: who saved the job last. */
     .addColumn('owner_id', 'text', (c) => c.notNull())
     .addColumn('owner_name', 'text', (c) => c.notNull())
     .addColumn('next_run_at', 'text')

@@ -33,7 +33,7 @@ import { Cron } from 'croner';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { ScheduledJobRunsTable, ScheduledJobsTable } from '../../db/schema.ts';
-import { AppError, badRequest, conflict, notFound } from '../../errors/app-error.ts';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors/app-error.ts';
 import type { Lang } from '../../errors/messages.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { formatTag, parseTag, processState, THIS_PROCESS } from '../../lib/process-tag.ts';
@@ -48,6 +48,8 @@ type JobChanges = z.output<typeof syncJobUpdateSchema>;
 export interface ScheduledSyncDeps {
   repo: ScheduledSyncRepository;
   vfs: Vfs;
+  /** The active account with this id as a principal, or null (modules/users). */
+  principalById(id: string): Promise<Principal | null>;
   clock: Clock;
   logger: Logger;
   /** How often a running run writes its counts (default 2 s): also the sign it is alive. */
@@ -122,6 +124,7 @@ export class ScheduledSyncService {
   }
 
   async update(principal: Principal, id: string, changes: JobChanges): Promise<SyncJob> {
+    if (principal.type !== 'admin') throw notFound('scheduled.job_not_found');
     const row = await this.job(id);
     const merged: JobInput = {
       name: changes.name ?? row.name,
@@ -146,6 +149,9 @@ export class ScheduledSyncService {
       ...checked,
       enabled: merged.enabled ? 1 : 0,
       delete_extra: merged.deleteExtra ? 1 : 0,
+      // Runs act as the admin who saved the job last.
+      owner_id: principal.id,
+      owner_name: principal.username,
       next_run_at: !merged.enabled ? null : scheduleChanged ? nextRun(checked, now) : row.next_run_at,
       updated_at: now.toISOString(),
     };
@@ -387,7 +393,9 @@ export class ScheduledSyncService {
   /** Walks the source folder by folder and brings the target in line (or, dry, lists what would change). */
   private async sync(job: ScheduledJobsTable, dryRun: boolean, tally: Tally, signal: AbortSignal) {
     const { vfs } = this.deps;
-    const principal = ownerOf(job);
+    // A run acts as the admin who saved the job, as long as that account is an active admin.
+    const principal = await this.deps.principalById(job.owner_id);
+    if (principal?.type !== 'admin') throw forbidden('scheduled.owner_not_admin');
     const sourceAt = await vfs.resolveMounted(principal, job.source_path, 'read');
     const targetAt = await vfs.resolveWritable(principal, job.target_path);
     // Equal bytes have equal ETags only where both storages give the MD5 of the content.
@@ -479,13 +487,6 @@ export class ScheduledSyncService {
     }
   }
 }
-
-/** The admin a job's runs act as. */
-const ownerOf = (job: ScheduledJobsTable): Principal => ({
-  type: 'admin',
-  id: job.owner_id,
-  username: job.owner_name,
-});
 
 /**
  * Whether the target's copy of a file is out of date: another size; where both sides give content
