@@ -11,12 +11,21 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { DIALECTS } from './support/databases.ts';
 import { createBucket, deleteBucket, mountBucket, S3_SKIP, s3AdminClient } from './support/s3.ts';
-import { apiKey, bearer, createSecondInstance, createTestApp, type TestApp } from './support/test-app.ts';
+import { freePort, startServer, waitFor } from './support/server-process.ts';
+import {
+  ADMIN,
+  apiKey,
+  bearer,
+  createSecondInstance,
+  createTestApp,
+  type TestApp,
+} from './support/test-app.ts';
 
 const JOBS = '/api/admin/scheduled/jobs';
 const OLD = new Date('2020-01-01T00:00:00Z');
@@ -462,3 +471,75 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+describe('scheduled sync in the server process', () => {
+  it('the "scheduled-sync" job of main.ts starts a job once it is due', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cubby-sync-'));
+    const port = await freePort();
+    const origin = `http://127.0.0.1:${port}`;
+    // The test hooks move the server's clock; JOB_INTERVAL_SECONDS ticks every job each second.
+    const server = startServer({
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      ADMIN_PASSWORD: ADMIN.password,
+      CUBBY_TEST_HOOKS: '1',
+      JOB_INTERVAL_SECONDS: '1',
+    });
+    try {
+      await waitFor(server, (out) => out.includes('Cubby is serving'));
+      const login = await fetch(`${origin}/api/admin/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(ADMIN),
+      });
+      const auth = bearer(((await login.json()) as { data: { token: string } }).data.token);
+      const call = async (route: string, body?: unknown) => {
+        const res = await fetch(`${origin}/api${route}`, {
+          method: body === undefined ? 'GET' : 'POST',
+          headers: { ...auth, 'Content-Type': 'application/json' },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+        const answer = (await res.json()) as {
+          data: Record<string, unknown> & { items: Array<Record<string, unknown>> };
+        };
+        assert.ok(res.ok, `${route}: ${res.status} ${JSON.stringify(answer)}`);
+        return answer.data;
+      };
+      for (const name of ['from', 'to']) {
+        fs.mkdirSync(path.join(dataDir, name));
+        const config = await call('/s3-configs', {
+          name,
+          provider_type: 'Local',
+          root_path: path.join(dataDir, name),
+        });
+        await call('/admin/mounts', { name, mount_path: `/${name}`, storage_config_id: config.id });
+      }
+      put(path.join(dataDir, 'from'), 'photo.txt', 'on schedule');
+      const job = await call('/admin/scheduled/jobs', {
+        name: 'process',
+        sourcePath: '/from',
+        targetPath: '/to/copy',
+        scheduleType: 'interval',
+        intervalSec: 60,
+      });
+      // A few ticks go by: not due yet.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      assert.equal((await call(`/admin/scheduled/jobs/${String(job.taskId)}/runs`)).items.length, 0);
+      await call('/__test__/clock', { advanceMs: 61_000 });
+      let runs: Array<Record<string, unknown>> = [];
+      for (let i = 0; i < 150; i++) {
+        runs = (await call(`/admin/scheduled/jobs/${String(job.taskId)}/runs`)).items;
+        if (runs[0]?.status === 'success') break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.equal(runs.length, 1, JSON.stringify(runs));
+      assert.equal(runs[0]!.trigger, 'schedule');
+      assert.equal(runs[0]!.status, 'success');
+      assert.equal(fs.readFileSync(path.join(dataDir, 'to', 'copy', 'photo.txt'), 'utf8'), 'on schedule');
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
