@@ -453,6 +453,24 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    // Last of the suite: after a shutdown the service starts nothing more.
+    it('a shutdown stops a run and records it failed (interrupted), never done', async () => {
+      const taskId = await createJob({
+        name: 'shutdown',
+        sourcePath: '/src/many',
+        targetPath: '/dst/shutdown',
+      });
+      await runNow(taskId);
+      await t.services.scheduledSync.stopAll();
+      const run = (await t.json(`${JOBS}/${taskId}/runs`, { headers: admin })).body.data.items[0];
+      assert.equal(run.status, 'failed');
+      assert.match(run.errors.at(-1).message, /interrupted/);
+      assert.ok(run.counts.copied < 120, `copied ${run.counts.copied}`);
+      const job = (await t.json(`${JOBS}/${taskId}`, { headers: admin })).body.data;
+      assert.equal(job.runningRunId, null);
+      assert.equal(job.lastRunStatus, 'failed');
+    });
+
     it('is for admins only', async () => {
       const key = apiKey(
         (await t.createKey({ name: 'keyed', mount_permission: true, file_permission: true })).key,
