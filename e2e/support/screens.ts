@@ -253,6 +253,38 @@ async function seedWebhook(api: Api) {
   expect(made.status()).toBe(201);
 }
 
+/** A sync job from the explorer's documents into the photos mount (made once; never run, only dry-run). */
+let syncJobSeeded: Promise<void> | null = null;
+function seedSyncJob(api: Api): Promise<void> {
+  syncJobSeeded ??= (async () => {
+    await seedExplorer(api);
+    const headers = { Authorization: `Bearer ${await api.adminToken()}` };
+    await createOnce(
+      async () => {
+        const listed = await api.request.get('/api/admin/scheduled/jobs', { headers });
+        return ((await listed.json()) as { data: { items: { name: string }[] } }).data.items.some(
+          (job) => job.name === 'Nightly backup',
+        );
+      },
+      async () => {
+        const made = await api.request.post('/api/admin/scheduled/jobs', {
+          headers,
+          data: {
+            name: 'Nightly backup',
+            sourcePath: '/screens/team/docs',
+            targetPath: '/screens/photos/docs-backup',
+            scheduleType: 'cron',
+            cronExpression: '30 2 * * *',
+            deleteExtra: true,
+          },
+        });
+        expect(made.status(), await made.text()).toBe(201);
+      },
+    );
+  })();
+  return syncJobSeeded;
+}
+
 /** A member with a quota and extra paths, and an open invite, for the People screens (made once). */
 async function seedPeople(api: Api) {
   await createOnce(
@@ -1619,6 +1651,33 @@ export const SCREENS: Screen[] = [
   },
   { name: 'login-sso', as: 'visitor', path: '/admin', prepare: seedSsoProvider },
   { name: 'admin-notifications', as: 'admin', path: '/admin/notifications', prepare: seedWebhook },
+  { name: 'admin-scheduled-sync', as: 'admin', path: '/admin/scheduled-sync', prepare: seedSyncJob },
+  {
+    name: 'scheduled-sync-dry-run',
+    as: 'admin',
+    path: '/admin/scheduled-sync',
+    prepare: seedSyncJob,
+    action: async (page) => {
+      await page
+        .getByTestId('sync-job')
+        .filter({ hasText: 'Nightly backup' })
+        .getByTestId('dry-run-sync-job')
+        .click();
+      await expect(page.getByTestId('sync-dry-run-dialog').getByTestId('sync-changes-created')).toBeVisible();
+    },
+  },
+  {
+    name: 'scheduled-sync-job-errors',
+    as: 'admin',
+    path: '/admin/scheduled-sync',
+    action: async (page) => {
+      await page.getByTestId('create-sync-job').click();
+      const dialog = page.getByTestId('sync-job-dialog');
+      await dialog.locator('input[name=intervalSec]').fill('30');
+      await dialog.getByTestId('save-sync-job').click();
+      await expect(dialog.locator('[aria-invalid=true]')).toHaveCount(4);
+    },
+  },
   {
     name: 'notifications-webhook-errors',
     as: 'admin',

@@ -110,6 +110,9 @@ import { Vfs } from './vfs/vfs.ts';
 import { FsTasksRepository } from './modules/fs-tasks/fs-tasks.repository.ts';
 import { fsTasksRoutes } from './modules/fs-tasks/fs-tasks.routes.ts';
 import { FsTasksService } from './modules/fs-tasks/fs-tasks.service.ts';
+import { ScheduledSyncRepository } from './modules/scheduled-sync/scheduled-sync.repository.ts';
+import { scheduledSyncRoutes } from './modules/scheduled-sync/scheduled-sync.routes.ts';
+import { ScheduledSyncService } from './modules/scheduled-sync/scheduled-sync.service.ts';
 import { fsRoutes } from './modules/fs/fs.routes.ts';
 import { FsZipService } from './modules/fs/fs-zip.ts';
 import { fsZipRoutes } from './modules/fs/fs-zip.routes.ts';
@@ -361,6 +364,13 @@ export function createApp(deps: AppDeps) {
     });
   }
   const fsTasks = new FsTasksService({ repo: new FsTasksRepository(db.kysely), vfs, clock, logger });
+  const scheduledSync = new ScheduledSyncService({
+    repo: new ScheduledSyncRepository(db.kysely),
+    vfs,
+    principalById: (id) => users.principalById(id),
+    clock,
+    logger,
+  });
   const fs = new FsService({
     vfs,
     files: filesRepository,
@@ -564,6 +574,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', folderSharesRoutes(folderShares, { vfs, zips, clock, config }));
   api.route('/', fsMetaRoutes(fsMeta));
   api.route('/', fsTasksRoutes(fsTasks, vfs));
+  api.route('/', scheduledSyncRoutes(scheduledSync));
   api.route('/', urlUploadRoutes(settings));
   api.route('/', uploadRequestsRoutes(uploadRequests, { config }));
   api.route('/', tusRoutes(tus, { config }));
@@ -636,6 +647,7 @@ export function createApp(deps: AppDeps) {
       mounts,
       fs,
       fsTasks,
+      scheduledSync,
       folderShares,
       fsMeta,
       davRepository,

@@ -63,6 +63,7 @@ await services.uploads.removeLeftoverTemps();
 await services.fs.uploads.removeLeftoverSpools();
 // Copy tasks an earlier run left unfinished are failed, never reported as done.
 await services.fsTasks.failOrphans();
+await services.scheduledSync.failOrphans();
 
 // With browser-test hooks the tests move the clock and clear shares themselves; a purge at a moment
 // of its own choosing would race them, so the periodic jobs stay off (unless JOB_INTERVAL_SECONDS
@@ -134,6 +135,12 @@ const jobs = startJobs(
             ),
         },
         {
+          // Starts the scheduled sync jobs that are due (and fails runs whose process is gone).
+          name: 'scheduled-sync',
+          everyMs: 30_000,
+          run: () => services.scheduledSync.runDue(),
+        },
+        {
           name: 'remove form uploads spooled by crashed requests',
           everyMs: 3600_000,
           run: () => services.fs.uploads.removeLeftoverSpools(),
@@ -159,7 +166,7 @@ async function shutdown(signal: string) {
   logger.flush();
   void jobs.stop();
   // Running copy tasks stop now (recorded as interrupted, their partial targets never kept).
-  const tasksStopped = services.fsTasks.stopAll();
+  const tasksStopped = Promise.all([services.fsTasks.stopAll(), services.scheduledSync.stopAll()]);
   const finished = await drainServer(server, config.shutdownTimeoutMs, {
     onListenerClosed: () => {
       logger.info('no longer accepting connections');

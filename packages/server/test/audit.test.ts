@@ -551,6 +551,63 @@ for (const dialect of DIALECTS) {
       entry = await onlyEntry(() => call('DELETE', `/api/fs-meta/${ruleId}`));
       check(entry, { action: 'fs_meta.delete', ...admin, target: ruleId, outcome: 'success', status: 200 });
 
+      // A scheduled sync job: made, changed, dry-run, a cancel with nothing running (409), deleted.
+      assert.equal((await call('POST', '/api/admin/fs/mkdir', { path: '/m/sync-from' })).status, 200);
+      let jobId = '';
+      entry = await onlyEntry(async () => {
+        const res = await call('POST', '/api/admin/scheduled/jobs', {
+          name: 'audited',
+          sourcePath: '/m/sync-from',
+          targetPath: '/m/sync-to',
+          scheduleType: 'interval',
+          intervalSec: 3600,
+        });
+        assert.equal(res.status, 201, JSON.stringify(res.body));
+        jobId = res.body.data.taskId;
+      });
+      check(entry, {
+        action: 'scheduled_job.create',
+        ...admin,
+        target: jobId,
+        outcome: 'success',
+        status: 201,
+        details: { source: '/m/sync-from', target: '/m/sync-to' },
+      });
+      const job = `/api/admin/scheduled/jobs/${jobId}`;
+      entry = await onlyEntry(() => call('PUT', job, { deleteExtra: true }));
+      check(entry, {
+        action: 'scheduled_job.update',
+        ...admin,
+        target: jobId,
+        outcome: 'success',
+        status: 200,
+      });
+      entry = await onlyEntry(() => call('POST', `${job}/run`, { dryRun: true }));
+      check(entry, {
+        action: 'scheduled_job.run',
+        ...admin,
+        target: jobId,
+        outcome: 'success',
+        status: 200,
+        details: { dry_run: 'true' },
+      });
+      entry = await onlyEntry(() => call('POST', `${job}/cancel`));
+      check(entry, {
+        action: 'scheduled_job.cancel',
+        ...admin,
+        target: jobId,
+        outcome: 'failure',
+        status: 409,
+      });
+      entry = await onlyEntry(() => call('DELETE', job));
+      check(entry, {
+        action: 'scheduled_job.delete',
+        ...admin,
+        target: jobId,
+        outcome: 'success',
+        status: 200,
+      });
+
       // A paused webhook (nothing is delivered) and the email settings: the secrets never in an entry.
       const hookSecret = 'audit-webhook-secret-0123456789abcdef';
       secrets.push(hookSecret);

@@ -68,6 +68,11 @@ export const AUDIT_ACTIONS = [
   'upload_request.update',
   'upload_request.revoke',
   'upload_request.upload',
+  'scheduled_job.create',
+  'scheduled_job.update',
+  'scheduled_job.delete',
+  'scheduled_job.run',
+  'scheduled_job.cancel',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -23,3 +23,4 @@ export * from './url-allowlist.ts';
 export * from './fs-meta.ts';
 export * from './notifications.ts';
 export * from './share-policy.ts';
+export * from './scheduled-sync.ts';

@@ -36,6 +36,7 @@ import * as m0025 from './migrations/0025-fs-meta.ts';
 import * as m0026 from './migrations/0026-paste-files.ts';
 import * as m0027 from './migrations/0027-notifications.ts';
 import * as m0028 from './migrations/0028-upload-request-bundles.ts';
+import * as m0029 from './migrations/0029-scheduled-jobs.ts';
 import * as m0030 from './migrations/0030-mount-link-policy.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -137,6 +138,7 @@ const migrations = {
   '0026-paste-files': m0026,
   '0027-notifications': m0027,
   '0028-upload-request-bundles': m0028,
+  '0029-scheduled-jobs': m0029,
   '0030-mount-link-policy': m0030,
 };
 

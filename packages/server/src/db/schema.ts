@@ -379,6 +379,50 @@ export interface AttemptCountersTable {
   expires_at: number;
 }
 
+/** A scheduled sync job (migration 0029; modules/scheduled-sync). */
+export interface ScheduledJobsTable {
+  id: string;
+  name: string;
+  source_path: string;
+  target_path: string;
+  schedule_type: 'interval' | 'cron';
+  interval_sec: number | null;
+  cron_expression: string | null;
+  enabled: number;
+  delete_extra: number;
+  owner_id: string;
+  owner_name: string;
+  next_run_at: string | null;
+  last_run_at: string | null;
+  last_run_status: 'running' | 'success' | 'failed' | 'cancelled' | null;
+  /** Set while a run goes on: the claim that keeps a job from running twice at once. */
+  running_run_id: string | null;
+  run_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One run of a scheduled sync job (migration 0029). */
+export interface ScheduledJobRunsTable {
+  id: string;
+  job_id: string;
+  trigger: 'schedule' | 'manual';
+  dry_run: number;
+  status: 'running' | 'success' | 'failed' | 'cancelled';
+  copied: number;
+  updated: number;
+  deleted: number;
+  skipped: number;
+  failed: number;
+  bytes: number;
+  changes: string;
+  errors: string;
+  runner: string;
+  started_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
 /** The last run of each periodic job, across every instance (jobs.ts). */
 export interface JobRunsTable {
   name: string;
@@ -612,6 +656,8 @@ export interface Database {
   tus_uploads: TusUploadsTable;
   mounts: MountsTable;
   fs_tasks: FsTasksTable;
+  scheduled_jobs: ScheduledJobsTable;
+  scheduled_job_runs: ScheduledJobRunsTable;
   dav_properties: DavPropertiesTable;
   dav_locks: DavLocksTable;
   attempt_counters: AttemptCountersTable;

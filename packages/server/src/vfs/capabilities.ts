@@ -8,10 +8,13 @@ import type { StorageDriver } from '../storage/driver.ts';
 /**
  * The driver's own presigned URLs, and `proxyPut`: a body streamed to a presigned PUT URL reaches
  * the storage itself, not this server (local disk's URLs come back here: nothing is gained by them).
+ * `contentEtag`: a file's ETag is the MD5 of its bytes (when written in one part), so equal ETags on
+ * two such storages mean equal files.
  */
-export type VfsCapability = 'presignGet' | 'presignPut' | 'presignPart' | 'proxyPut';
+export type VfsCapability = 'presignGet' | 'presignPut' | 'presignPart' | 'proxyPut' | 'contentEtag';
 
 export function capable(driver: StorageDriver, capability: VfsCapability): boolean {
   const can = driver.capabilities;
+  if (capability === 'contentEtag') return can.etag === 'md5';
   return capability === 'proxyPut' ? can.directUrls && can.presignPut : can[capability];
 }

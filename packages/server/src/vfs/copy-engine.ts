@@ -30,6 +30,16 @@ export const FAILED_FILES_LISTED = 100;
 /** Files and bytes of a run (a task's `progress`, packages/shared). */
 export type Progress = FsTaskAnswer['progress'];
 
+/** A run's progress before anything is counted. */
+export const noProgress = (): Progress => ({
+  filesTotal: 0,
+  filesDone: 0,
+  filesSkipped: 0,
+  filesFailed: 0,
+  bytesTotal: 0,
+  bytesDone: 0,
+});
+
 /** One thing to copy (canonical virtual paths) and what became of what is inside it. */
 export interface CopyItem {
   sourcePath: string;

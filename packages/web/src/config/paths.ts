@@ -16,6 +16,7 @@ export const ADMIN_MODULES = [
   'audit-log',
   'sso',
   'notifications',
+  'scheduled-sync',
   'settings',
   'people',
   'account',

@@ -22,7 +22,7 @@ import { AppError, badRequest, conflict, notFound } from '../../errors/app-error
 import { isMessageKey, translate, type Lang } from '../../errors/messages.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { formatTag, parseTag, processState, THIS_PROCESS } from '../../lib/process-tag.ts';
-import { Cancelled, type CopyItem, errorKey, type Progress } from '../../vfs/copy-engine.ts';
+import { Cancelled, type CopyItem, errorKey, noProgress, type Progress } from '../../vfs/copy-engine.ts';
 import type { Vfs } from '../../vfs/vfs.ts';
 import type { FsTasksRepository } from './fs-tasks.repository.ts';
 
@@ -326,14 +326,7 @@ export class FsTasksService {
 
   private async execute(principal: Principal, row: FsTasksTable, items: FsTaskItem[], signal: AbortSignal) {
     const { repo } = this.deps;
-    const progress: Progress = {
-      filesTotal: 0,
-      filesDone: 0,
-      filesSkipped: 0,
-      filesFailed: 0,
-      bytesTotal: 0,
-      bytesDone: 0,
-    };
+    const progress = noProgress();
     const columns = () => ({
       items: JSON.stringify(items),
       files_total: progress.filesTotal,

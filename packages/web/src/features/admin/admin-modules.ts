@@ -33,6 +33,7 @@ export interface AdminModule {
     | 'admin.modules.auditLog'
     | 'admin.modules.sso'
     | 'admin.modules.notifications'
+    | 'admin.modules.scheduledSync'
     | 'admin.modules.settings'
     | 'admin.modules.people'
     | 'admin.modules.account';
@@ -115,6 +116,12 @@ export const ADMIN_MODULE_LIST: readonly AdminModule[] = [
     titleKey: 'admin.modules.notifications',
     requires: 'admin',
     Component: lazy(() => import('./notifications/notifications-module.tsx')),
+  },
+  {
+    id: 'scheduled-sync',
+    titleKey: 'admin.modules.scheduledSync',
+    requires: 'admin',
+    Component: lazy(() => import('./scheduled-sync/scheduled-sync-module.tsx')),
   },
   {
     id: 'settings',
