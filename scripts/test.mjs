@@ -179,6 +179,10 @@ const NOT_FAST = {
   'packages/server/test/config.test.ts': 'starts a server process (its exit on a bad configuration)',
   'packages/server/test/webdav-clients.test.ts': 'a server process driven by litmus, rclone and cadaver',
   'packages/server/test/storage/s3.test.ts': 'needs radosgw',
+  'packages/server/test/storage/webdav.test.ts': 'starts Apache httpd and rclone servers',
+  'packages/server/test/storage/sftp.test.ts': "starts OpenSSH's sshd",
+  'packages/server/test/storage/ftp.test.ts': 'starts pure-ftpd',
+  'packages/server/test/scheduled-sync.test.ts': 'starts a server process (a due job is started by its own timer)',
   // By time: the heaviest file on SQLite alone (20 s of CPU, 25–30 s on its own).
   'packages/server/test/fuzz.test.ts': 'sends every route thousands of bad values',
 };
