@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import type { Kysely } from 'kysely';
 import { migrate } from '../src/db/database.ts';
 import { SessionsRepository } from '../src/modules/auth/sessions.repository.ts';
-import type { Database, FilesTable } from '../src/db/schema.ts';
+import type { Database, FilesTable, MountsTable } from '../src/db/schema.ts';
 import { createTestDatabase, DIALECTS } from './support/databases.ts';
 import { fileRow, mountRow, storageConfigRow } from './support/test-app.ts';
 
@@ -21,8 +21,19 @@ for (const dialect of DIALECTS) {
         const config = storageConfigRow();
         await db.insertInto('storage_configs').values(config).execute();
         const adminId = randomUUID();
-        const mount = (mount_path: string, created_by: string | null) =>
-          mountRow({ storage_config_id: config.id, mount_path, created_by });
+        // A mount as 0011 had it: without the later columns (link policy, 0030).
+        const mount = (mount_path: string, created_by: string | null) => {
+          const {
+            link_policy: _policy,
+            custom_host: _host,
+            ...row
+          } = mountRow({
+            storage_config_id: config.id,
+            mount_path,
+            created_by,
+          });
+          return row as MountsTable;
+        };
         await db
           .insertInto('mounts')
           .values([
