@@ -47,3 +47,10 @@ export class ByteLimit extends Transform {
     done();
   }
 }
+
+/** The limit a write's body streams through: exactly `size` bytes when it is declared, any number otherwise. */
+export function bodyLimit(size: number | undefined, onChunk?: (chunk: Buffer) => void): ByteLimit {
+  return size === undefined
+    ? new ByteLimit(Number.MAX_SAFE_INTEGER, false, onChunk)
+    : new ByteLimit(size, true, onChunk);
+}

@@ -24,6 +24,7 @@ import {
   isStorageError,
 } from './driver.ts';
 import { checkCompleteParts, checkPartNumber, checkPartSize } from './multipart-rules.ts';
+import { RESERVED_PREFIX } from './driver-names.ts';
 
 /**
  * The raw file operations a driver lends its multipart uploads: paths relative to the driver's
@@ -57,7 +58,7 @@ export interface TreeMultipartDeps {
   checkTarget(path: string): Promise<string>;
 }
 
-export const MULTIPART_FOLDER = '/.cubby-multipart';
+export const MULTIPART_FOLDER = `/${RESERVED_PREFIX}multipart`;
 const UPLOAD_ID = /^[0-9a-f]{32}$/;
 const PART_FILE = /^p(\d{5})-([0-9a-f]{16})\.(bin|[0-9a-f]{32})$/;
 const META_MAX = 64 * 1024;

@@ -27,14 +27,16 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
 import { type Clock, systemClock } from '../../../lib/clock.ts';
+import { processState } from '../../../lib/process-tag.ts';
+import { ByteLimit, bodyLimit } from '../../byte-limit.ts';
 import {
-  formatTag,
-  parseTag,
-  type ProcessTag,
-  processState,
-  THIS_PROCESS,
-} from '../../../lib/process-tag.ts';
-import { ByteLimit } from '../../byte-limit.ts';
+  RESERVED_PREFIX,
+  tempName,
+  tempOwner,
+  refuseReserved,
+  isReservedName,
+  isTempName,
+} from '../../driver-names.ts';
 import { satisfyRange } from '../../byte-range.ts';
 import {
   type DriverCapabilities,
@@ -84,14 +86,7 @@ export interface LocalDriverConfig {
   clock?: Clock;
 }
 
-const RESERVED_PREFIX = '.cubby-';
-const MULTIPART_DIR = '.cubby-multipart';
-const TEMP_PREFIX = '.cubby-tmp-';
-
-/** Temp files carry their writer's tag, so a sweep knows a dead process's leftovers at once. */
-const tempName = (): string => `${TEMP_PREFIX}${formatTag(THIS_PROCESS)}-${randomBytes(8).toString('hex')}`;
-const tempOwner = (name: string): ProcessTag | null =>
-  parseTag(name.slice(TEMP_PREFIX.length, name.lastIndexOf('-')));
+const MULTIPART_DIR = `${RESERVED_PREFIX}multipart`;
 
 /** The temp files this process is writing now, by absolute path: a sweep never touches them. */
 const liveTemps = new Set<string>();
@@ -215,9 +210,7 @@ export class LocalDriver implements StorageDriver {
   private resolve(raw: string): { path: string; segments: string[] } {
     const path = driverPath(raw);
     const segments = pathSegments(path);
-    if (segments.some((s) => s.startsWith(RESERVED_PREFIX))) {
-      throw new StorageError('INVALID_PATH', `names starting with ${RESERVED_PREFIX} are reserved`);
-    }
+    refuseReserved(path);
     return { path, segments };
   }
 
@@ -291,10 +284,7 @@ export class LocalDriver implements StorageDriver {
         // Files and folders only: links (never followed) and devices, sockets and pipes are not listed.
         const names = (await dir.entries())
           .filter(
-            (d) =>
-              (d.isFile() || d.isDirectory()) &&
-              !d.name.startsWith(RESERVED_PREFIX) &&
-              isAddressableName(d.name),
+            (d) => (d.isFile() || d.isDirectory()) && !isReservedName(d.name) && isAddressableName(d.name),
           )
           .map((d) => d.name)
           .sort(compareNames);
@@ -367,10 +357,7 @@ export class LocalDriver implements StorageDriver {
   ): Promise<WriteResult> {
     const { path, segments } = this.resolve(raw);
     if (segments.length === 0) throw new StorageError('IS_A_DIRECTORY', 'the root is a directory');
-    const limit =
-      options.size === undefined
-        ? new ByteLimit(Number.MAX_SAFE_INTEGER, false)
-        : new ByteLimit(options.size, true);
+    const limit = bodyLimit(options.size);
     try {
       return await this.replaceFile(segments, path, (dir, temp) =>
         this.writeTemp(dir.at(temp), toNodeReadable(body), limit, path),
@@ -496,7 +483,7 @@ export class LocalDriver implements StorageDriver {
     let removed = 0;
     const entries = await dir.entries().catch(() => []);
     for (const entry of entries) {
-      if (!entry.name.startsWith(TEMP_PREFIX)) {
+      if (!isTempName(entry.name)) {
         // Links are not followed: they may lead out of the root.
         if (!entry.isDirectory()) continue;
         const child = await dir.open(entry.name).catch(() => null);
@@ -927,7 +914,7 @@ async function copyTree(from: OpenDir, name: string, to: OpenDir, target: string
   await withDir(from.open(name), (source) =>
     withDir(to.open(target), async (copy) => {
       for (const entry of await source.entries()) {
-        if (entry.name.startsWith(RESERVED_PREFIX)) continue;
+        if (isReservedName(entry.name)) continue;
         if (entry.isDirectory()) await copyTree(source, entry.name, copy, entry.name);
         else if (entry.isFile()) await copyFileAt(source, entry.name, copy, entry.name);
       }

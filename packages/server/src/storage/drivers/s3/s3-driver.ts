@@ -36,7 +36,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { type Clock, systemClock } from '../../../lib/clock.ts';
-import { ByteLimit } from '../../byte-limit.ts';
+import { ByteLimit, bodyLimit } from '../../byte-limit.ts';
 import { checkRange } from '../../byte-range.ts';
 import { webBody } from '../../../lib/node-body.ts';
 import { toStorageError } from './s3-errors.ts';
@@ -474,8 +474,7 @@ export class S3Driver implements StorageDriver {
     // every upload doubles the cost of small files (and contends with writes on the bucket index).
     if (await this.hasMarker(path)) throw new StorageError('IS_A_DIRECTORY', `${path} is a directory`);
     const { size, contentType } = options;
-    const limit =
-      size === undefined ? new ByteLimit(Number.MAX_SAFE_INTEGER, false) : new ByteLimit(size, true);
+    const limit = bodyLimit(size);
     const stream = limitedBody(body, limit);
     const key = this.key(path);
     try {

@@ -20,12 +20,12 @@
  * - Multipart uploads keep their parts below `/.cubby-multipart` (storage/tree-multipart.ts).
  * - Copies stream the bytes through this process; moves are renames.
  */
-import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
 import { type Clock, systemClock } from '../../../lib/clock.ts';
-import { ByteLimit } from '../../byte-limit.ts';
+import { ByteLimit, bodyLimit } from '../../byte-limit.ts';
+import { tempName, refuseReserved, isReservedName, isTempName } from '../../driver-names.ts';
 import { satisfyRange } from '../../byte-range.ts';
 import {
   type DriverCapabilities,
@@ -49,7 +49,6 @@ import {
   joinPath,
   nameOf,
   parentOf,
-  pathSegments,
 } from '../../driver-path.ts';
 import { type PartFiles, treeMultipart } from '../../tree-multipart.ts';
 import { isStatus, mapSftpError, SFTP_STATUS, toStorageError } from './sftp-errors.ts';
@@ -94,10 +93,6 @@ export const SFTP_CAPABILITIES: DriverCapabilities = {
   etag: 'version',
   contentType: false,
 };
-
-const RESERVED_PREFIX = '.cubby-';
-const TEMP_PREFIX = '.cubby-tmp-';
-const tempName = (): string => `${TEMP_PREFIX}${randomBytes(12).toString('hex')}`;
 
 const linkRefused = (path: string) =>
   new StorageError('FORBIDDEN', `${path} is or passes through a link, which is never followed`, {
@@ -172,9 +167,7 @@ export class SftpDriver implements StorageDriver {
   /** Normalises a user path and refuses the driver's reserved names. */
   private resolve(raw: string): string {
     const path = driverPath(raw);
-    if (pathSegments(path).some((s) => s.startsWith(RESERVED_PREFIX))) {
-      throw new StorageError('INVALID_PATH', `names starting with ${RESERVED_PREFIX} are reserved`);
-    }
+    refuseReserved(path);
     return path;
   }
 
@@ -279,7 +272,7 @@ export class SftpDriver implements StorageDriver {
         for (const entry of batch) {
           // Files and folders only: links (never followed), devices, sockets and pipes are not listed.
           if (!(entry.stats.isFile() || entry.stats.isDirectory())) continue;
-          if (entry.name.startsWith(RESERVED_PREFIX) || !isAddressableName(entry.name)) continue;
+          if (isReservedName(entry.name) || !isAddressableName(entry.name)) continue;
           const key = Buffer.from(entry.name);
           if (afterKey && Buffer.compare(key, afterKey) <= 0) continue;
           kept.push({ ...entry, key });
@@ -343,10 +336,7 @@ export class SftpDriver implements StorageDriver {
   ): Promise<WriteResult> {
     const path = this.resolve(raw);
     if (path === '/') throw new StorageError('IS_A_DIRECTORY', 'the root is a directory');
-    const limit =
-      options.size === undefined
-        ? new ByteLimit(Number.MAX_SAFE_INTEGER, false)
-        : new ByteLimit(options.size, true);
+    const limit = bodyLimit(options.size);
     return this.writeBody('write', path, body, limit);
   }
 
@@ -429,7 +419,7 @@ export class SftpDriver implements StorageDriver {
         });
         for (const { name, stats } of entries) {
           const child = remote === '/' ? `/${name}` : `${remote}/${name}`;
-          if (name.startsWith(TEMP_PREFIX)) {
+          if (isTempName(name)) {
             if (stats.mtime > cutoff) continue;
             await removeRemote(session, child, stats).catch(() => undefined);
             removed++;
@@ -644,7 +634,7 @@ async function copyTree(session: SftpSession, from: string, to: string): Promise
   await eachLimit(
     entries,
     async ({ name, stats }) => {
-      if (name.startsWith(RESERVED_PREFIX)) return;
+      if (isReservedName(name)) return;
       if (stats.isDirectory()) return copyTree(session, `${from}/${name}`, `${to}/${name}`);
       if (!stats.isFile()) return;
       const source = await openFile(sftp, `${from}/${name}`, 'r');

@@ -18,13 +18,13 @@
  *   when it gives none. Content types are not stored.
  * - Multipart uploads keep their parts in the storage (storage/tree-multipart.ts).
  */
-import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
 import { type Clock, systemClock } from '../../../lib/clock.ts';
-import { ByteLimit } from '../../byte-limit.ts';
+import { bodyLimit } from '../../byte-limit.ts';
+import { tempName, refuseReserved, isReservedName, isTempName } from '../../driver-names.ts';
 import { checkRange, satisfyRange } from '../../byte-range.ts';
 import {
   type DriverCapabilities,
@@ -47,7 +47,6 @@ import {
   joinPath,
   nameOf,
   parentOf,
-  pathSegments,
 } from '../../driver-path.ts';
 import { type PartFiles, treeMultipart } from '../../tree-multipart.ts';
 import { answerBody, brokenAnswer, drain, WebdavClient } from './webdav-client.ts';
@@ -75,11 +74,7 @@ export const WEBDAV_CAPABILITIES: DriverCapabilities = {
   contentType: false,
 };
 
-const RESERVED_PREFIX = '.cubby-';
-const TEMP_PREFIX = '.cubby-tmp-';
 const OK = (status: number | undefined): boolean => status !== undefined && status >= 200 && status < 300;
-
-const tempName = (): string => `${TEMP_PREFIX}${randomBytes(12).toString('hex')}`;
 
 /** A quoted strong ETag: the server's (its `W/` dropped, quotes added when missing), else size and time. */
 function etagOf(resource: DavResource): string {
@@ -141,9 +136,7 @@ export class WebdavDriver implements StorageDriver {
   /** Normalises a user path and refuses the driver's reserved names. */
   private resolve(raw: string): string {
     const path = driverPath(raw);
-    if (pathSegments(path).some((s) => s.startsWith(RESERVED_PREFIX))) {
-      throw new StorageError('INVALID_PATH', `names starting with ${RESERVED_PREFIX} are reserved`);
-    }
+    refuseReserved(path);
     return path;
   }
 
@@ -217,7 +210,7 @@ export class WebdavDriver implements StorageDriver {
       const name = nameOfHref(resource.href);
       if (name === '') self = resource;
       if (!name || !isAddressableName(name)) return;
-      if (!hidden && name.startsWith(RESERVED_PREFIX)) return;
+      if (!hidden && isReservedName(name)) return;
       if (entries.length >= this.tuning.maxListEntries) {
         throw new StorageError(
           'TOO_LARGE',
@@ -317,7 +310,7 @@ export class WebdavDriver implements StorageDriver {
       throw new StorageError('PRECONDITION_FAILED', `${op} ${path}: invalid size`);
     }
     const temp = joinPath(parentOf(path), tempName());
-    const limit = new ByteLimit(size ?? Number.MAX_SAFE_INTEGER, size !== undefined);
+    const limit = bodyLimit(size);
     const source = Readable.fromWeb(body as unknown as NodeWebReadableStream<Uint8Array>);
     source.on('error', (error) => limit.destroy(error));
     source.pipe(limit);
@@ -541,7 +534,7 @@ export class WebdavDriver implements StorageDriver {
       const dir = folders.shift()!;
       const entries = await this.entriesOf(dir, 'sweep', true).catch(() => [] as Entry[]);
       for (const entry of entries) {
-        if (entry.name.startsWith(TEMP_PREFIX)) {
+        if (isTempName(entry.name)) {
           const old = entry.modified !== null && entry.modified.getTime() < cutoff;
           if (!old || this.liveTemps.has(entry.path)) continue;
           if (await this.deleteAt(entry.path, 'sweep').catch(() => false)) removed++;
@@ -582,7 +575,7 @@ export class WebdavDriver implements StorageDriver {
       listFiles: async (raw) => {
         const entries = await this.entriesOf(driverPath(raw), 'multipart', true);
         return entries
-          .filter((e) => !e.name.startsWith(TEMP_PREFIX))
+          .filter((e) => !isTempName(e.name))
           .map((e) => ({ name: e.name, size: e.size, isDirectory: e.isDirectory }));
       },
       mkdirs: (raw) => this.mkdirs(driverPath(raw), 'multipart'),
