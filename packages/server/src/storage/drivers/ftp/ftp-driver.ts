@@ -40,7 +40,6 @@ import {
   type WriteResult,
 } from '../../driver.ts';
 import {
-  compareNames,
   driverPath,
   isAddressableName,
   isSameOrInside,
@@ -202,18 +201,24 @@ export class FtpDriver implements StorageDriver {
   async list(raw: string, options: ListOptions = {}): Promise<ListPage> {
     const { path } = this.resolve(raw);
     const limit = listLimit(options.limit);
-    const after =
-      options.cursor === undefined ? undefined : Buffer.from(options.cursor, 'base64url').toString();
+    const after = options.cursor === undefined ? undefined : Buffer.from(options.cursor, 'base64url');
     const all = await this.session(
       async (s) => {
-        const found = await this.locate(s, path);
-        if (found.kind !== 'dir') throw new StorageError('NOT_A_DIRECTORY', `${path} is not a directory`);
-        return s.entries(s.remote(path));
+        try {
+          return await s.entries(s.remote(path));
+        } catch (error) {
+          if (ftpCode(error) === undefined) throw error;
+          // CWD refused: say why (missing, a file, a link).
+          const found = await this.locate(s, path);
+          if (found.kind !== 'dir') throw new StorageError('NOT_A_DIRECTORY', `${path} is not a directory`);
+          throw error;
+        }
       },
       'list',
       path,
     );
-    // Files and folders only: links (never followed) and anything else are not listed.
+    // Files and folders only: links (never followed) and anything else are not listed. Sorted by
+    // their UTF-8 bytes (compareNames, storage/driver-path.ts), each name encoded once.
     const visible = all
       .filter(
         (e) =>
@@ -221,10 +226,11 @@ export class FtpDriver implements StorageDriver {
           !e.name.startsWith(RESERVED_PREFIX) &&
           isAddressableName(e.name),
       )
-      .sort((a, b) => compareNames(a.name, b.name));
+      .map((e) => ({ ...e, key: Buffer.from(e.name) }))
+      .sort((a, b) => Buffer.compare(a.key, b.key));
     let from = 0;
     if (after !== undefined) {
-      while (from < visible.length && compareNames(visible[from]!.name, after) <= 0) from++;
+      while (from < visible.length && Buffer.compare(visible[from]!.key, after) <= 0) from++;
     }
     const slice = visible.slice(from, from + limit);
     const page: ListPage = { entries: slice.map((e) => toEntry(joinPath(path, e.name), e)) };

@@ -132,9 +132,13 @@ export class FtpSession {
     return match[1]!.replaceAll('""', '"');
   }
 
-  /** CWD into `full` and check the server landed there (no link on the way). */
+  /**
+   * CWD into `full` and check the server landed there (no link on the way): by the CWD reply where
+   * it names the folder it reached (pure-ftpd: "Current directory is /a/b"), else by PWD.
+   */
   async enter(full: string): Promise<void> {
-    await this.client.send(`CWD ${full}`);
+    const { message } = await this.client.send(`CWD ${full}`);
+    if (message.endsWith(` is ${full}`)) return;
     const landed = await this.pwd();
     if (landed !== full) {
       throw new StorageError('FORBIDDEN', 'a link on the server is never followed');
