@@ -57,7 +57,7 @@ import { FTP_TUNING } from './ftp-tuning.ts';
 export interface FtpDriverConfig extends Omit<FtpConnectOptions, 'listing'> {
   /** `list` keeps to LIST even where MLSD is offered (tests of the fallback). Default `auto`. */
   listing?: FtpConnectOptions['listing'];
-  /** Control connections at most (default FTP_TUNING.maxClients). */
+  /** Control connections at most (default FTP_TUNING.maxClients); copies need two. */
   maxClients?: number;
   clock?: Clock;
 }
