@@ -6,7 +6,7 @@
  *   storage/driver-path.ts) and joined below the root as the server names it. Links on the server
  *   are never listed, read, written or entered: entries are described by MLST/MLSD (or a LIST of
  *   their folder), which tell a link from a file, and a folder is entered with CWD and checked
- *   with PWD (ftp-session.ts).
+ *   against where the server says it landed (ftp-session.ts).
  * - Listing is MLSD when the server offers MLST in FEAT, LIST parsing otherwise; a listing is one
  *   transfer of the whole folder, sorted here in byte order of UTF-8 names and cut into pages.
  * - Reads stream RETR, after REST for a range's start; a range's end cuts the transfer cleanly
@@ -313,8 +313,9 @@ export class FtpDriver implements StorageDriver {
   }
 
   /**
-   * Renames `from` onto `to`. pure-ftpd, vsftpd and ProFTPD replace a file at `to` (rename(2));
-   * a server that refuses has the file removed first, and the rename tried once more.
+   * Renames `from` onto `to`. pure-ftpd replaces a file at `to` (rename(2), as the tests show); a
+   * server that refuses has the file removed first and the rename tried once more (then, for a
+   * moment, no file is at `to`).
    */
   private async renameOver(s: FtpSession, from: string, to: string): Promise<void> {
     try {

@@ -1,9 +1,10 @@
 /**
  * One signed-in FTP control connection and the commands the driver builds on
  * (docs/architecture.md, "Drivers"). Every path here is the server's own absolute path; the driver
- * makes them from its confined user paths. Folders are entered with CWD and checked with PWD: a
- * server that reports where CWD really led (pure-ftpd, vsftpd) shows a link on the way as a path
- * other than the one asked for, which is refused.
+ * makes them from its confined user paths. Folders are entered with CWD and checked against the
+ * folder the server says it reached (in CWD's reply, else PWD): a server that reports where CWD
+ * really led (pure-ftpd does) shows a link on the way as a path other than the one asked for, which
+ * is refused.
  */
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
