@@ -91,7 +91,7 @@ export async function startTestFtpd(options: { tls?: boolean } = {}): Promise<Te
   }
   const port = await freePort();
   const passiveBase = await freePort();
-  const passive = `${passiveBase}:${Math.min(passiveBase + 40, 65535)}`;
+  const passive = `${passiveBase}:${Math.min(passiveBase + 500, 65535)}`;
   const args = [
     '-S',
     `127.0.0.1,${port}`,

@@ -6,7 +6,7 @@
  *   storage/driver-path.ts) and joined below the root as the server names it. Links on the server
  *   are never listed, read, written or entered: entries are described by MLST/MLSD (or a LIST of
  *   their folder), which tell a link from a file, and a folder is entered with CWD and checked
- *   with PWD (ftp-session.ts).
+ *   against where the server says it landed (ftp-session.ts).
  * - Listing is MLSD when the server offers MLST in FEAT, LIST parsing otherwise; a listing is one
  *   transfer of the whole folder, sorted here in byte order of UTF-8 names and cut into pages.
  * - Reads stream RETR, after REST for a range's start; a range's end cuts the transfer cleanly
@@ -40,7 +40,6 @@ import {
   type WriteResult,
 } from '../../driver.ts';
 import {
-  compareNames,
   driverPath,
   isAddressableName,
   isSameOrInside,
@@ -58,7 +57,7 @@ import { FTP_TUNING } from './ftp-tuning.ts';
 export interface FtpDriverConfig extends Omit<FtpConnectOptions, 'listing'> {
   /** `list` keeps to LIST even where MLSD is offered (tests of the fallback). Default `auto`. */
   listing?: FtpConnectOptions['listing'];
-  /** Control connections at most (default FTP_TUNING.maxClients). */
+  /** Control connections at most (default FTP_TUNING.maxClients); copies need two. */
   maxClients?: number;
   clock?: Clock;
 }
@@ -202,18 +201,24 @@ export class FtpDriver implements StorageDriver {
   async list(raw: string, options: ListOptions = {}): Promise<ListPage> {
     const { path } = this.resolve(raw);
     const limit = listLimit(options.limit);
-    const after =
-      options.cursor === undefined ? undefined : Buffer.from(options.cursor, 'base64url').toString();
+    const after = options.cursor === undefined ? undefined : Buffer.from(options.cursor, 'base64url');
     const all = await this.session(
       async (s) => {
-        const found = await this.locate(s, path);
-        if (found.kind !== 'dir') throw new StorageError('NOT_A_DIRECTORY', `${path} is not a directory`);
-        return s.entries(s.remote(path));
+        try {
+          return await s.entries(s.remote(path));
+        } catch (error) {
+          if (ftpCode(error) === undefined) throw error;
+          // CWD refused: say why (missing, a file, a link).
+          const found = await this.locate(s, path);
+          if (found.kind !== 'dir') throw new StorageError('NOT_A_DIRECTORY', `${path} is not a directory`);
+          throw error;
+        }
       },
       'list',
       path,
     );
-    // Files and folders only: links (never followed) and anything else are not listed.
+    // Files and folders only: links (never followed) and anything else are not listed. Sorted by
+    // their UTF-8 bytes (compareNames, storage/driver-path.ts), each name encoded once.
     const visible = all
       .filter(
         (e) =>
@@ -221,10 +226,11 @@ export class FtpDriver implements StorageDriver {
           !e.name.startsWith(RESERVED_PREFIX) &&
           isAddressableName(e.name),
       )
-      .sort((a, b) => compareNames(a.name, b.name));
+      .map((e) => ({ ...e, key: Buffer.from(e.name) }))
+      .sort((a, b) => Buffer.compare(a.key, b.key));
     let from = 0;
     if (after !== undefined) {
-      while (from < visible.length && compareNames(visible[from]!.name, after) <= 0) from++;
+      while (from < visible.length && Buffer.compare(visible[from]!.key, after) <= 0) from++;
     }
     const slice = visible.slice(from, from + limit);
     const page: ListPage = { entries: slice.map((e) => toEntry(joinPath(path, e.name), e)) };
@@ -307,8 +313,9 @@ export class FtpDriver implements StorageDriver {
   }
 
   /**
-   * Renames `from` onto `to`. pure-ftpd, vsftpd and ProFTPD replace a file at `to` (rename(2));
-   * a server that refuses has the file removed first, and the rename tried once more.
+   * Renames `from` onto `to`. pure-ftpd replaces a file at `to` (rename(2), as the tests show); a
+   * server that refuses has the file removed first and the rename tried once more (then, for a
+   * moment, no file is at `to`).
    */
   private async renameOver(s: FtpSession, from: string, to: string): Promise<void> {
     try {

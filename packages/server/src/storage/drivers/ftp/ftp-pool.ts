@@ -37,12 +37,17 @@ export class FtpPool {
     }
   }
 
-  /** `count` connections (at most the pool's size), waiting for free ones in turn. */
+  /** `count` connections of the pool's at most, waiting for free ones in turn. */
   async acquire(count: number): Promise<FtpSession[]> {
     if (this.closed) throw new StorageError('UNAVAILABLE', 'the FTP driver is closed');
-    const wanted = Math.min(count, this.max);
+    if (count > this.max) {
+      throw new StorageError(
+        'UNAVAILABLE',
+        `this needs ${count} FTP connections; the driver keeps ${this.max}`,
+      );
+    }
     const sessions = await new Promise<FtpSession[]>((grant, fail) => {
-      const waiter: Waiter = { count: wanted, grant, fail };
+      const waiter: Waiter = { count, grant, fail };
       const timer = setTimeout(() => {
         const at = this.waiters.indexOf(waiter);
         if (at < 0) return;

@@ -1,9 +1,10 @@
 /**
  * One signed-in FTP control connection and the commands the driver builds on
  * (docs/architecture.md, "Drivers"). Every path here is the server's own absolute path; the driver
- * makes them from its confined user paths. Folders are entered with CWD and checked with PWD: a
- * server that reports where CWD really led (pure-ftpd, vsftpd) shows a link on the way as a path
- * other than the one asked for, which is refused.
+ * makes them from its confined user paths. Folders are entered with CWD and checked against the
+ * folder the server says it reached (in CWD's reply, else PWD): a server that reports where CWD
+ * really led (pure-ftpd does) shows a link on the way as a path other than the one asked for, which
+ * is refused.
  */
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
@@ -132,9 +133,13 @@ export class FtpSession {
     return match[1]!.replaceAll('""', '"');
   }
 
-  /** CWD into `full` and check the server landed there (no link on the way). */
+  /**
+   * CWD into `full` and check the server landed there (no link on the way): by the CWD reply where
+   * it names the folder it reached (pure-ftpd: "Current directory is /a/b"), else by PWD.
+   */
   async enter(full: string): Promise<void> {
-    await this.client.send(`CWD ${full}`);
+    const { message } = await this.client.send(`CWD ${full}`);
+    if (message.endsWith(` is ${full}`)) return;
     const landed = await this.pwd();
     if (landed !== full) {
       throw new StorageError('FORBIDDEN', 'a link on the server is never followed');

@@ -34,13 +34,31 @@ export async function retrieve(
   socket.pause();
 
   let cutting = false;
+  /** NOOPs sent since the cut and not answered yet. */
+  let noops = 0;
+  const sendNoop = (): void => {
+    noops++;
+    ftp.send('NOOP');
+  };
   let begun!: () => void;
   const started = new Promise<void>((resolve) => (begun = resolve));
   const control = ftp.handle(start > 0 ? `REST ${start}` : `RETR ${remote}`, (res, task) => {
-    if (res instanceof Error) {
-      // A server answers a transfer we cut with 426 or 451: that is the end we asked for.
-      if (cutting && typeof (res as { code?: unknown }).code === 'number') task.resolve(res as never);
-      else task.reject(res);
+    const code = (res as { code?: unknown }).code;
+    if (cutting) {
+      // After a cut, servers differ: most answer the transfer (226, 426, 451) and only then the
+      // NOOP sent at the cut (200); pure-ftpd answers a NOOP that comes in while the transfer still
+      // runs with 500 at once, and the transfer after. A transfer reply is never 200 or 500, so
+      // NOOPs are sent until one is answered 200: then nothing the cut transfer has to say is left.
+      if (res instanceof Error && typeof code !== 'number') {
+        task.reject(res);
+      } else if (code === 200 || code === 500) {
+        noops--;
+        if (noops > 0) return;
+        if (code === 200) task.resolve(res as FTPResponse);
+        else setTimeout(() => (cutting && !settled ? sendNoop() : undefined), 20);
+      }
+    } else if (res instanceof Error) {
+      task.reject(res);
     } else if (res.code === 350) {
       ftp.send(`RETR ${remote}`);
     } else if (res.code === 150 || res.code === 125) {
@@ -54,7 +72,11 @@ export async function retrieve(
     }
   });
   const ended: Promise<FTPResponse> = control;
-  ended.catch(() => undefined);
+  let settled = false;
+  ended.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
 
   try {
     await Promise.race([started, control]);
@@ -73,9 +95,10 @@ export async function retrieve(
     if (finished) return;
     finished = true;
     socket.removeAllListeners('data');
-    if (!dataEnded) {
+    if (!dataEnded && !settled) {
       cutting = true;
       ftp.dataSocket = undefined;
+      sendNoop();
     }
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<'timeout'>((resolve) => {
