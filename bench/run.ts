@@ -9,6 +9,7 @@ import { benchWebdav } from './webdav.bench.ts';
 import { benchZip } from './zip.bench.ts';
 import { benchStartup } from './startup.bench.ts';
 import { benchExplorerList } from './explorer-list.bench.ts';
+import { spawnSync } from 'node:child_process';
 
 await benchPastes();
 await benchFiles();
@@ -19,6 +20,13 @@ await benchZip();
 await benchStartup();
 // Needs the built web app, as the paste view's figures below do.
 await benchExplorerList();
+// The WebDAV, SFTP and FTP drivers next to each protocol's plain client on the same server: each a
+// script of its own (it starts its server as the tests do), 256 MiB files.
+for (const script of ['webdav-driver.bench.ts', 'sftp.bench.ts', 'ftp.bench.ts']) {
+  spawnSync(process.execPath, ['--import', 'tsx', new URL(script, import.meta.url).pathname], {
+    stdio: 'inherit',
+  });
+}
 
 // The paste view's JavaScript before content: needs the built web app (npm start or npm run build).
 const server = await startServer();

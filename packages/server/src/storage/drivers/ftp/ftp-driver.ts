@@ -18,12 +18,12 @@
  *   the file's identity, so a rewrite of the same bytes is a new version.
  * - Multipart uploads keep their parts in the storage (storage/tree-multipart.ts).
  */
-import { randomBytes } from 'node:crypto';
 import { pipeline, Readable } from 'node:stream';
 import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
 import { type Clock, systemClock } from '../../../lib/clock.ts';
-import { formatTag, parseTag, processState, THIS_PROCESS } from '../../../lib/process-tag.ts';
-import { ByteLimit } from '../../byte-limit.ts';
+import { processState } from '../../../lib/process-tag.ts';
+import { ByteLimit, bodyLimit } from '../../byte-limit.ts';
+import { isReservedName, isTempName, refuseReserved, tempName, tempOwner } from '../../driver-names.ts';
 import { satisfyRange } from '../../byte-range.ts';
 import {
   type DriverCapabilities,
@@ -78,12 +78,6 @@ export const FTP_CAPABILITIES: DriverCapabilities = {
   etag: 'version',
   contentType: false,
 };
-
-const RESERVED_PREFIX = '.cubby-';
-const TEMP_PREFIX = '.cubby-tmp-';
-
-/** Temp files carry their writer's tag, so a sweep knows a dead process's leftovers at once. */
-const tempName = (): string => `${TEMP_PREFIX}${formatTag(THIS_PROCESS)}-${randomBytes(8).toString('hex')}`;
 
 /** The temp files this process is writing now, by server and path: a sweep never touches them. */
 const liveTemps = new Set<string>();
@@ -146,9 +140,7 @@ export class FtpDriver implements StorageDriver {
   private resolve(raw: string): { path: string; segments: string[] } {
     const path = driverPath(raw);
     const segments = pathSegments(path);
-    if (segments.some((s) => s.startsWith(RESERVED_PREFIX))) {
-      throw new StorageError('INVALID_PATH', `names starting with ${RESERVED_PREFIX} are reserved`);
-    }
+    refuseReserved(path);
     return { path, segments };
   }
 
@@ -222,9 +214,7 @@ export class FtpDriver implements StorageDriver {
     const visible = all
       .filter(
         (e) =>
-          (e.kind === 'file' || e.kind === 'dir') &&
-          !e.name.startsWith(RESERVED_PREFIX) &&
-          isAddressableName(e.name),
+          (e.kind === 'file' || e.kind === 'dir') && !isReservedName(e.name) && isAddressableName(e.name),
       )
       .map((e) => ({ ...e, key: Buffer.from(e.name) }))
       .sort((a, b) => Buffer.compare(a.key, b.key));
@@ -280,10 +270,7 @@ export class FtpDriver implements StorageDriver {
   ): Promise<WriteResult> {
     const { path } = this.resolve(raw);
     if (path === '/') throw new StorageError('IS_A_DIRECTORY', 'the root is a directory');
-    const limit =
-      options.size === undefined
-        ? new ByteLimit(Number.MAX_SAFE_INTEGER, false)
-        : new ByteLimit(options.size, true);
+    const limit = bodyLimit(options.size);
     return this.session((s) => this.writeOn(s, path, toNodeReadable(body), limit), 'write', path);
   }
 
@@ -455,7 +442,7 @@ export class FtpDriver implements StorageDriver {
   private async copyTree(reader: FtpSession, writer: FtpSession, from: string, to: string): Promise<void> {
     await writer.client.send(`MKD ${to}`);
     for (const entry of await reader.entries(from)) {
-      if (entry.name.startsWith(RESERVED_PREFIX)) continue;
+      if (isReservedName(entry.name)) continue;
       const source = `${from}/${entry.name}`;
       if (entry.kind === 'dir') await this.copyTree(reader, writer, source, `${to}/${entry.name}`);
       else if (entry.kind === 'file')
@@ -516,12 +503,12 @@ export class FtpDriver implements StorageDriver {
         for (const entry of entries) {
           if (++seen > FTP_TUNING.sweepMaxEntries) break;
           const full = `${folder === '/' ? '' : folder}/${entry.name}`;
-          if (!entry.name.startsWith(TEMP_PREFIX)) {
+          if (!isTempName(entry.name)) {
             if (entry.kind === 'dir') folders.push(full);
             continue;
           }
           if (liveTemps.has(`${this.serverKey}\u0000${full}`)) continue;
-          const owner = parseTag(entry.name.slice(TEMP_PREFIX.length, entry.name.lastIndexOf('-')));
+          const owner = tempOwner(entry.name);
           if (processState(owner) !== 'dead') {
             if (!entry.modified || this.clock.now().getTime() - entry.modified.getTime() < maxAgeMs) continue;
           }
