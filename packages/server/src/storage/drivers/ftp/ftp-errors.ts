@@ -6,32 +6,11 @@
  */
 import { FTPError } from 'basic-ftp';
 import { StorageError, type StorageErrorCode, type StorageErrorReason } from '../../driver.ts';
-
-const NETWORK_ERRNOS = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ECONNABORTED',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EPIPE',
-]);
+import { isTlsError, networkErrno } from '../../network-errors.ts';
 
 /** The reply code of a refused FTP command, or undefined for any other error. */
 export function ftpCode(error: unknown): number | undefined {
   return error instanceof FTPError ? error.code : undefined;
-}
-
-/** A TLS failure: a certificate that does not verify, a handshake that breaks, a server with no TLS. */
-export function isTlsError(error: unknown): boolean {
-  const code = String((error as { code?: unknown } | null)?.code ?? '');
-  const message = error instanceof Error ? error.message : '';
-  return (
-    /CERT|SELF_SIGNED|UNABLE_TO_|ERR_TLS|ERR_SSL|HOSTNAME/.test(code) ||
-    /certificate|SSL routines|TLS/i.test(message)
-  );
 }
 
 /** What a refused command's reply says, for the replies whose text servers share. */
@@ -69,12 +48,10 @@ export function ftpStorageError(error: unknown, op: string, path: string): Stora
   if (isTlsError(error)) {
     return new StorageError('UNAVAILABLE', `${op} ${path}: TLS failed`, { cause: error, reason: 'tls' });
   }
-  const errno = String((error as { code?: unknown } | null)?.code ?? '');
-  return new StorageError(
-    'UNAVAILABLE',
-    `${op} ${path}: ${NETWORK_ERRNOS.has(errno) ? errno : 'connection lost'}`,
-    { cause: error, reason: 'unreachable' },
-  );
+  return new StorageError('UNAVAILABLE', `${op} ${path}: ${networkErrno(error) ?? 'connection lost'}`, {
+    cause: error,
+    reason: 'unreachable',
+  });
 }
 
 export function mapFtpError(error: unknown, op: string, path: string): never {

@@ -3,6 +3,7 @@
  * a message naming the operation and path, never a credential.
  */
 import { StorageError, type StorageErrorCode } from '../../driver.ts';
+import { networkErrno } from '../../network-errors.ts';
 
 const NOT_FOUND_NAMES = new Set(['NoSuchKey', 'NotFound', 'NoSuchUpload']);
 const FORBIDDEN_NAMES = new Set([
@@ -18,17 +19,6 @@ const PRECONDITION_NAMES = new Set([
   'InvalidPart',
   'InvalidPartOrder',
   'PreconditionFailed',
-]);
-const NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EPIPE',
-  'ECONNABORTED',
 ]);
 const NETWORK_NAMES = new Set(['TimeoutError', 'RequestTimeout', 'RequestTimeoutException', 'AbortError']);
 
@@ -53,8 +43,8 @@ export function classify(error: unknown): StorageErrorCode | undefined {
   if (PRECONDITION_NAMES.has(name) || status === 412) return 'PRECONDITION_FAILED';
   if (name === 'EntityTooLarge' || status === 413) return 'TOO_LARGE';
   if (status === 404) return 'NOT_FOUND';
-  if (NETWORK_NAMES.has(name) || (e.code && NETWORK_CODES.has(e.code))) return 'UNAVAILABLE';
-  if (e.errors?.some((inner) => inner.code && NETWORK_CODES.has(inner.code))) return 'UNAVAILABLE';
+  if (NETWORK_NAMES.has(name) || networkErrno(e)) return 'UNAVAILABLE';
+  if (e.errors?.some((inner) => networkErrno(inner))) return 'UNAVAILABLE';
   // Anything else the endpoint answered — another status, or a 200 whose body is not S3's XML (a web
   // page, a proxy's notice) — means it cannot serve as this storage: unavailable, not a bug here.
   if (status !== undefined) return 'UNAVAILABLE';

@@ -4,42 +4,11 @@
  * path, never a credential or a URL with one; the original error stays in `cause`.
  */
 import { StorageError, type StorageErrorCode, type StorageErrorReason } from '../../driver.ts';
-
-const NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EPIPE',
-  'ECONNABORTED',
-  'ERR_STREAM_PREMATURE_CLOSE',
-  'ERR_SOCKET_CLOSED',
-  'UND_ERR_SOCKET',
-]);
-
-/** Node's certificate and handshake failures (the OpenSSL verify codes and TLS errors). */
-const TLS_CODES = new Set([
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'CERT_HAS_EXPIRED',
-  'CERT_NOT_YET_VALID',
-  'CERT_UNTRUSTED',
-  'CERT_REJECTED',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-  'ERR_SSL_WRONG_VERSION_NUMBER',
-  'EPROTO',
-]);
+import { isTlsError, networkErrno } from '../../network-errors.ts';
 
 function reasonOfSocketError(error: unknown): StorageErrorReason | undefined {
-  const code = (error as NodeJS.ErrnoException | null)?.code ?? '';
-  if (TLS_CODES.has(code) || code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_')) return 'tls';
-  if (NETWORK_CODES.has(code)) return 'unreachable';
+  if (isTlsError(error)) return 'tls';
+  if (networkErrno(error)) return 'unreachable';
   const message = (error as Error | null)?.message ?? '';
   if (message === 'aborted' || message === 'socket hang up') return 'unreachable';
   return undefined;
