@@ -151,6 +151,10 @@ describe('remote storage end to end over HTTP (sqlite)', () => {
       const list = en.result.steps.find((s) => s.name === 'list')!;
       assert.equal(list.success, false);
       assert.match(list.error ?? '', /host key is not the pinned one/);
+      assert.equal(
+        en.result.steps.find((s) => s.name === 'write')!.note,
+        'Skipped: signing in to the storage failed (see the list step)',
+      );
       const zh = await storageTest(configs.sftp, ZH);
       assert.match(zh.result.steps.find((s) => s.name === 'list')!.error ?? '', /主机密钥与固定的不一致/);
       // The pin stays what the admin set: a failed test never re-pins.
@@ -178,6 +182,12 @@ describe('remote storage end to end over HTTP (sqlite)', () => {
       assert.equal(report.success, false);
       const failed = report.result.steps.find((s) => !s.success)!;
       assert.equal(failed.name, 'list', JSON.stringify(report.result.steps));
+      // The later steps are skipped, not tried again with the refused password.
+      for (const name of ['write', 'read']) {
+        const step = report.result.steps.find((s) => s.name === name)!;
+        assert.equal(step.note, 'Skipped: signing in to the storage failed (see the list step)', kind);
+        assert.equal(step.error, undefined, `${kind} ${name}: ${step.error}`);
+      }
       assert.match(failed.error ?? '', /refused the username, password or key/, `${kind}: ${failed.error}`);
       assert.doesNotMatch(JSON.stringify(report), /not the password/);
       // pure-ftpd waits seconds before refusing a password: the Chinese wording is checked on the others.

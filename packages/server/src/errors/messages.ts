@@ -423,6 +423,10 @@ const catalogue = {
     'Could not list the root; check the endpoint, bucket name, region and credentials',
   ],
   'storage.probe.skipped_unreachable': ['已跳过：无法连接到存储', 'Skipped: the storage cannot be reached'],
+  'storage.probe.skipped_no_sign_in': [
+    '已跳过：未能登录到存储（见列出步骤）',
+    'Skipped: signing in to the storage failed (see the list step)',
+  ],
   'storage.probe.write_ok': [
     '已写入测试对象 {path}（{size} 字节）',
     'Wrote the test object {path} ({size} bytes)',

@@ -189,6 +189,8 @@ export async function probeStorage(
 
   let driver: StorageDriver | undefined;
   let unreachable = false;
+  /** Why the later steps are skipped once `unreachable`: the server could not be reached, or signing in failed. */
+  let skipNote: MessageKey = 'storage.probe.skipped_unreachable';
   let written = false;
   let browserWritten = false;
   const listing: Record<string, unknown> = { objectCount: 0, prefix: '/', firstObjects: [] };
@@ -216,11 +218,17 @@ export async function probeStorage(
       return { success: true, note: t('storage.probe.list_ok', { count }) };
     } catch (error) {
       unreachable = isStorageError(error, 'UNAVAILABLE');
+      // A refused sign-in (or a host key that is not the pinned one) fails every later step the same
+      // way: they are skipped rather than signing in again with what was refused.
+      if (isStorageError(error, 'FORBIDDEN') && (error.reason === 'auth' || error.reason === 'host_key')) {
+        unreachable = true;
+        skipNote = 'storage.probe.skipped_no_sign_in';
+      }
       return failure(t('storage.probe.list_failed'), error);
     }
   });
 
-  const skipped = (): Outcome => ({ success: false, note: t('storage.probe.skipped_unreachable') });
+  const skipped = (): Outcome => ({ success: false, note: t(skipNote) });
 
   const write = await run('write', async () => {
     if (unreachable || !driver) return skipped();
