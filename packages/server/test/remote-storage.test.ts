@@ -182,6 +182,7 @@ describe('remote storage end to end over HTTP (sqlite)', () => {
       assert.equal(report.success, false);
       const failed = report.result.steps.find((s) => !s.success)!;
       assert.equal(failed.name, 'list', JSON.stringify(report.result.steps));
+      assert.match(failed.note, /check the server address, the port, the root folder/, kind);
       // The later steps are skipped, not tried again with the refused password.
       for (const name of ['write', 'read']) {
         const step = report.result.steps.find((s) => s.name === name)!;

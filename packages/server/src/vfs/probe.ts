@@ -196,14 +196,20 @@ export async function probeStorage(
   const listing: Record<string, unknown> = { objectCount: 0, prefix: '/', firstObjects: [] };
   const cors: Record<string, unknown> = { uploadSupported: false };
 
+  // What to check when the root cannot be listed: a bucket and region on S3, an address elsewhere.
+  const listFailed = t(
+    config.driver === 's3' || config.driver === 'local'
+      ? 'storage.probe.list_failed'
+      : 'storage.probe.list_failed_server',
+  );
   const list = await run('list', async () => {
     try {
       driver = await getDriver();
     } catch (error) {
       unreachable = true;
-      if (isStorageError(error)) return failure(t('storage.probe.list_failed'), error);
+      if (isStorageError(error)) return failure(listFailed, error);
       // Building an S3 driver only fails otherwise when its sealed credentials do not open.
-      return { success: false, note: t('storage.probe.list_failed'), error: t('storage.secrets_unreadable') };
+      return { success: false, note: listFailed, error: t('storage.secrets_unreadable') };
     }
     try {
       const page = await driver.list('/', { limit: LIST_SAMPLE });
@@ -224,7 +230,7 @@ export async function probeStorage(
         unreachable = true;
         skipNote = 'storage.probe.skipped_no_sign_in';
       }
-      return failure(t('storage.probe.list_failed'), error);
+      return failure(listFailed, error);
     }
   });
 
