@@ -182,7 +182,9 @@ const NOT_FAST = {
   'packages/server/test/storage/webdav.test.ts': 'starts Apache httpd and rclone servers',
   'packages/server/test/storage/sftp.test.ts': "starts OpenSSH's sshd",
   'packages/server/test/storage/ftp.test.ts': 'starts pure-ftpd',
-  'packages/server/test/scheduled-sync.test.ts': 'starts a server process (a due job is started by its own timer)',
+  'packages/server/test/scheduled-sync.test.ts':
+    'starts a server process (a due job is started by its own timer)',
+  'packages/server/test/remote-storage.test.ts': 'starts rclone serve webdav, sshd and pure-ftpd',
   // By time: the heaviest file on SQLite alone (20 s of CPU, 25–30 s on its own).
   'packages/server/test/fuzz.test.ts': 'sends every route thousands of bad values',
 };

@@ -422,7 +422,15 @@ const catalogue = {
     '无法列出根目录，请检查地址、存储桶名称、区域和凭据',
     'Could not list the root; check the endpoint, bucket name, region and credentials',
   ],
+  'storage.probe.list_failed_server': [
+    '无法列出根文件夹，请检查服务器地址、端口、根文件夹和凭据',
+    'Could not list the root folder; check the server address, the port, the root folder and the credentials',
+  ],
   'storage.probe.skipped_unreachable': ['已跳过：无法连接到存储', 'Skipped: the storage cannot be reached'],
+  'storage.probe.skipped_no_sign_in': [
+    '已跳过：未能登录到存储（见列出步骤）',
+    'Skipped: signing in to the storage failed (see the list step)',
+  ],
   'storage.probe.write_ok': [
     '已写入测试对象 {path}（{size} 字节）',
     'Wrote the test object {path} ({size} bytes)',

@@ -189,19 +189,27 @@ export async function probeStorage(
 
   let driver: StorageDriver | undefined;
   let unreachable = false;
+  /** Why the later steps are skipped once `unreachable`: the server could not be reached, or signing in failed. */
+  let skipNote: MessageKey = 'storage.probe.skipped_unreachable';
   let written = false;
   let browserWritten = false;
   const listing: Record<string, unknown> = { objectCount: 0, prefix: '/', firstObjects: [] };
   const cors: Record<string, unknown> = { uploadSupported: false };
 
+  // What to check when the root cannot be listed: a bucket and region on S3, an address elsewhere.
+  const listFailed = t(
+    config.driver === 's3' || config.driver === 'local'
+      ? 'storage.probe.list_failed'
+      : 'storage.probe.list_failed_server',
+  );
   const list = await run('list', async () => {
     try {
       driver = await getDriver();
     } catch (error) {
       unreachable = true;
-      if (isStorageError(error)) return failure(t('storage.probe.list_failed'), error);
+      if (isStorageError(error)) return failure(listFailed, error);
       // Building an S3 driver only fails otherwise when its sealed credentials do not open.
-      return { success: false, note: t('storage.probe.list_failed'), error: t('storage.secrets_unreadable') };
+      return { success: false, note: listFailed, error: t('storage.secrets_unreadable') };
     }
     try {
       const page = await driver.list('/', { limit: LIST_SAMPLE });
@@ -216,11 +224,17 @@ export async function probeStorage(
       return { success: true, note: t('storage.probe.list_ok', { count }) };
     } catch (error) {
       unreachable = isStorageError(error, 'UNAVAILABLE');
-      return failure(t('storage.probe.list_failed'), error);
+      // A refused sign-in (or a host key that is not the pinned one) fails every later step the same
+      // way: they are skipped rather than signing in again with what was refused.
+      if (isStorageError(error, 'FORBIDDEN') && (error.reason === 'auth' || error.reason === 'host_key')) {
+        unreachable = true;
+        skipNote = 'storage.probe.skipped_no_sign_in';
+      }
+      return failure(listFailed, error);
     }
   });
 
-  const skipped = (): Outcome => ({ success: false, note: t('storage.probe.skipped_unreachable') });
+  const skipped = (): Outcome => ({ success: false, note: t(skipNote) });
 
   const write = await run('write', async () => {
     if (unreachable || !driver) return skipped();

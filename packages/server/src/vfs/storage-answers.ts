@@ -4,7 +4,12 @@
  * a driver's `StorageError` with the same status and error code. A door may say it in its own words
  * (its message for a code), never with another status.
  */
-import { isStorageError, type StorageError, type StorageErrorCode } from '../storage/driver.ts';
+import {
+  isStorageError,
+  type StorageError,
+  type StorageErrorCode,
+  type StorageErrorReason,
+} from '../storage/driver.ts';
 import type { ErrorCode } from '@cubby/shared';
 import { type AppError, failure } from '../errors/app-error.ts';
 import type { MessageKey } from '../errors/messages.ts';
@@ -31,13 +36,26 @@ export const STORAGE_STATUS: Record<StorageErrorCode, StorageStatus> = {
   INVALID_RANGE: { status: 416, code: 'VALIDATION_FAILED', message: 'fs.range_invalid' },
 };
 
-/** The answer to a storage error, in the door's words where it has them. */
+/**
+ * Reasons that say why a server refused or could not be reached whatever the operation (the storage
+ * test's words, docs/storage.md, "Testing a connection"): an SFTP server gone is told as such, not as
+ * an S3 endpoint or bucket. A missing folder is not among them (it names the configured root only).
+ */
+const CONNECTION_REASONS: ReadonlySet<StorageErrorReason> = new Set([
+  'unreachable',
+  'auth',
+  'host_key',
+  'tls',
+]);
+
+/** The answer to a storage error, in the door's words where it has them, else its reason's. */
 export function storageAnswer(
   error: StorageError,
   words: Partial<Record<StorageErrorCode, MessageKey>> = {},
 ): AppError {
   const { status, code, message } = STORAGE_STATUS[error.code];
-  return failure(status, code)(words[error.code] ?? message);
+  const reason = error.reason && CONNECTION_REASONS.has(error.reason) ? error.reason : undefined;
+  return failure(status, code)(words[error.code] ?? (reason ? `storage.reason.${reason}` : message));
 }
 
 /** A storage error as its answer; anything else (a bug, an answer already) as it is. */

@@ -490,14 +490,17 @@ export class ScheduledSyncService {
 
 /**
  * Whether the target's copy of a file is out of date: another size; where both sides give content
- * ETags (single-part), another ETag; else a source modified after the target.
+ * ETags (single-part), another ETag; else a source modified after the target, to the second: SFTP
+ * and FTP servers keep whole seconds, so a copy made in the second its source was written would
+ * otherwise look older than the source forever (and be copied again on every run).
  */
 function differs(source: FsItem, target: FsItem, etags: boolean): boolean {
   if (source.size !== target.size) return true;
   if (etags && source.etag && target.etag && !source.etag.includes('-') && !target.etag.includes('-')) {
     return source.etag !== target.etag;
   }
-  if (source.modified && target.modified) return Date.parse(source.modified) > Date.parse(target.modified);
+  const second = (time: string) => Math.floor(Date.parse(time) / 1000);
+  if (source.modified && target.modified) return second(source.modified) > second(target.modified);
   return false;
 }
 
