@@ -114,6 +114,16 @@ test('the admin adds SFTP, FTP and WebDAV storages in the browser, mounts them a
     await save(dialog, 'Add storage');
     await expect(storageRow(page, sftp).getByTestId('storage-provider')).toHaveText('SFTP');
     await expectPasses(page, sftp);
+
+    // On edit, only the secret it has (the key) is said to be kept when left empty.
+    await storageRow(page, sftp).getByTestId('edit-storage-config').click();
+    const edit = page.getByTestId('storage-config-dialog');
+    await expect(edit.getByLabel('Private key')).toHaveValue('');
+    await expect(edit).toContainText('A key is stored. Leave empty to keep it');
+    await expect(edit).not.toContainText('A password is stored');
+    await expect(edit).not.toContainText('A passphrase is stored');
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+    await expect(edit).toBeHidden();
   });
 
   await test.step('FTP: a wrong password says why, the right one passes', async () => {
@@ -132,6 +142,12 @@ test('the admin adds SFTP, FTP and WebDAV storages in the browser, mounts them a
     await expect(list).toHaveAttribute('data-success', 'false');
     await expect(list).toContainText('The server refused the username, password or key');
     await expect(report).not.toContainText('not-the-password');
+    // The browser's uploads go through Cubby: nothing to check in the browser, no bucket CORS rule.
+    await expect(report.locator('[data-testid=storage-test-step][data-step=cors]')).toHaveAttribute(
+      'data-success',
+      'true',
+    );
+    await expect(report.getByTestId('cors-guidance')).toHaveCount(0);
     await report.getByRole('button', { name: 'Close' }).first().click();
 
     await storageRow(page, ftp).getByTestId('edit-storage-config').click();
