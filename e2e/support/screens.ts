@@ -3,8 +3,16 @@
  * language including the test-only key mode: screens are found by route, role and test id, never by
  * visible text. Used by the screenshot run and by the "every text is a translation key" test.
  */
-import { expect, type Browser, type BrowserContext, type Page, type Route } from '@playwright/test';
+import {
+  expect,
+  type Browser,
+  type BrowserContext,
+  type Locator,
+  type Page,
+  type Route,
+} from '@playwright/test';
 import { createOnce, ensureShare, pdfOf, pngOf, usedUpShare } from './files.ts';
+import { listStorageConfigs } from './storage-configs.ts';
 import { makeFolder, putFile, putText } from './explorer.ts';
 import { MEMBER_PASSWORD, uniqueName, type Api } from './fixtures.ts';
 import { codeAt, serverNow, turnOnTwoFactor } from './two-factor.ts';
@@ -187,6 +195,78 @@ async function openFileRowDialog(page: Page, testId: string, dialogTestId: strin
   await expect(page.getByTestId('file-row')).toHaveCount(1);
   await page.getByTestId('file-row').first().getByTestId(testId).click();
   await expect(page.getByTestId(dialogTestId)).toBeVisible();
+}
+
+/**
+ * Storages on other servers for the storage screens, made once: nothing listens at their addresses
+ * (port 9 on loopback), so their test reports say why the server cannot be reached.
+ */
+async function seedRemoteStorages(api: Api) {
+  const token = await api.adminToken();
+  const configs = [
+    {
+      name: 'NAS over SFTP',
+      provider_type: 'SFTP',
+      host: '127.0.0.1',
+      port: 9,
+      username: 'backup',
+      password: 'screens-sftp-password',
+      root: '/srv/cubby',
+    },
+    {
+      name: 'Office FTP',
+      provider_type: 'FTP',
+      host: '127.0.0.1',
+      port: 9,
+      username: 'office',
+      password: 'screens-ftp-password',
+      tls: 'explicit',
+    },
+    {
+      name: 'Nextcloud',
+      provider_type: 'WebDAV',
+      endpoint_url: 'http://127.0.0.1:9/remote.php/dav/files/me',
+      username: 'me',
+      password: 'screens-dav-password',
+    },
+  ];
+  for (const config of configs) {
+    await createOnce(
+      async () => (await listStorageConfigs(api.request, token)).some((made) => made.name === config.name),
+      async () => {
+        const response = await api.request.post(`${BASE_URL}/api/s3-configs`, {
+          headers: { Authorization: `Bearer ${token}` },
+          data: config,
+        });
+        expect(response.status(), await response.text()).toBe(201);
+      },
+    );
+  }
+}
+
+/** The screen of a dialog opened from the row of the SFTP storage `seedRemoteStorages` makes. */
+function remoteStorageScreen(name: string, testId: string, ready: (page: Page) => Locator): Screen {
+  return {
+    name,
+    as: 'admin',
+    path: '/admin/storage-config',
+    prepare: seedRemoteStorages,
+    action: async (page) => {
+      await page
+        .locator('[data-testid=storage-config-row][data-config-name="NAS over SFTP"]')
+        .getByTestId(testId)
+        .click();
+      await expect(ready(page)).toBeVisible({ timeout: 30_000 });
+    },
+  };
+}
+
+/** Opens the new storage dialog with `provider` chosen. */
+async function openStorageDialog(page: Page, provider: string) {
+  await page.getByTestId('create-storage-config').click();
+  const dialog = page.getByTestId('storage-config-dialog');
+  await dialog.locator('select[name=providerType]').selectOption(provider);
+  await expect(dialog.locator('input[name=host], input[name=endpointUrl]').first()).toBeVisible();
 }
 
 /** Mounts for the mount management screens, made once per server (one inactive, one uncached). */
@@ -1325,19 +1405,26 @@ export const SCREENS: Screen[] = [
       await expect(page.getByTestId('file-mount-upload').first()).toBeVisible();
     },
   },
-  { name: 'admin-storage-config', as: 'admin', path: '/admin/storage-config' },
+  {
+    name: 'admin-storage-config',
+    as: 'admin',
+    path: '/admin/storage-config',
+    prepare: seedRemoteStorages,
+  },
   {
     name: 'storage-config-create-dialog',
     as: 'admin',
     path: '/admin/storage-config',
-    action: async (page) => {
-      await page.getByTestId('create-storage-config').click();
-      await page
-        .getByTestId('storage-config-dialog')
-        .locator('select[name=providerType]')
-        .selectOption('Cloudflare R2');
-    },
+    action: (page) => openStorageDialog(page, 'Cloudflare R2'),
   },
+  // The form of each storage type on another server: what its field list renders (a private key
+  // over several lines for SFTP, the encryption choice for FTP).
+  ...(['SFTP', 'FTP', 'WebDAV'] as const).map((provider): Screen => ({
+    name: `storage-config-create-${provider.toLowerCase()}`,
+    as: 'admin',
+    path: '/admin/storage-config',
+    action: (page) => openStorageDialog(page, provider),
+  })),
   {
     name: 'storage-config-errors',
     as: 'admin',
@@ -1359,6 +1446,14 @@ export const SCREENS: Screen[] = [
       await expect(page.getByTestId('storage-config-dialog')).toBeVisible();
     },
   },
+  // Credentials kept when left empty (only the password it has), the type fixed.
+  remoteStorageScreen('storage-config-edit-sftp', 'edit-storage-config', (page) =>
+    page.getByTestId('storage-config-dialog').locator('input[name=host]'),
+  ),
+  // A server that cannot be reached: the failed step says why.
+  remoteStorageScreen('storage-test-report-unreachable', 'test-storage-config', (page) =>
+    page.getByTestId('storage-test-summary'),
+  ),
   {
     name: 'storage-test-report',
     as: 'admin',
@@ -1419,6 +1514,20 @@ export const SCREENS: Screen[] = [
     path: '/admin/mount-management',
     prepare: seedMounts,
     action: (page) => openMountRowDialog(page, 'edit-mount', 'mount-dialog'),
+  },
+  {
+    // Downloads from a custom host without its address: the error at the address field.
+    name: 'mount-custom-host-errors',
+    as: 'admin',
+    path: '/admin/mount-management',
+    prepare: seedMounts,
+    action: async (page) => {
+      await openMountRowDialog(page, 'edit-mount', 'mount-dialog');
+      const dialog = page.getByTestId('mount-dialog');
+      await dialog.locator('select[name=linkPolicy]').selectOption('custom_host');
+      await dialog.getByTestId('save-mount').click();
+      await expect(dialog.locator('input[name=customHost]')).toHaveAttribute('aria-invalid', 'true');
+    },
   },
   {
     name: 'mount-delete-dialog',
@@ -1952,6 +2061,12 @@ export function screenSession(
  * names a small group. `timeout` is the part's time limit: `perScreen` for each of its screens (the
  * walks take 4–10 s a screen on a busy 2-core machine) and a minute for the browser contexts.
  */
+/** SCREENS_ONLY=name,name… takes only those screens (to look at a few while working on them). */
+const ONLY = process.env.SCREENS_ONLY?.split(',').map((name) => name.trim());
+
+/** The screens a walk takes: all of them, or those SCREENS_ONLY names. */
+export const WALKED_SCREENS = ONLY ? SCREENS.filter((screen) => ONLY.includes(screen.name)) : SCREENS;
+
 export function walkParts(
   screens: Screen[],
   size: number,

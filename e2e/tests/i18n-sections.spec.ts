@@ -10,7 +10,7 @@ import type { Page } from '@playwright/test';
 import { chooseLanguage } from '../support/a11y.ts';
 import { expect, seedStorage, test, uniqueName } from '../support/fixtures.ts';
 import { knownKeys, loadLocale } from '../support/locales.ts';
-import { SCREENS, screenSession, showScreen, walkParts } from '../support/screens.ts';
+import { WALKED_SCREENS, screenSession, showScreen, walkParts } from '../support/screens.ts';
 
 /** Dotted words on the page (text, labels, title) that are translation keys. */
 async function keysShown(page: Page, keys: Set<string>): Promise<string[]> {
@@ -40,7 +40,7 @@ function recordLocaleParts(page: Page): string[] {
 // parts of a few screens that run side by side.
 test.describe('every screen shows texts, never a translation key', () => {
   test.describe.configure({ mode: 'parallel' });
-  for (const part of walkParts(SCREENS, 30, 15_000)) {
+  for (const part of walkParts(WALKED_SCREENS, 30, 15_000)) {
     test(part.label, async ({ browser, api }) => {
       test.setTimeout(part.timeout);
       const keys = knownKeys();

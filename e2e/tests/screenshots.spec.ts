@@ -19,14 +19,11 @@ import type { Page } from '@playwright/test';
 import { formErrorProblems } from '../support/a11y.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { SCREENSHOT_DIR } from '../support/env.ts';
-import { SCREENS, screenSession, showScreen, walkParts } from '../support/screens.ts';
+import { WALKED_SCREENS, screenSession, showScreen, walkParts } from '../support/screens.ts';
 
 const WIDTHS = [1280, 375] as const;
 /** Widths checked for reflow only (no screenshots): WCAG 1.4.10 asks for 320 CSS px. */
 const REFLOW_WIDTHS = [320, 640] as const;
-/** SCREENS_ONLY=name,name… takes only those screens (to look at a few while working on them). */
-const ONLY = process.env.SCREENS_ONLY?.split(',').map((name) => name.trim());
-const screens = ONLY ? SCREENS.filter((screen) => ONLY.includes(screen.name)) : SCREENS;
 const THEMES = ['light', 'dark'] as const;
 const LANGUAGES = ['zh-CN', 'en-US'] as const;
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -68,7 +65,7 @@ async function accessibilityProblems(page: Page, modal: string | undefined): Pro
 test.describe.configure({ mode: 'parallel' });
 
 for (const language of LANGUAGES) {
-  for (const part of walkParts(screens, 12, 30_000)) {
+  for (const part of walkParts(WALKED_SCREENS, 12, 30_000)) {
     test(`screens in ${language} (${part.label}): 375 and 1280 px, light and dark, WCAG 2.1 A/AA under axe`, async ({
       browser,
       api,

@@ -419,8 +419,8 @@ const catalogue = {
   'storage.test_failed': ['S3配置测试失败 (未通过: {steps})', 'Storage test failed (failed: {steps})'],
   'storage.probe.list_ok': ['已列出根目录：{count} 个条目', 'Listed the root: {count} entries'],
   'storage.probe.list_failed': [
-    '无法列出根目录，请检查地址、存储桶名称、区域和凭据',
-    'Could not list the root; check the endpoint, bucket name, region and credentials',
+    '无法列出根目录，请检查连接设置和凭据',
+    'Could not list the root; check the connection settings and the credentials',
   ],
   'storage.probe.list_failed_server': [
     '无法列出根文件夹，请检查服务器地址、端口、根文件夹和凭据',

@@ -284,10 +284,10 @@ export async function probeStorage(
   // Without presigned uploads the browser sends files to this server, which relays them: nothing to check.
   const relayed = driver !== undefined && !driver.capabilities.presignPut;
   const noUpload = (): Outcome =>
-    unreachable
-      ? skipped()
-      : relayed
-        ? { success: true, note: t('storage.probe.relay_uploads') }
+    relayed
+      ? { success: true, note: t('storage.probe.relay_uploads') }
+      : unreachable
+        ? skipped()
         : presignError
           ? failure(t('storage.probe.no_browser_upload'), presignError)
           : { success: false, note: t('storage.probe.no_browser_upload') };

@@ -4,11 +4,14 @@
  * server sent one.
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { SECRET_MASK } from '@cubby/shared';
 import { api } from '../../../../lib/api/index.ts';
 import { storageConfigKeys } from './query-keys.ts';
 import type { StorageConfig } from './types.ts';
 
 const flag = (value: unknown): 0 | 1 => (Number(value) ? 1 : 0);
+/** A stored credential as the mask, a missing one as null. */
+const storedMark = (value: unknown): string | null => (value ? SECRET_MASK : null);
 const DRIVERS: readonly StorageConfig['driver'][] = ['local', 's3', 'webdav', 'sftp', 'ftp'];
 
 export function toStorageConfig(raw: StorageConfig): StorageConfig {
@@ -34,7 +37,7 @@ export function toStorageConfig(raw: StorageConfig): StorageConfig {
     last_used: raw.last_used ?? null,
     access_key_id_masked: raw.access_key_id_masked ?? null,
     has_secret: Boolean(raw.has_secret),
-    // The connection of a WebDAV, SFTP or FTP config; its credentials are never kept.
+    // The connection of a WebDAV, SFTP or FTP config.
     host: raw.host ?? null,
     port: raw.port == null ? null : Number(raw.port),
     username: raw.username ?? null,
@@ -42,6 +45,10 @@ export function toStorageConfig(raw: StorageConfig): StorageConfig {
     host_key_fingerprint: raw.host_key_fingerprint ?? null,
     tls: raw.tls ?? null,
     tls_insecure_skip_verify: flag(raw.tls_insecure_skip_verify),
+    // Which of its credentials are stored: the mask or null, never what the server sent.
+    password: storedMark(raw.password),
+    private_key: storedMark(raw.private_key),
+    passphrase: storedMark(raw.passphrase),
   };
 }
 

@@ -152,7 +152,15 @@ export function StorageConfigList(props: StorageConfigListProps) {
               </div>
               <dl className="mt-3 grid grid-cols-1 gap-3 border-t border-border pt-3 sm:grid-cols-2 xl:grid-cols-4">
                 <Fact
-                  label={local ? t('admin.storage.fields.rootPath') : t('admin.storage.columns.location')}
+                  label={t(
+                    local
+                      ? 'admin.storage.fields.rootPath'
+                      : s3
+                        ? 'admin.storage.columns.location'
+                        : 'admin.storage.columns.server',
+                  )}
+                  // Without an endpoint and a key to show, the address gets their room.
+                  className={s3 ? '' : 'xl:col-span-2'}
                 >
                   <span className="font-mono break-all" data-user-content="" data-testid="storage-location">
                     {location(config)}

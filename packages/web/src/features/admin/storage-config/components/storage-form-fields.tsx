@@ -2,8 +2,8 @@
  * The fields of the storage config dialogs, rendered from the field list of the chosen provider's
  * storage type (packages/shared/src/storage-fields.ts): no branch per type here, so a new type's
  * form is its field list. The provider's preset decides what it must (a required endpoint, a fixed
- * region, forced path style) and which help shows. On edit the secrets start empty and say that
- * empty keeps the stored value, and the provider can only change within the stored type.
+ * region, forced path style) and which help shows. On edit the secrets start empty and, where a
+ * value is stored, say that empty keeps it, and the provider can only change within the stored type.
  */
 import type { ParseKeys } from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -84,8 +84,11 @@ function FieldControl({ field, form, stored, onProviderChange }: FieldControlPro
   const provider = storageProvider(values.providerType);
   const preset = presetField(values.providerType, field.name);
   const text = (k: string, options?: Record<string, unknown>) => t(k as ParseKeys, options ?? {});
-  const keep = stored !== undefined && field.keepHintKey !== undefined;
-  const masked = (stored as Record<string, unknown> | undefined)?.[`${field.name}_masked`];
+  const storedFields = stored as Record<string, unknown> | undefined;
+  // A WebDAV, SFTP or FTP config says which secrets it has (null: none); S3 ones always have theirs.
+  const keep =
+    storedFields !== undefined && field.keepHintKey !== undefined && storedFields[field.name] !== null;
+  const masked = storedFields?.[`${field.name}_masked`];
   const hint = keep
     ? text(field.keepHintKey!, { masked: masked ?? '—' })
     : text(field.hintByProvider ? `${field.hintKey}.${provider.id}` : field.hintKey, {

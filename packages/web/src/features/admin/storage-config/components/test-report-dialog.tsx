@@ -1,7 +1,8 @@
 /**
  * The report of a storage test: the overall result and each step with ✓ or ✗, its duration and
- * the server's note or error. When a browser-upload step (CORS or ETag) fails, the step is
- * highlighted and the bucket CORS rule this site needs is shown, ready to copy.
+ * the server's note or error. When a browser-upload step (CORS or ETag) of an S3 storage fails, the
+ * step is highlighted and the bucket CORS rule this site needs is shown, ready to copy; other
+ * storages have no bucket (the browser's uploads go through this server), so no rule is offered.
  */
 import { useTranslation } from 'react-i18next';
 import { STORAGE_TEST_STEPS, type StorageTestStepName } from '@cubby/shared';
@@ -56,7 +57,9 @@ export function TestReportDialog({
 }: TestReportDialogProps) {
   const { t } = useTranslation();
   const storageName = useStorageConfigName();
-  const browserStepFailed = report?.steps.some((step) => BROWSER_STEPS.has(step.name) && !step.success);
+  const bucket = config.driver === 's3';
+  const browserStepFailed =
+    bucket && report?.steps.some((step) => BROWSER_STEPS.has(step.name) && !step.success);
   return (
     <Dialog
       open
@@ -86,7 +89,7 @@ export function TestReportDialog({
           </Alert>
           <ol className="space-y-2" aria-label={t('admin.storage.test.stepsLabel')}>
             {report.steps.map((step, index) => (
-              <StepRow key={`${step.name}-${index}`} step={step} />
+              <StepRow key={`${step.name}-${index}`} step={step} bucket={bucket} />
             ))}
           </ol>
           {browserStepFailed && <CorsGuidance />}
@@ -103,9 +106,10 @@ export function TestReportDialog({
   );
 }
 
-function StepRow({ step }: { step: TestStep }) {
+/** One step; `bucket`: an S3 storage's, whose failed browser steps need a change on the bucket. */
+function StepRow({ step, bucket }: { step: TestStep; bucket: boolean }) {
   const { t } = useTranslation();
-  const highlighted = !step.success && BROWSER_STEPS.has(step.name);
+  const highlighted = bucket && !step.success && BROWSER_STEPS.has(step.name);
   return (
     <li
       data-testid="storage-test-step"
