@@ -8,7 +8,8 @@ import { useTranslation } from 'react-i18next';
 import { formatBytes, type SyncJob, type SyncRun, type SyncRunStatus } from '@cubby/shared';
 import { Alert } from '../../../components/alert.tsx';
 import { Badge, type BadgeTone } from '../../../components/badge.tsx';
-import { Dialog, FormDialogActions } from '../../../components/dialog.tsx';
+import { Button } from '../../../components/button.tsx';
+import { Dialog, DialogActions, FormDialogActions } from '../../../components/dialog.tsx';
 import { Fact } from '../../../components/fact.tsx';
 import { Checkbox, SelectField, TextField } from '../../../components/form-field.tsx';
 import {
@@ -190,7 +191,12 @@ export default function ScheduledSyncModule() {
                   </Fact>
                   <Fact label={t('admin.scheduledSync.fields.schedule')}>
                     {schedule(job)}
-                    {job.deleteExtra && ` · ${t('admin.scheduledSync.fields.deleteExtra')}`}
+                    {job.deleteExtra && (
+                      <>
+                        {' · '}
+                        <span>{t('admin.scheduledSync.fields.deleteExtra')}</span>
+                      </>
+                    )}
                   </Fact>
                   <Fact label={t('admin.scheduledSync.fields.lastRun')}>
                     {job.lastRunStartedAt && job.lastRunStatus ? (
@@ -198,16 +204,18 @@ export default function ScheduledSyncModule() {
                         <Badge tone={STATUS_TONE[job.lastRunStatus]}>
                           {t(`admin.scheduledSync.runStatus.${job.lastRunStatus}`)}
                         </Badge>
-                        {formatDateTime(job.lastRunStartedAt)}
+                        <time dateTime={job.lastRunStartedAt}>{formatDateTime(job.lastRunStartedAt)}</time>
                       </span>
                     ) : (
                       t('admin.scheduledSync.never')
                     )}
                   </Fact>
                   <Fact label={t('admin.scheduledSync.fields.nextRun')}>
-                    {job.nextRunAfter
-                      ? formatDateTime(job.nextRunAfter)
-                      : t('admin.scheduledSync.notScheduled')}
+                    {job.nextRunAfter ? (
+                      <time dateTime={job.nextRunAfter}>{formatDateTime(job.nextRunAfter)}</time>
+                    ) : (
+                      t('admin.scheduledSync.notScheduled')
+                    )}
                   </Fact>
                 </dl>
               </li>
@@ -234,6 +242,12 @@ export default function ScheduledSyncModule() {
           wide
         >
           <RunDetails run={dryRun.run} />
+          {/* A long list scrolls: the close button keeps the scrolled region reachable by keyboard. */}
+          <DialogActions>
+            <Button variant="secondary" onClick={() => setDryRun(null)}>
+              {t('common.close')}
+            </Button>
+          </DialogActions>
         </Dialog>
       )}
       {deleting && (
@@ -459,7 +473,9 @@ function HistoryDialog({ job, onClose }: { job: SyncJob; onClose(): void }) {
                 </Badge>
                 {run.dryRun && <Badge tone="muted">{t('admin.scheduledSync.dryRun.badge')}</Badge>}
                 <span className="text-fg-muted">
-                  {formatDateTime(run.startedAt)} · {t(`admin.scheduledSync.trigger.${run.trigger}`)}
+                  <time dateTime={run.startedAt}>{formatDateTime(run.startedAt)}</time>
+                  {' · '}
+                  <span>{t(`admin.scheduledSync.trigger.${run.trigger}`)}</span>
                 </span>
               </div>
               <RunDetails run={run} />
@@ -467,6 +483,11 @@ function HistoryDialog({ job, onClose }: { job: SyncJob; onClose(): void }) {
           ))}
         </ul>
       </ListBody>
+      <DialogActions>
+        <Button variant="secondary" onClick={onClose}>
+          {t('common.close')}
+        </Button>
+      </DialogActions>
     </Dialog>
   );
 }
