@@ -65,9 +65,9 @@ const record = (what: string, oursMs: number, plainMs: number, unit: string): vo
 
 try {
   await driver.mkdir('/list');
-  for (let i = 0; i < FILES; i += 50) {
+  for (let i = 0; i < FILES; i += 10) {
     await Promise.all(
-      Array.from({ length: 50 }, (_, j) =>
+      Array.from({ length: 10 }, (_, j) =>
         driver.write(`/list/f-${String(i + j).padStart(4, '0')}`, generated(10)),
       ),
     );

@@ -30,6 +30,8 @@ export interface SendOptions {
 
 export class WebdavClient {
   private readonly agent: http.Agent;
+  /** Connections of their own for streamed bodies (see the constructor). */
+  private readonly streamAgent: http.Agent;
   private readonly transport: typeof http | typeof https;
   private readonly origin: string;
   /** The configured folder's path segments (decoded): the endpoint's path, then `rootFolder`. */
@@ -57,12 +59,19 @@ export class WebdavClient {
     const folder = pathSegments(driverPath(`/${config.rootFolder ?? ''}`));
     this.rootSegments = [...base, ...folder];
     const options = { keepAlive: true, maxSockets: tuning.maxSockets, timeout: tuning.socketTimeoutMs };
+    // A streamed body goes on a connection of its own: on a kept-alive one the server may have
+    // closed meanwhile (after its request limit, or idle), the body's first bytes would be lost and
+    // the request could not be sent again. Requests without a streamed body reuse connections.
+    const fresh = { ...options, keepAlive: false };
     if (endpoint.protocol === 'https:') {
       this.transport = https;
-      this.agent = new https.Agent({ ...options, rejectUnauthorized: !config.tlsInsecureSkipVerify });
+      const tls = { rejectUnauthorized: !config.tlsInsecureSkipVerify };
+      this.agent = new https.Agent({ ...options, ...tls });
+      this.streamAgent = new https.Agent({ ...fresh, ...tls });
     } else {
       this.transport = http;
       this.agent = new http.Agent(options);
+      this.streamAgent = new http.Agent(fresh);
     }
     // Credentials written into the URL itself are never used (nor sent): only the config's.
     this.authorization = `Basic ${Buffer.from(`${config.username}:${config.password}`).toString('base64')}`;
@@ -125,7 +134,7 @@ export class WebdavClient {
         }
         const req = this.transport.request(this.url(path, options.collection), {
           method,
-          agent: this.agent,
+          agent: options.stream ? this.streamAgent : this.agent,
           headers,
           timeout: this.socketTimeoutMs,
         });
@@ -186,6 +195,7 @@ export class WebdavClient {
   /** Releases every socket. */
   close(): void {
     this.agent.destroy();
+    this.streamAgent.destroy();
   }
 }
 
