@@ -101,7 +101,15 @@ function FieldControl({ field, form, stored, onProviderChange }: FieldControlPro
   const label = text(field.labelKey);
   const wide = field.wide ? 'sm:col-span-2' : undefined;
 
-  if (field.kind === 'select' && field.name !== 'provider_type') {
+  if (field.kind === 'select') {
+    // The provider: a stored config keeps its type (local stays local, S3 moves between S3 providers).
+    const provides = field.name === 'provider_type';
+    const options = provides
+      ? STORAGE_PROVIDERS.filter((p) => !stored || p.type === provider.type).map((choice) => ({
+          value: choice.label,
+          labelKey: field.options?.find((o) => o.value === choice.label)?.labelKey ?? choice.label,
+        }))
+      : (field.options ?? []);
     return (
       <div className={wide}>
         <SelectField
@@ -109,33 +117,16 @@ function FieldControl({ field, form, stored, onProviderChange }: FieldControlPro
           name={key}
           value={String(values[key])}
           hint={hint}
-          onChange={(event) => change({ [key]: event.target.value } as Partial<StorageFormValues>)}
+          disabled={provides && options.length === 1}
+          onChange={(event) =>
+            provides
+              ? onProviderChange(event.target.value as ProviderType)
+              : change({ [key]: event.target.value } as Partial<StorageFormValues>)
+          }
         >
-          {field.options?.map((option) => (
+          {options.map((option) => (
             <option key={option.value} value={option.value}>
               {text(option.labelKey)}
-            </option>
-          ))}
-        </SelectField>
-      </div>
-    );
-  }
-  if (field.kind === 'select') {
-    // A stored config keeps its type: local stays local, S3 moves between S3 providers.
-    const choices = STORAGE_PROVIDERS.filter((p) => !stored || p.type === provider.type);
-    return (
-      <div className={wide}>
-        <SelectField
-          label={label}
-          name={key}
-          value={String(values[key])}
-          hint={hint}
-          disabled={choices.length === 1}
-          onChange={(event) => onProviderChange(event.target.value as ProviderType)}
-        >
-          {choices.map((choice) => (
-            <option key={choice.label} value={choice.label}>
-              {text(field.options?.find((o) => o.value === choice.label)?.labelKey ?? choice.label)}
             </option>
           ))}
         </SelectField>
