@@ -61,13 +61,15 @@ export default defineConfig({
   projects: [
     {
       name: 'main',
-      testIgnore: /(account|pastes-clear-expired|office-preview|two-factor|share-policy)\.spec\.ts/,
+      testIgnore:
+        /(account|pastes-clear-expired|office-preview|two-factor|share-policy|upload-limit)\.spec\.ts/,
       use: { browserName: 'chromium' },
     },
     {
-      // Sets a share policy, which binds every upload and share on the server while it lasts.
+      // Sets a share policy or lowers the largest upload, which binds every upload and share on the
+      // server while it lasts.
       name: 'share-policy',
-      testMatch: /share-policy\.spec\.ts/,
+      testMatch: /(share-policy|upload-limit)\.spec\.ts/,
       dependencies: ['main'],
       use: { browserName: 'chromium' },
     },

@@ -3,7 +3,8 @@
  * unlike fetch — reports upload progress. The browser streams the Blob from disk; it is never read
  * into memory here. Resolves with the ETag (quotes stripped, docs/product.md §7) and the answer's text when
  * it is 2xx. Also used for POSTs to this server (the explorer's uploads), whose refusals carry a
- * message that the failure keeps.
+ * message that the failure keeps. Only `signal` cancels; an abort by the browser (the page
+ * unloading) is an interruption, not a cancellation.
  */
 import { bareEtag } from '@cubby/shared';
 import { TransferError } from './transfer-error.ts';
@@ -70,9 +71,11 @@ export function putBlob(
       finish();
       reject(new TransferError('timeout'));
     };
+    // Only our signal cancels. The browser also aborts requests when the page goes away (a reload):
+    // that is an interruption, and the upload must stay remembered so it can continue.
     xhr.onabort = () => {
       finish();
-      reject(new TransferError('cancelled'));
+      reject(new TransferError(options.signal?.aborted ? 'cancelled' : 'network'));
     };
     options.signal?.addEventListener('abort', onAbort, { once: true });
     xhr.send(body);

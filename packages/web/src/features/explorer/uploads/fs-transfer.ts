@@ -20,7 +20,6 @@ import {
   type SendAttempt,
   withRetry,
   TransferError,
-  isCancellation,
   isRetryableTransfer,
   DEFAULT_TUNING,
   MiB,
@@ -168,8 +167,9 @@ async function sendInParts(file: File, options: SendOptions): Promise<void> {
     await finishRelay(options.tree, record.key, record.uploadId, parts);
     relayRecords.forget(record.uploadId);
   } catch (error) {
-    // Cancelled: nothing is kept. Failed: the record stays, so a retry sends only what is missing.
-    if (isCancellation(error) || options.signal.aborted) {
+    // Cancelled by the user: nothing is kept. Failed or interrupted (the page went away): the record
+    // stays, so a retry or a reload sends only what is missing.
+    if (options.signal.aborted) {
       relayRecords.forget(record.uploadId);
       await abortRelay(options.tree, record.key, record.uploadId).catch(() => undefined);
     } else if (isApiError(error) && error.status === 404) {

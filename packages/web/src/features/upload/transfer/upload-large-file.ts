@@ -17,7 +17,6 @@ import {
   putToPresignedUrls,
   sendParts,
   TransferError,
-  isCancellation,
   percentOf,
 } from '../../../lib/transfer/index.ts';
 import {
@@ -125,7 +124,8 @@ export async function uploadLargeFile(
     run.resumeStore.forget(session.file_id);
     return share;
   } catch (error) {
-    if (isCancellation(error) || run.signal.aborted) {
+    // Only the user's cancel forgets the session; a page going away leaves it to be continued.
+    if (run.signal.aborted) {
       run.resumeStore.forget(session.file_id);
       await abortMultipart(ids).catch(() => {});
     }
