@@ -21,7 +21,9 @@
  *   unfinished multipart upload counts until it completes, is aborted or expires).
  * - Judged one at a time per scope: on PostgreSQL a transaction-scoped advisory lock per scope, so
  *   instances sharing the database cannot both take the last bytes; on SQLite the one connection's
- *   transaction is already exclusive.
+ *   transaction is already exclusive. A count changes under the same lock (a change event, a
+ *   recount's result), so a judgement never sees a write's bytes leave its reservation before they
+ *   reach the count.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { formatBytes } from '@cubby/shared';
@@ -502,9 +504,18 @@ export class StorageQuota {
     });
   }
 
-  /** A change of `delta` bytes in scope `key` (`unknown`: of a size not known, so counted again later). */
+  /**
+   * A change of `delta` bytes in scope `key` (`unknown`: of a size not known, so counted again later).
+   * Under the scope's lock: a judgement reads the count and then the reservations in two statements,
+   * and a write's count must not change between them (its reservation ends just after, so its bytes
+   * would be seen in neither).
+   */
   private async adjust(key: string, delta: number, unknown: boolean): Promise<void> {
-    await this.deps.db
+    await this.judged(key, (db) => this.adjustIn(db, key, delta, unknown));
+  }
+
+  private async adjustIn(db: Kysely<Database>, key: string, delta: number, unknown: boolean): Promise<void> {
+    await db
       .updateTable('storage_usage')
       .set((eb) => ({
         used_bytes: sql<number>`case when ${eb.ref('used_bytes')} + ${delta} < 0 then 0 else ${eb.ref('used_bytes')} + ${delta} end`,
@@ -573,29 +584,34 @@ export class StorageQuota {
     // A write under way holds a reservation from before its bytes flow until after its change is
     // counted: while one does, a file the walk saw may still be counted again by its change, so the
     // walk is not kept as the truth (nor while a change came in during the walk: the version).
-    const busy = (await this.reserved(this.deps.db, scope)) > 0;
-    const kept = busy
-      ? { numUpdatedRows: 0 }
-      : await this.deps.db
+    // Judged under the scope's lock, like a reservation, so no change or reservation slips between.
+    await this.judged(scope.key, async (db) => {
+      const busy = (await this.reserved(db, scope)) > 0;
+      const kept = busy
+        ? { numUpdatedRows: 0 }
+        : await db
+            .updateTable('storage_usage')
+            .set({ used_bytes: bytes, stale: 0, counted_at: now() })
+            .where('storage_config_id', '=', scope.key)
+            .where('version', '=', version)
+            .executeTakeFirst();
+      if (Number(kept.numUpdatedRows) === 0) {
+        // Busy, or changed while counting: the walk may have missed a file whose change was counted
+        // meanwhile (a write that ended after its folder was listed), so the changes counted since the
+        // start are added to what was walked. That may count a file twice, never zero times — a quota
+        // errs on the full side — and the row stays stale, to be counted again when the storage is quiet.
+        // Never less than what was walked (another instance's count may have replaced the row meanwhile).
+        const since = Number(before.used_bytes);
+        await db
           .updateTable('storage_usage')
-          .set({ used_bytes: bytes, stale: 0, counted_at: now() })
+          .set((eb) => ({
+            used_bytes: sql<number>`case when ${eb.ref('used_bytes')} < ${since} then ${bytes} else ${bytes} + ${eb.ref('used_bytes')} - ${since} end`,
+            counted_at: now(),
+          }))
           .where('storage_config_id', '=', scope.key)
-          .where('version', '=', version)
-          .executeTakeFirst();
-    if (Number(kept.numUpdatedRows) === 0) {
-      // Busy, or changed while counting: the walk may have missed a file whose change was counted
-      // meanwhile (a write that ended after its folder was listed), so the changes counted since the
-      // start are added to what was walked. That may count a file twice, never zero times — a quota errs
-      // on the full side — and the row stays stale, to be counted again when the storage is quiet.
-      await this.deps.db
-        .updateTable('storage_usage')
-        .set((eb) => ({
-          used_bytes: sql<number>`${bytes} + ${eb.ref('used_bytes')} - ${Number(before.used_bytes)}`,
-          counted_at: now(),
-        }))
-        .where('storage_config_id', '=', scope.key)
-        .execute();
-    }
+          .execute();
+      }
+    });
     return bytes;
   }
 }
