@@ -1,6 +1,6 @@
 /**
  * The attempt limiters on their own, with the injected clock: in memory (sliding windows) and in
- * PostgreSQL (fixed windows shared through the database) — refunds, all-or-nothing reservations,
+ * PostgreSQL (sliding windows of buckets shared through the database) — refunds, all-or-nothing reservations,
  * rules apart, warnings, and concurrent reservations from two limiters on one database.
  */
 import assert from 'node:assert/strict';
@@ -211,45 +211,63 @@ describe('AttemptLimiter in memory: sliding windows', () => {
   });
 });
 
-describe('AttemptLimiter in PostgreSQL: fixed windows in the database', { skip: POSTGRES_SKIP }, () => {
-  let db: TestDatabase['db']['kysely'];
-  before(async () => {
-    database ??= await createTestDatabase('postgres');
-    db = database.db.kysely;
-  });
+describe(
+  'AttemptLimiter in PostgreSQL: sliding windows of buckets in the database',
+  { skip: POSTGRES_SKIP },
+  () => {
+    let db: TestDatabase['db']['kysely'];
+    before(async () => {
+      database ??= await createTestDatabase('postgres');
+      db = database.db.kysely;
+    });
 
-  it('refuses until the window ends, one row per rule, key and window, and prunes past windows', async () => {
-    await db.deleteFrom('attempt_counters').execute();
-    const clock = new TestClock();
-    const limiter = new PgAttemptLimiter(db, clock, warnSink([]));
-    const take = () => limiter.reserve([{ rule: RULE, key: 'a' }]);
-    clock.advance(15_000);
-    for (let i = 0; i < 3; i++) await take();
-    clock.advance(5_000);
-    assert.equal(await refusal(take), 40, 'the window that began at 0 s ends at 60 s');
-    const rows = await db.selectFrom('attempt_counters').selectAll().execute();
-    assert.deepEqual(
-      rows.map((r) => ({ ...r })),
-      [
-        {
-          rule: 'test rule',
-          key: 'a',
-          window_start: Date.parse('2026-01-01T00:00:00Z'),
-          count: 3,
-          expires_at: Date.parse('2026-01-01T00:01:00Z'),
-        },
-      ],
-    );
-    clock.advance(40_000);
-    assert.equal(await refusal(take), null, 'a new window');
-    // Two minutes on, the next reservation prunes the rows of windows that have passed.
-    clock.advance(120_000);
-    await take();
-    await waitFor(
-      async () => (await db.selectFrom('attempt_counters').select('window_start').execute()).length === 1,
-    );
-  });
-});
+    it('refuses until the attempts leave the window, one row per rule, key and bucket, and prunes old buckets', async () => {
+      await db.deleteFrom('attempt_counters').execute();
+      const clock = new TestClock();
+      const limiter = new PgAttemptLimiter(db, clock, warnSink([]));
+      const take = () => limiter.reserve([{ rule: RULE, key: 'a' }]);
+      // Buckets of 4 s (a fifteenth of a minute): attempts at 15 s fall in the one from 12 s.
+      clock.advance(15_000);
+      for (let i = 0; i < 3; i++) await take();
+      clock.advance(5_000);
+      assert.equal(await refusal(take), 52, 'the bucket from 12 s leaves the window at 72 s');
+      const rows = await db.selectFrom('attempt_counters').selectAll().execute();
+      assert.deepEqual(
+        rows.map((r) => ({ ...r })),
+        [
+          {
+            rule: 'test rule',
+            key: 'a',
+            window_start: Date.parse('2026-01-01T00:00:12Z'),
+            count: 3,
+            expires_at: Date.parse('2026-01-01T00:01:12Z'),
+          },
+        ],
+      );
+      clock.advance(40_000);
+      assert.equal(await refusal(take), 12, 'a minute boundary passed: still inside the window');
+      clock.advance(12_000);
+      assert.equal(await refusal(take), null, 'the window slid past them');
+      // Two minutes on, the next reservation prunes the rows of buckets that left their window.
+      clock.advance(120_000);
+      await take();
+      await waitFor(
+        async () => (await db.selectFrom('attempt_counters').select('window_start').execute()).length === 1,
+      );
+    });
+
+    it('a burst on both sides of a minute boundary gets the limit once, not twice', async () => {
+      await db.deleteFrom('attempt_counters').execute();
+      const clock = new TestClock();
+      const limiter = new PgAttemptLimiter(db, clock, warnSink([]));
+      const take = () => limiter.reserve([{ rule: RULE, key: 'edge' }]);
+      clock.advance(59_000);
+      for (let i = 0; i < 3; i++) await take();
+      clock.advance(2_000);
+      assert.ok((await refusal(take))! > 0, 'one second past the boundary');
+    });
+  },
+);
 
 async function waitFor(condition: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
   const until = Date.now() + timeoutMs;

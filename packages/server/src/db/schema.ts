@@ -368,14 +368,14 @@ export interface DavLocksTable {
   created_at: string;
 }
 
-/** Failed guesses under one limit rule and key in one fixed window (PostgreSQL; http/rate-limiter.ts). */
+/** Failed guesses under one limit rule and key in one bucket of its sliding window (PostgreSQL; http/rate-limiter.ts). */
 export interface AttemptCountersTable {
   rule: string;
   key: string;
-  /** Window start, ms since the epoch. */
+  /** The bucket's start, ms since the epoch. */
   window_start: number;
   count: number;
-  /** Window end, ms since the epoch: pruned after it. */
+  /** When the bucket leaves the window (its start + the window), ms since the epoch: pruned after it. */
   expires_at: number;
 }
 

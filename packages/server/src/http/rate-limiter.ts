@@ -11,11 +11,13 @@
  * Two implementations, chosen at start (`createAttemptLimiter`):
  * - in memory (SQLite: one instance): sliding windows; the reservation never awaits, so no other
  *   request passes between the check and the count. A restart clears them.
- * - in PostgreSQL (several instances): one row per (rule, key, fixed window); all keys are counted
- *   in one transaction by an atomic upsert (`count + 1 … RETURNING count`, rows locked in one order)
- *   and rolled back when any is over its max, so the limit holds across every instance. A refund is
- *   a decrement; rows of past windows are pruned now and then. A fixed window lets at most `max`
- *   through per window, which may mean up to 2 × `max` around a window's edge.
+ * - in PostgreSQL (several instances): a sliding window made of buckets, one row per (rule, key,
+ *   bucket of a fifteenth of the window). The reservation adds one to its bucket by an atomic upsert
+ *   (rows locked in one order) and sums the buckets still inside the window, in one transaction,
+ *   rolled back when any key is over its max, so the limit holds across every instance. A refund is
+ *   a decrement; rows of buckets that left the window are pruned now and then. An attempt counts
+ *   until its bucket leaves the window: for the window less at most one bucket, so at most `max`
+ *   pass in any stretch of the window less a fifteenth.
  */
 import { type Kysely, sql } from 'kysely';
 import type { Logger } from 'pino';
@@ -175,7 +177,10 @@ export class MemoryAttemptLimiter implements AttemptLimiter {
   }
 }
 
-/** Fixed windows in the `attempt_counters` table, shared by every instance on the database. */
+/** Buckets per window on PostgreSQL: the window slides a fifteenth at a time (a minute of 15). */
+const BUCKETS = 15;
+
+/** Sliding windows of buckets in the `attempt_counters` table, shared by every instance on the database. */
 export class PgAttemptLimiter implements AttemptLimiter {
   private readonly log: RefusalLog;
   private nextPrune = 0;
@@ -196,7 +201,9 @@ export class PgAttemptLimiter implements AttemptLimiter {
     const rows = [...byId.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([, { rule, key }]) => {
-        const windowStart = Math.floor(now / rule.windowMs) * rule.windowMs;
+        const bucket = Math.max(1, Math.floor(rule.windowMs / BUCKETS));
+        const windowStart = Math.floor(now / bucket) * bucket;
+        // The bucket counts until its start is a whole window ago; then it may go.
         return {
           rule: rule.name,
           key,
@@ -207,19 +214,38 @@ export class PgAttemptLimiter implements AttemptLimiter {
       });
     if (rows.length === 0) return { refund: () => Promise.resolve() };
     await this.db.transaction().execute(async (trx) => {
-      const counted = await trx
+      // The upsert locks this bucket's row until the end: reservations of one key count one at a time.
+      await trx
         .insertInto('attempt_counters')
         .values(rows)
         .onConflict((oc) =>
           oc.columns(['rule', 'key', 'window_start']).doUpdateSet({ count: sql`attempt_counters.count + 1` }),
         )
-        .returning(['rule', 'key', 'window_start', 'count'])
+        .execute();
+      const live = await trx
+        .selectFrom('attempt_counters')
+        .select(['rule', 'key', 'window_start', 'count'])
+        .where((eb) =>
+          eb.or(
+            rows.map((r) =>
+              eb.and([eb('rule', '=', r.rule), eb('key', '=', r.key), eb('expires_at', '>', now)]),
+            ),
+          ),
+        )
+        .orderBy('window_start')
         .execute();
       let wait = 0;
-      for (const row of counted) {
-        const limit = byId.get(keyId(row.rule, row.key))!;
-        if (row.count <= limit.rule.max) continue;
-        wait = Math.max(wait, Math.ceil((Number(row.window_start) + limit.rule.windowMs - now) / 1000));
+      for (const [id, limit] of byId) {
+        const buckets = live.filter((row) => keyId(row.rule, row.key) === id);
+        let excess = buckets.reduce((sum, row) => sum + row.count, 0) - limit.rule.max;
+        if (excess <= 0) continue;
+        // The wait: until the oldest buckets that hold the excess have left the window.
+        for (const row of buckets) {
+          excess -= row.count;
+          if (excess > 0) continue;
+          wait = Math.max(wait, Math.ceil((Number(row.window_start) + limit.rule.windowMs - now) / 1000));
+          break;
+        }
         this.log.refused(limit, now);
       }
       // Thrown inside the transaction: nothing is counted under any key.
@@ -250,7 +276,7 @@ export class PgAttemptLimiter implements AttemptLimiter {
     };
   }
 
-  /** Drops the rows of windows that have passed (at most once a minute, in the background). */
+  /** Drops the rows of buckets that have left their window (at most once a minute, in the background). */
   private prune(now: number): void {
     this.nextPrune = now + PRUNE_EVERY_MS;
     this.log.prune(now);
