@@ -216,15 +216,14 @@ describe(
   { skip: POSTGRES_SKIP },
   () => {
     let db: TestDatabase['db']['kysely'];
+    const postgres = KINDS.find((kind) => kind.name === 'PostgreSQL')!;
     before(async () => {
       database ??= await createTestDatabase('postgres');
       db = database.db.kysely;
     });
 
     it('refuses until the attempts leave the window, one row per rule, key and bucket, and prunes old buckets', async () => {
-      await db.deleteFrom('attempt_counters').execute();
-      const clock = new TestClock();
-      const limiter = new PgAttemptLimiter(db, clock, warnSink([]));
+      const { clock, limiter } = await postgres.setup();
       const take = () => limiter.reserve([{ rule: RULE, key: 'a' }]);
       // Buckets of 4 s (a fifteenth of a minute): attempts at 15 s fall in the one from 12 s.
       clock.advance(15_000);
@@ -257,9 +256,7 @@ describe(
     });
 
     it('a burst on both sides of a minute boundary gets the limit once, not twice', async () => {
-      await db.deleteFrom('attempt_counters').execute();
-      const clock = new TestClock();
-      const limiter = new PgAttemptLimiter(db, clock, warnSink([]));
+      const { clock, limiter } = await postgres.setup();
       const take = () => limiter.reserve([{ rule: RULE, key: 'edge' }]);
       clock.advance(59_000);
       for (let i = 0; i < 3; i++) await take();
