@@ -16,7 +16,8 @@ test.describe('dashboard', () => {
     const stats = (await (await answered).json()).data as {
       totalPastes: number;
       totalMounts: number;
-      s3Buckets: Array<{ id: string; name: string; quotaBytes: number | null }>;
+      totalStorageUsed: number;
+      s3Buckets: Array<{ id: string; name: string; quotaBytes: number | null; usedStorage: number }>;
     };
     await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
     const cards = page.getByTestId('stat-cards');
@@ -30,9 +31,14 @@ test.describe('dashboard', () => {
     // A config without a quota says so (CloudPaste's fields carry a stand-in capacity for its client).
     const unlimited = stats.s3Buckets.find((bucket) => bucket.quotaBytes === null);
     expect(unlimited).toBeTruthy();
-    await expect(
-      page.getByTestId('storage-usage').getByRole('listitem').filter({ hasText: unlimited!.name }),
-    ).toContainText('no quota');
+    const row = page.getByTestId('storage-usage').getByRole('listitem').filter({ hasText: unlimited!.name });
+    await expect(row).toContainText('no quota');
+    // Without a quota the bar is the storage's share of everything stored (there is no total to fill).
+    const share =
+      stats.totalStorageUsed > 0 ? Math.round((unlimited!.usedStorage / stats.totalStorageUsed) * 100) : 0;
+    const meter = row.getByRole('meter', { name: `Share of all stored bytes on ${unlimited!.name}` });
+    await expect(meter).toHaveAttribute('aria-valuenow', String(share));
+    await expect(row).toContainText(`${share}% of all stored`);
     await expect(page.getByTestId('week-chart').locator('table tbody tr')).toHaveCount(7);
 
     await expect(page.getByTestId('mount-cache-counts').first()).toContainText(

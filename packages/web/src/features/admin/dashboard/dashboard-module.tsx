@@ -70,7 +70,7 @@ export default function DashboardModule() {
           <Card title={t('admin.dashboard.storage.title')}>
             <ul className="space-y-4" data-testid="storage-usage">
               {stats.data.s3Buckets.map((bucket) => (
-                <StorageRow key={bucket.id} bucket={bucket} />
+                <StorageRow key={bucket.id} bucket={bucket} allUsed={stats.data.totalStorageUsed} />
               ))}
             </ul>
           </Card>
@@ -118,19 +118,35 @@ function StatCard({
   );
 }
 
-function StorageRow({ bucket }: { bucket: StorageUsage }) {
+/**
+ * One storage's use: with a quota, a bar of the quota used (warning colours near the end); without
+ * one there is no total to fill, so the bar is the storage's share of everything stored, in a
+ * neutral colour, and says so.
+ */
+function StorageRow({ bucket, allUsed }: { bucket: StorageUsage; allUsed: number }) {
   const { t } = useTranslation();
   const storageName = useStorageConfigName();
   const used = formatBytes(bucket.usedStorage);
+  const name = storageName(bucket.name);
+  const share = allUsed > 0 ? Math.round((bucket.usedStorage / allUsed) * 100) : 0;
+  const meter =
+    bucket.quotaPercent !== null
+      ? {
+          label: t('admin.dashboard.storage.meter', { name }),
+          percent: bucket.quotaPercent,
+          colour:
+            bucket.quotaPercent >= 90 ? 'bg-danger' : bucket.quotaPercent >= 75 ? 'bg-warning' : 'bg-accent',
+        }
+      : { label: t('admin.dashboard.storage.shareMeter', { name }), percent: share, colour: 'bg-fg-muted' };
   return (
     <li>
       <div className="flex flex-wrap items-baseline justify-between gap-x-3 text-sm">
         <span className="min-w-0 font-medium break-words text-fg" data-user-content="">
-          {storageName(bucket.name)}
+          {name}
         </span>
         <span className="text-fg-muted tabular-nums">
           {bucket.quotaBytes === null
-            ? t('admin.dashboard.storage.usedNoQuota', { used, count: bucket.fileCount })
+            ? t('admin.dashboard.storage.usedNoQuota', { used, count: bucket.fileCount, share })
             : t('admin.dashboard.storage.usedOfQuota', {
                 used,
                 total: formatBytes(bucket.quotaBytes),
@@ -138,21 +154,17 @@ function StorageRow({ bucket }: { bucket: StorageUsage }) {
               })}
         </span>
       </div>
-      {bucket.quotaPercent !== null && (
-        <div
-          role="meter"
-          aria-label={t('admin.dashboard.storage.meter', { name: bucket.name })}
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={bucket.quotaPercent}
-          className="mt-1.5 h-2 overflow-hidden rounded-full bg-surface-sunken"
-        >
-          <div
-            className={`h-full rounded-full ${bucket.quotaPercent >= 90 ? 'bg-danger' : bucket.quotaPercent >= 75 ? 'bg-warning' : 'bg-accent'}`}
-            style={{ width: `${bucket.quotaPercent}%` }}
-          />
-        </div>
-      )}
+      <div
+        role="meter"
+        aria-label={meter.label}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={meter.percent}
+        aria-valuetext={`${meter.percent}%`}
+        className="mt-1.5 h-2 overflow-hidden rounded-full bg-surface-sunken"
+      >
+        <div className={`h-full rounded-full ${meter.colour}`} style={{ width: `${meter.percent}%` }} />
+      </div>
     </li>
   );
 }
