@@ -511,7 +511,7 @@ for (const dialect of DIALECTS) {
         const { status, body } = await probe(localId, { ...admin, ...EN, Origin: 'https://app.example' });
         assert.equal(status, 200);
         assert.equal(body.data.success, true, JSON.stringify(body.data.result.steps, null, 1));
-        assert.match(body.message, /Storage test passed/);
+        assert.equal(body.message, 'Local storage test passed (read and write work, browser upload works)');
         const steps = body.data.result.steps;
         assert.deepEqual(
           steps.map((s: { name: string }) => s.name),
@@ -533,7 +533,7 @@ for (const dialect of DIALECTS) {
         );
         assert.equal((await row(localId)).last_used, t.clock.now().toISOString());
         const zh = await probe(localId);
-        assert.match(zh.body.message, /S3配置测试成功/);
+        assert.equal(zh.body.message, '本地存储配置测试成功 (读写权限均可用，前端上传测试通过)');
         assert.match(zh.body.data.result.steps[0].note, /已列出根目录/);
         assert.equal((await probe(randomUUID())).status, 404);
       });
@@ -624,6 +624,9 @@ for (const dialect of DIALECTS) {
         assert.equal(body.data.result.connectionInfo.endpoint, s3Env.endpoint);
         assert.deepEqual(await keysIn(name), ['cubby root/existing.txt'], 'probe objects deleted');
         assert.ok((await row(id)).last_used);
+        // CloudPaste 0.6's wording, word for word, in Chinese.
+        const zh = await probe(id, { ...admin, Origin: 'https://app.example' });
+        assert.equal(zh.body.message, 'S3配置测试成功 (读写权限均可用，前端上传测试通过)');
         await remove(id);
       });
 
@@ -670,7 +673,7 @@ for (const dialect of DIALECTS) {
         const wrong = await config(name, { secret_access_key: SECRET });
         const denied = await probe(wrong, { ...admin, ...EN });
         assert.equal(denied.body.data.success, false);
-        assert.match(denied.body.message, /Storage test failed/);
+        assert.match(denied.body.message, /^S3 storage test failed/);
         const [listStep, writeStep] = denied.body.data.result.steps;
         assert.equal(listStep.success, false);
         assert.match(listStep.error, /refused the credentials/);

@@ -408,15 +408,20 @@ const catalogue = {
     '无法解密已保存的凭据（SECRET_KEY 可能已更改），请重新填写访问密钥ID和私有访问密钥',
     'The stored credentials cannot be decrypted (SECRET_KEY may have changed); enter the access key ID and secret again',
   ],
+  // {kind}: the storage's kind as storage.kind_name says it ("S3" keeps CloudPaste 0.6's wording).
   'storage.test_ok': [
-    'S3配置测试成功 (读写权限均可用，前端上传测试通过)',
-    'Storage test passed (read and write work, browser upload works)',
+    '{kind}配置测试成功 (读写权限均可用，前端上传测试通过)',
+    '{kind} storage test passed (read and write work, browser upload works)',
   ],
   'storage.test_partial': [
-    'S3配置测试部分成功 (未通过: {steps})',
-    'Storage test partly passed (failed: {steps})',
+    '{kind}配置测试部分成功 (未通过: {steps})',
+    '{kind} storage test partly passed (failed: {steps})',
   ],
-  'storage.test_failed': ['S3配置测试失败 (未通过: {steps})', 'Storage test failed (failed: {steps})'],
+  'storage.test_failed': [
+    '{kind}配置测试失败 (未通过: {steps})',
+    '{kind} storage test failed (failed: {steps})',
+  ],
+  'storage.kind_local': ['本地存储', 'Local'],
   'storage.probe.list_ok': ['已列出根目录：{count} 个条目', 'Listed the root: {count} entries'],
   'storage.probe.list_failed': [
     '无法列出根目录，请检查连接设置和凭据',

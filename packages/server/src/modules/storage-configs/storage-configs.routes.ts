@@ -3,12 +3,18 @@
  * Reading: an admin sees every config; an API key with `file` sees those usable by keys
  * (`is_public=1`), without admin-only fields. Everything else is admin only.
  */
-import { type Principal, storageConfigCreateSchema, storageConfigUpdateSchema } from '@cubby/shared';
+import {
+  type Principal,
+  STORAGE_KIND_NAME,
+  storageConfigCreateSchema,
+  storageConfigUpdateSchema,
+} from '@cubby/shared';
 import { Hono } from 'hono';
 import type { Config } from '../../config/config.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { ok, okWith } from '../../http/envelope.ts';
 import { notFound } from '../../errors/app-error.ts';
+import { translate } from '../../errors/messages.ts';
 import { publicOrigin } from '../../http/public-origin.ts';
 import { idParam, noteAudit, route } from '../../http/route-docs.ts';
 import { probeStorage } from '../../vfs/probe.ts';
@@ -167,8 +173,13 @@ export function storageConfigsRoutes(service: StorageConfigsService, options: St
           });
           await service.touch(config.id);
           if (report.success) await service.pinHostKey(config);
+          const kind =
+            config.driver === 'local'
+              ? translate('storage.kind_local', c.get('lang'))
+              : STORAGE_KIND_NAME[config.driver];
           return okWith(c, report.summary, { success: report.success, result: report.result }, {}, 200, {
             steps: report.failed.join(', '),
+            kind,
           });
         },
       ),
