@@ -195,6 +195,22 @@ describe('remote storage end to end over HTTP (sqlite)', () => {
       if (kind !== 'ftp') {
         const zh = await storageTest(made.body.data.id, ZH);
         assert.match(zh.result.steps[0]!.error ?? '', /服务器拒绝了用户名、密码或密钥/);
+        // Mounted, the explorer says the storage cannot be used (503), not that the caller lacks a
+        // permission (403): the refusal is the storage's sign-in, whoever asks.
+        const mount = await post('/api/admin/mounts', {
+          name: `wrong ${kind}`,
+          mount_path: `/wrong-${kind}`,
+          storage_config_id: made.body.data.id,
+        });
+        assert.equal(mount.status, 201, JSON.stringify(mount.body));
+        const listing = await get(`/api/admin/fs/list?path=${q(`/wrong-${kind}`)}&refresh=true`, {
+          ...admin,
+          ...EN,
+        });
+        assert.equal(listing.status, 503, JSON.stringify(listing.body));
+        assert.equal(listing.body.error, 'STORAGE_UNAVAILABLE');
+        assert.match(listing.body.message, /refused the username, password or key/);
+        await t.json(`/api/admin/mounts/${mount.body.data.id}`, { method: 'DELETE', headers: admin });
       }
       assert.equal(
         (await t.json(`/api/storage/${made.body.data.id}`, { method: 'DELETE', headers: admin })).status,

@@ -2,7 +2,8 @@
  * One storage-error table for every door (vfs/storage-answers.ts): the fs API (and WebDAV through
  * it) and file downloads answer each driver error code with the same status and error code — before,
  * a folder-not-empty was 409 in one and 400 in another, a body over its limit 507 "storage full" in
- * the fs API and 413 on local storage's signed URLs, and a storage refusing access 403 or 503.
+ * the fs API and 413 on local storage's signed URLs, and a storage refusing access 403 or 503. A
+ * storage that refuses Cubby's own sign-in is unavailable (503) to everyone.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -41,6 +42,21 @@ describe('storage errors answer alike on every door', () => {
       }
     });
   }
+  it('a storage refusing Cubby itself (sign-in, host key, TLS) is unavailable (503), not the caller forbidden', async () => {
+    for (const [name, door] of Object.entries(doors)) {
+      for (const reason of ['auth', 'host_key', 'tls'] as const) {
+        const refused = new StorageError('FORBIDDEN', 'refused', { reason });
+        assert.deepEqual(
+          await answerOf(door, refused),
+          { status: 503, code: 'STORAGE_UNAVAILABLE' },
+          `${name} ${reason}`,
+        );
+      }
+      // Signed in, but this one operation refused: that is a permission, 403.
+      const denied = new StorageError('FORBIDDEN', 'denied', { reason: 'permission' });
+      assert.deepEqual(await answerOf(door, denied), { status: 403, code: 'FORBIDDEN' }, name);
+    }
+  });
   it('tells a body too large (413) from a storage with no room (507)', () => {
     assert.equal(STORAGE_STATUS.TOO_LARGE.status, 413);
     assert.equal(STORAGE_STATUS.NO_SPACE.status, 507);

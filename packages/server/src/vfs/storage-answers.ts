@@ -55,6 +55,11 @@ export function storageAnswer(
 ): AppError {
   const { status, code, message } = STORAGE_STATUS[error.code];
   const reason = error.reason && CONNECTION_REASONS.has(error.reason) ? error.reason : undefined;
+  // The storage refused Cubby itself (its sign-in, host key, TLS): it cannot be used now, whoever
+  // asks — a 403 would read as the caller's own permission.
+  if (reason && status === 403) {
+    return failure(503, 'STORAGE_UNAVAILABLE')(`storage.reason.${reason}`);
+  }
   return failure(status, code)(words[error.code] ?? (reason ? `storage.reason.${reason}` : message));
 }
 
