@@ -363,13 +363,29 @@ export function createApp(deps: AppDeps) {
       logger.warn({ err: error }, 'could not follow a change to storage');
     });
   }
-  const fsTasks = new FsTasksService({ repo: new FsTasksRepository(db.kysely), vfs, clock, logger });
+  const fsTasks = new FsTasksService({
+    repo: new FsTasksRepository(db.kysely),
+    vfs,
+    clock,
+    logger,
+    bus: cacheBus,
+  });
   const scheduledSync = new ScheduledSyncService({
     repo: new ScheduledSyncRepository(db.kysely),
     vfs,
     principalById: (id) => users.principalById(id),
     clock,
     logger,
+    bus: cacheBus,
+  });
+  // A cancel asked through another instance (lib/stop-elsewhere.ts) stops the work where it runs.
+  cacheBus.subscribe({
+    note: (note) => {
+      if (note.kind !== 'stop') return;
+      fsTasks.stopHere(note.id);
+      scheduledSync.stopHere(note.id);
+    },
+    lost: () => undefined,
   });
   const fs = new FsService({
     vfs,

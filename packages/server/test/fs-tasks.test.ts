@@ -15,7 +15,7 @@ import { formatTag, THIS_PROCESS } from '../src/lib/process-tag.ts';
 import type { StorageDriver } from '../src/storage/driver.ts';
 import { DIALECTS } from './support/databases.ts';
 import { createBucket, deleteBucket, insertS3Config, S3_SKIP, s3AdminClient } from './support/s3.ts';
-import { apiKey, bearer, createTestApp, type TestApp } from './support/test-app.ts';
+import { apiKey, bearer, createSecondInstance, createTestApp, type TestApp } from './support/test-app.ts';
 
 const MiB = 1024 * 1024;
 const text = (s: string) => new Blob([s]).stream();
@@ -141,6 +141,38 @@ for (const dialect of DIALECTS) {
       }
       await Promise.all(writes);
     };
+
+    it(
+      'a cancel through another instance stops the task where it runs',
+      { skip: dialect !== 'postgres' || S3_SKIP },
+      async () => {
+        const count = 600;
+        await writeMany(local, '/far', count);
+        const second = await createSecondInstance(t);
+        try {
+          const started = await post('/api/admin/fs/tasks', {
+            // Across storages (a stream per file): slow enough to be cancelled midway.
+            items: [{ sourcePath: '/l/far/', targetPath: '/s/far-copy/' }],
+          });
+          assert.equal(started.status, 202, JSON.stringify(started.body));
+          const id = started.body.data.id as string;
+          const cancelled = await second.json(`/api/admin/fs/tasks/${id}`, {
+            method: 'DELETE',
+            headers: admin,
+          });
+          assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
+          assert.equal(cancelled.body.data.status, 'cancelled');
+          assert.ok(
+            cancelled.body.data.progress.filesDone < count,
+            JSON.stringify(cancelled.body.data.progress),
+          );
+        } finally {
+          await second.close();
+        }
+        await local.remove('/far', { recursive: true });
+        await s3!.remove('/far-copy', { recursive: true }).catch(() => undefined);
+      },
+    );
 
     it('copies a file on one storage; the target listing shows it at once (cached before)', async () => {
       await local.write('/docs/a.txt', text('alpha'));

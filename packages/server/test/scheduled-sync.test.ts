@@ -257,6 +257,31 @@ for (const dialect of DIALECTS) {
       assert.equal((await t.json(`${JOBS}/${taskId}`, { headers: admin })).status, 404);
     });
 
+    it(
+      'a cancel through another instance stops the run where it goes on',
+      { skip: dialect !== 'postgres' },
+      async () => {
+        const count = 400;
+        for (let i = 0; i < count; i++)
+          put(srcRoot, `far/f${String(i).padStart(3, '0')}.bin`, `file ${i} `.repeat(200));
+        const taskId = await createJob({ sourcePath: '/src/far', targetPath: '/dst/far' });
+        const second = await createSecondInstance(t);
+        try {
+          await runNow(taskId);
+          // The run goes on in t; the cancel arrives at the second instance.
+          const cancelled = await second.json(`${JOBS}/${taskId}/cancel`, { method: 'POST', headers: admin });
+          assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
+          assert.equal(cancelled.body.data.status, 'cancelled');
+          assert.ok(cancelled.body.data.counts.copied < count, `copied ${cancelled.body.data.counts.copied}`);
+          const job = (await second.json(`${JOBS}/${taskId}`, { headers: admin })).body.data;
+          assert.equal(job.runningRunId, null);
+          assert.equal(job.lastRunStatus, 'cancelled');
+        } finally {
+          await second.close();
+        }
+      },
+    );
+
     it('starts a due job once, even when two ticks race', async () => {
       put(srcRoot, 'sched/a.txt', 'scheduled');
       const taskId = await createJob({

@@ -4,7 +4,7 @@
  * other within a second.
  *
  * - A note names what changed (a folder's listing, a mount's or storage config's listings, a
- *   storage config's driver) and the instance that sent it: the sender has already forgotten it
+ *   storage config's driver; or work to stop, lib/stop-elsewhere.ts) and the instance that sent it: the sender has already forgotten it
  *   itself and ignores its own notes. Notes are gathered for one turn of the event loop and sent as
  *   few `pg_notify` calls (payloads stay under PostgreSQL's 8000 bytes; a note too long for one
  *   becomes the coarser "all listings of this mount").
@@ -40,7 +40,9 @@ export type CacheNote =
   /** A storage config changed or was deleted: its driver is built again. */
   | { kind: 'storage-config'; id: string }
   /** The folder rules changed (vfs/folder-rules.ts): they are read again. */
-  | { kind: 'folder-rules' };
+  | { kind: 'folder-rules' }
+  /** Cancel the background work `id` wherever it runs (lib/stop-elsewhere.ts): not a cache, but the same wire. */
+  | { kind: 'stop'; id: string };
 
 /** `local`: one instance (SQLite); `ok`: listening; `degraded`: notes may be missed. */
 export type CacheState = 'local' | 'ok' | 'degraded';
@@ -263,6 +265,7 @@ function isNote(value: unknown): value is CacheNote {
     case 'listings':
       return isOptionalString(note.mount) && isOptionalString(note.config);
     case 'storage-config':
+    case 'stop':
       return isString(note.id);
     case 'folder-rules':
       return true;

@@ -11,8 +11,9 @@
  * - A failed task can be run again (`retry`): only its items that did not succeed, and of a folder
  *   only the files that failed when it knows them (up to FAILED_FILES_LISTED); what was copied stays
  *   as it is. The progress then counts that run. Finished tasks are cleared per owner.
- * - A task runs in the process that created it. One left unfinished by a process that is gone is
- *   marked failed (`failOrphans`, at start and periodically), never reported as done.
+ * - A task runs in the process that created it; a cancel through another instance reaches it by
+ *   the cache bus (lib/stop-elsewhere.ts). One left unfinished by a process that is gone is marked
+ *   failed (`failOrphans`, at start and periodically), never reported as done.
  */
 import { randomUUID } from 'node:crypto';
 import { creatorId, isNormalizedPathWithin, type Principal } from '@cubby/shared';
@@ -20,7 +21,9 @@ import type { Logger } from 'pino';
 import type { FsTasksTable } from '../../db/schema.ts';
 import { AppError, badRequest, conflict, notFound } from '../../errors/app-error.ts';
 import { isMessageKey, translate, type Lang } from '../../errors/messages.ts';
+import type { CacheBus } from '../../lib/cache-bus.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { stopElsewhere } from '../../lib/stop-elsewhere.ts';
 import { formatTag, parseTag, processState, THIS_PROCESS } from '../../lib/process-tag.ts';
 import { Cancelled, type CopyItem, errorKey, noProgress, type Progress } from '../../vfs/copy-engine.ts';
 import type { Vfs } from '../../vfs/vfs.ts';
@@ -64,6 +67,8 @@ export interface FsTasksDeps {
   concurrency?: number;
   /** How often progress is written while a task runs (default 500 ms). */
   progressEveryMs?: number;
+  /** Reaches the instance running a task to cancel it there (none: one instance). */
+  bus?: CacheBus;
 }
 
 /** Most items one task takes. */
@@ -231,8 +236,13 @@ export class FsTasksService {
       return { deleted: false, task: view((await this.deps.repo.find(id))!) };
     }
     if (row.status === 'pending' || row.status === 'running') {
-      // Another process runs it: it cannot be stopped from here.
-      throw conflict('fs.task_elsewhere');
+      // Another instance runs it: asked to stop it there; answered once it has.
+      const unfinished = (status?: string) => status === 'pending' || status === 'running';
+      const stopped = await stopElsewhere(this.deps.bus, id, async () => {
+        return !unfinished((await this.deps.repo.find(id))?.status);
+      });
+      if (!stopped) throw conflict('fs.task_elsewhere');
+      return { deleted: false, task: view((await this.deps.repo.find(id))!) };
     }
     await this.deps.repo.delete(id);
     return { deleted: true, task: view(row) };
@@ -298,6 +308,11 @@ export class FsTasksService {
       if (await this.deps.repo.failUnfinished(row.id, 'fs.task_interrupted', this.now())) count++;
     }
     return count;
+  }
+
+  /** Cancels task `id` if it runs in this process (asked through another instance). */
+  stopHere(id: string): void {
+    this.running.get(id)?.abort.abort(new Cancelled());
   }
 
   /** Cancels every task of this process (shutdown) and waits until they have stopped. */

@@ -14,7 +14,8 @@
  *   `running_run_id` from null with one conditional UPDATE. The scheduler (`runDue`, the
  *   "scheduled-sync" job of jobs.ts) starts the due jobs; a run left running by a process that is
  *   gone is marked failed (`failOrphans`) and its job freed.
- * - Cancelling aborts the copy in flight; nothing half-written stays under a target name.
+ * - Cancelling aborts the copy in flight, also through another instance than the one running it
+ *   (lib/stop-elsewhere.ts); nothing half-written stays under a target name.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -35,7 +36,9 @@ import type { z } from 'zod';
 import type { ScheduledJobRunsTable, ScheduledJobsTable } from '../../db/schema.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors/app-error.ts';
 import type { Lang } from '../../errors/messages.ts';
+import type { CacheBus } from '../../lib/cache-bus.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { stopElsewhere } from '../../lib/stop-elsewhere.ts';
 import { formatTag, parseTag, processState, THIS_PROCESS } from '../../lib/process-tag.ts';
 import { Cancelled, errorKey, noProgress } from '../../vfs/copy-engine.ts';
 import { type FsItem, joinPath, type Vfs } from '../../vfs/vfs.ts';
@@ -54,6 +57,8 @@ export interface ScheduledSyncDeps {
   logger: Logger;
   /** How often a running run writes its counts (default 2 s): also the sign it is alive. */
   progressEveryMs?: number;
+  /** Reaches the instance running a run to cancel it there (none: one instance). */
+  bus?: CacheBus;
 }
 
 /** A run of another process that has not moved for this long is taken for dead. */
@@ -229,13 +234,27 @@ export class ScheduledSyncService {
     return runView((await this.deps.repo.findRun(started.runId))!, lang);
   }
 
-  /** Stops the job's run going on in this process; answers the run once it has stopped. */
+  /**
+   * Stops the job's run, in this process or (through the cache bus, lib/stop-elsewhere.ts) in the
+   * instance running it; answers the run once it has stopped.
+   */
   async cancel(id: string, lang: Lang): Promise<SyncRun> {
     const row = await this.job(id);
-    if (!row.running_run_id) throw conflict('scheduled.job_not_running');
-    if (!this.running.has(row.running_run_id)) throw conflict('scheduled.run_elsewhere');
-    await this.stop(row.running_run_id);
-    return runView((await this.deps.repo.findRun(row.running_run_id))!, lang);
+    const runId = row.running_run_id;
+    if (!runId) throw conflict('scheduled.job_not_running');
+    if (this.running.has(runId)) await this.stop(runId);
+    else {
+      const stopped = await stopElsewhere(this.deps.bus, runId, async () => {
+        return (await this.deps.repo.findRun(runId))?.status !== 'running';
+      });
+      if (!stopped) throw conflict('scheduled.run_elsewhere');
+    }
+    return runView((await this.deps.repo.findRun(runId))!, lang);
+  }
+
+  /** Stops run `runId` if it goes on in this process (asked through another instance). */
+  stopHere(runId: string): void {
+    this.running.get(runId)?.abort.abort(new Cancelled());
   }
 
   private async stop(runId: string): Promise<void> {
