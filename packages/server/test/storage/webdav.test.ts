@@ -385,6 +385,13 @@ describe("A Cubby's WebDAV driver on another Cubby's /dav, as that Cubby's peopl
       inside.join(' '),
     );
     assert.equal((await driver.multipart.listParts('/big.bin', uploadId)).length, 1);
+    // A copy of the folder leaves them out, as listings do.
+    const copy = await fetch(new URL('from-a/', server.url), {
+      method: 'COPY',
+      headers: { ...davAuth(server), Destination: new URL('copy-of-a/', server.url).href, Depth: 'infinity' },
+    });
+    assert.equal(copy.status, 201);
+    assert.deepEqual(await readdir(path.join(server.dataDir, 'copy-of-a')), ['doc.txt']);
     await driver.multipart.abort('/big.bin', uploadId);
     assert.deepEqual(await readdir(path.join(root, '.cubby.multipart')), []);
   });
