@@ -4,13 +4,17 @@
  * begun through one instance can go on through another, and survives a restart of this server
  * (docs/architecture.md, "Drivers").
  *
- * An upload is a folder `/.cubby-multipart/<uploadId>/` (the driver hides `.cubby-` names) with
+ * An upload is a folder `/.cubby.multipart/<uploadId>/` (the driver hides such names, and a Cubby
+ * behind /dav takes them: storage/driver-names.ts) with
  * `meta.json` (the target path, when it began, its content type) and its parts. A part's bytes go
  * to `p<nnnnn>-<random>.bin`; once they are all there, an empty marker `p<nnnnn>-<random>.<md5>`
  * says the part is whole and carries its ETag, and older copies of that part number go. So a part
  * cut off halfway is never listed, and a part sent again replaces the first. Completing streams the
  * parts in order into one write of the driver's (the bytes pass through this server: the storage has
  * no way to join files), then removes the folder.
+ *
+ * Older versions kept uploads in `/.cubby-multipart`; an upload not found in the new folder is
+ * looked for there, so one begun before an upgrade can still be finished, listed and expired.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../lib/clock.ts';
@@ -24,11 +28,11 @@ import {
   isStorageError,
 } from './driver.ts';
 import { checkCompleteParts, checkPartNumber, checkPartSize } from './multipart-rules.ts';
-import { RESERVED_PREFIX } from './driver-names.ts';
+import { RESERVED_PREFIX, TREE_PREFIX } from './driver-names.ts';
 
 /**
  * The raw file operations a driver lends its multipart uploads: paths relative to the driver's
- * root, all below `/.cubby-multipart`, never checked against the rules of user paths.
+ * root, all below {@link MULTIPART_FOLDER}, never checked against the rules of user paths.
  */
 export interface PartFiles {
   /** Streams exactly `size` bytes into `path`, replacing what is there. */
@@ -58,7 +62,9 @@ export interface TreeMultipartDeps {
   checkTarget(path: string): Promise<string>;
 }
 
-export const MULTIPART_FOLDER = `/${RESERVED_PREFIX}multipart`;
+export const MULTIPART_FOLDER = `/${TREE_PREFIX}multipart`;
+/** Where older versions kept uploads (a Cubby behind /dav refuses it: any failure there is "not there"). */
+export const LEGACY_MULTIPART_FOLDER = `/${RESERVED_PREFIX}multipart`;
 const UPLOAD_ID = /^[0-9a-f]{32}$/;
 const PART_FILE = /^p(\d{5})-([0-9a-f]{16})\.(bin|[0-9a-f]{32})$/;
 const META_MAX = 64 * 1024;
@@ -121,33 +127,48 @@ function concatenated(files: PartFiles, paths: string[]): ReadableStream<Uint8Ar
 
 export function treeMultipart(deps: TreeMultipartDeps): MultipartApi {
   const { files } = deps;
-  const folderOf = (uploadId: string) => `${MULTIPART_FOLDER}/${uploadId}`;
-
-  async function readMeta(uploadId: string): Promise<UploadMeta> {
+  async function readMeta(folder: string): Promise<UploadMeta> {
     try {
-      return JSON.parse(
-        await readSmall(await files.readFile(`${folderOf(uploadId)}/meta.json`)),
-      ) as UploadMeta;
+      return JSON.parse(await readSmall(await files.readFile(`${folder}/meta.json`))) as UploadMeta;
     } catch (error) {
       if (isStorageError(error, 'NOT_FOUND') || error instanceof SyntaxError) throw unknownUpload(error);
       throw error;
     }
   }
 
-  /** The upload's metadata, when `uploadId` is one of ours and was begun for `path`. */
-  async function upload(path: string, uploadId: string, target?: string): Promise<UploadMeta> {
-    if (typeof uploadId !== 'string' || !UPLOAD_ID.test(uploadId)) throw unknownUpload();
-    const normalised = target ?? (await deps.checkTarget(path).catch(() => null));
-    const meta = await readMeta(uploadId);
-    if (normalised === null || meta.path !== normalised) throw unknownUpload();
-    return meta;
+  /** An upload's folder and metadata: in the folder of today, else in the one of older versions. */
+  async function located(uploadId: string): Promise<{ folder: string; meta: UploadMeta }> {
+    const folder = `${MULTIPART_FOLDER}/${uploadId}`;
+    try {
+      return { folder, meta: await readMeta(folder) };
+    } catch (error) {
+      if (!isStorageError(error, 'NOT_FOUND')) throw error;
+      const legacy = `${LEGACY_MULTIPART_FOLDER}/${uploadId}`;
+      const meta = await readMeta(legacy).catch(() => {
+        throw error;
+      });
+      return { folder: legacy, meta };
+    }
   }
 
-  /** The whole parts of an upload by number, the newest copy of each. */
-  async function storedParts(uploadId: string): Promise<Map<number, StoredPart>> {
+  /** The upload's folder and metadata, when `uploadId` is one of ours and was begun for `path`. */
+  async function upload(
+    path: string,
+    uploadId: string,
+    target?: string,
+  ): Promise<{ folder: string; meta: UploadMeta }> {
+    if (typeof uploadId !== 'string' || !UPLOAD_ID.test(uploadId)) throw unknownUpload();
+    const normalised = target ?? (await deps.checkTarget(path).catch(() => null));
+    const found = await located(uploadId);
+    if (normalised === null || found.meta.path !== normalised) throw unknownUpload();
+    return found;
+  }
+
+  /** The whole parts of the upload in `folder` by number, the newest copy of each. */
+  async function storedParts(folder: string): Promise<Map<number, StoredPart>> {
     let entries;
     try {
-      entries = await files.listFiles(folderOf(uploadId));
+      entries = await files.listFiles(folder);
     } catch (error) {
       if (isStorageError(error, 'NOT_FOUND')) throw unknownUpload(error);
       throw error;
@@ -177,16 +198,16 @@ export function treeMultipart(deps: TreeMultipartDeps): MultipartApi {
       const meta: UploadMeta = { path: target, created: deps.clock.now().toISOString() };
       if (options?.contentType !== undefined) meta.contentType = options.contentType;
       const bytes = Buffer.from(JSON.stringify(meta));
-      await files.mkdirs(folderOf(uploadId));
-      await files.writeFile(`${folderOf(uploadId)}/meta.json`, streamOf(bytes), bytes.length);
+      const folder = `${MULTIPART_FOLDER}/${uploadId}`;
+      await files.mkdirs(folder);
+      await files.writeFile(`${folder}/meta.json`, streamOf(bytes), bytes.length);
       return { uploadId };
     },
 
     async uploadPart(path, uploadId, partNumber, body, options) {
       checkPartNumber(partNumber);
       checkPartSize(options.size);
-      await upload(path, uploadId);
-      const folder = folderOf(uploadId);
+      const { folder } = await upload(path, uploadId);
       // The stem sorts by time, so the newest copy of a part number wins in storedParts.
       const stem = `p${String(partNumber).padStart(5, '0')}-${Date.now().toString(16).padStart(11, '0')}${randomBytes(3).toString('hex').slice(0, 5)}`;
       const hash = createHash('md5');
@@ -206,7 +227,7 @@ export function treeMultipart(deps: TreeMultipartDeps): MultipartApi {
       }
       const md5 = hash.digest('hex');
       // Aborted meanwhile: the marker would bring the folder back.
-      await readMeta(uploadId);
+      await readMeta(folder);
       await files.writeFile(`${folder}/${stem}.${md5}`, streamOf(new Uint8Array(0)), 0);
       const prefix = `p${String(partNumber).padStart(5, '0')}-`;
       for (const entry of await files.listFiles(folder).catch(() => [])) {
@@ -218,18 +239,17 @@ export function treeMultipart(deps: TreeMultipartDeps): MultipartApi {
     },
 
     async listParts(path, uploadId) {
-      await upload(path, uploadId);
-      return [...(await storedParts(uploadId)).values()]
+      const { folder } = await upload(path, uploadId);
+      return [...(await storedParts(folder)).values()]
         .sort((a, b) => a.partNumber - b.partNumber)
         .map(({ partNumber, etag, size }) => ({ partNumber, etag, size }));
     },
 
     async complete(path: string, uploadId: string, parts: MultipartPart[]) {
       const target = await deps.checkTarget(path);
-      const meta = await upload(path, uploadId, target);
-      const chosen = checkCompleteParts(parts, await storedParts(uploadId));
+      const { folder, meta } = await upload(path, uploadId, target);
+      const chosen = checkCompleteParts(parts, await storedParts(folder));
       const size = chosen.reduce((sum, part) => sum + part.size, 0);
-      const folder = folderOf(uploadId);
       const body = concatenated(
         files,
         chosen.map((part) => `${folder}/${part.file}`),
@@ -243,27 +263,29 @@ export function treeMultipart(deps: TreeMultipartDeps): MultipartApi {
     },
 
     async abort(path, uploadId) {
-      await upload(path, uploadId);
-      await files.removeTree(folderOf(uploadId));
+      const { folder } = await upload(path, uploadId);
+      await files.removeTree(folder);
     },
 
     async listUploads(limit): Promise<PendingUpload[]> {
-      let entries;
-      try {
-        entries = await files.listFiles(MULTIPART_FOLDER);
-      } catch (error) {
-        if (isStorageError(error, 'NOT_FOUND')) return [];
-        throw error;
-      }
       const found: PendingUpload[] = [];
-      for (const entry of entries) {
-        if (found.length >= limit) break;
-        if (!entry.isDirectory || !UPLOAD_ID.test(entry.name)) continue;
+      for (const base of [MULTIPART_FOLDER, LEGACY_MULTIPART_FOLDER]) {
+        let entries;
         try {
-          const meta = await readMeta(entry.name);
-          found.push({ path: meta.path, uploadId: entry.name, initiated: new Date(meta.created) });
-        } catch {
-          // Completed or aborted meanwhile, or its init never finished writing.
+          entries = await files.listFiles(base);
+        } catch (error) {
+          if (base === LEGACY_MULTIPART_FOLDER || isStorageError(error, 'NOT_FOUND')) continue;
+          throw error;
+        }
+        for (const entry of entries) {
+          if (found.length >= limit) return found;
+          if (!entry.isDirectory || !UPLOAD_ID.test(entry.name)) continue;
+          try {
+            const meta = await readMeta(`${base}/${entry.name}`);
+            found.push({ path: meta.path, uploadId: entry.name, initiated: new Date(meta.created) });
+          } catch {
+            // Completed or aborted meanwhile, or its init never finished writing.
+          }
         }
       }
       return found;

@@ -15,6 +15,7 @@
 import type { FsTaskAnswer, Principal } from '@cubby/shared';
 import { AppError, conflict } from '../errors/app-error.ts';
 import { isStorageError, type StorageDriver } from '../storage/driver.ts';
+import { isHiddenName } from '../storage/driver-names.ts';
 import { joinPath, parentOf } from '../storage/driver-path.ts';
 import type { Place, StorageChange } from './changes.ts';
 import type { FolderRules } from './folder-rules.ts';
@@ -289,17 +290,19 @@ export class CopyEngine {
       do {
         if (signal.aborted) throw new Cancelled();
         const page = await storageOp(() => from.driver.list(dir, cursor === undefined ? {} : { cursor }));
+        // Drivers' own files are not copied, as they are not listed (vfs/listing.ts).
+        const entries = page.entries.filter((entry) => !isHiddenName(entry.name));
         const shown = bound
           ? await rules.visible(
               principal,
               virtualDir,
-              page.entries.map((entry) => ({
+              entries.map((entry) => ({
                 entry,
                 name: entry.path.slice(entry.path.lastIndexOf('/') + 1),
               })),
             )
-          : page.entries.map((entry) => ({ entry }));
-        if (shown.length < page.entries.length) filtered = true;
+          : entries.map((entry) => ({ entry }));
+        if (shown.length < entries.length) filtered = true;
         for (const { entry } of shown) {
           const target = joinPath(to.subPath, entry.path.slice(from.subPath.length + 1));
           if (entry.isDirectory) {

@@ -3,6 +3,9 @@
  *
  * - Listings are complete (every page of the driver) and sorted folders first, then by name. Paths
  *   above the mounts are virtual directories that list the next segment of each mount.
+ * - Drivers' own files (`.cubby-` and `.cubby.` names, storage/driver-names.ts) are left out, from
+ *   every storage: each door (fs API, WebDAV, zip, sync) lists through here. They stay reachable by
+ *   exact path, so another Cubby's WebDAV driver can keep its temp files and parts behind /dav.
  * - They are cached per mount for the mount's `cache_ttl` (0 = no cache); every change reported to
  *   the vfs, and every share upload into a mounted storage config, invalidates the folders it changed
  *   ({@link Listings.forgetChanged}) — on this instance at once, on the others through the cache bus
@@ -23,6 +26,7 @@ import { notFound } from '../errors/app-error.ts';
 import { type CacheBus, type CacheNote, DEGRADED_TTL_MS } from '../lib/cache-bus.ts';
 import type { Clock } from '../lib/clock.ts';
 import { type Entry, isStorageError } from '../storage/driver.ts';
+import { isHiddenName } from '../storage/driver-names.ts';
 import { joinPath, parentOf, pathSegments } from '../storage/driver-path.ts';
 import type { Place, StorageChange } from './changes.ts';
 import { type MountedPath, type MountSource, type Resolver, storageType, virtualPath } from './resolve.ts';
@@ -191,7 +195,7 @@ export class Listings {
     try {
       do {
         const page = await driver.list(at.subPath, cursor === undefined ? {} : { cursor });
-        for (const entry of page.entries) entries.push(entry);
+        for (const entry of page.entries) if (!isHiddenName(entry.name)) entries.push(entry);
         cursor = page.cursor;
       } while (cursor !== undefined);
     } catch (error) {

@@ -292,7 +292,7 @@ describe('ftp driver on pure-ftpd', () => {
       await expectCode(driver.stat('/dropped/write.bin'), 'NOT_FOUND');
       // The server kept the cut temp file (hidden); a sweep removes it.
       const folder = path.join(plain.home, 'storage', 'dropped');
-      const temps = (await readdir(folder)).filter((n) => n.startsWith('.cubby-tmp-'));
+      const temps = (await readdir(folder)).filter((n) => n.startsWith('.cubby.tmp-'));
       assert.equal(await driver.sweepTemp(0), temps.length);
       assert.deepEqual((await readdir(folder)).sort(), ['read.bin']);
       await driver.write('/dropped/write.bin', streamOf('whole'));

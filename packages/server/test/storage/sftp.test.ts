@@ -382,7 +382,7 @@ describe('sftp driver: connections', () => {
       await s.start();
       assert.deepEqual((await driver.list('/')).entries, [], 'nothing half-written is listed');
       // The temp file the server made is hidden (and swept once old).
-      assert.ok((await allNames(root)).every((n) => n.startsWith('.cubby-tmp-')));
+      assert.ok((await allNames(root)).every((n) => n.startsWith('.cubby.tmp-')));
       await driver.write('/after.txt', streamOf('back'));
       assert.equal(await readText(driver, '/after.txt'), 'back');
     } finally {

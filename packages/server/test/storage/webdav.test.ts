@@ -7,6 +7,7 @@
  * answers as servers spell them.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -18,9 +19,10 @@ import type { WebdavDriverConfig } from '../../src/storage/drivers/webdav/webdav
 import { DEFAULT_WEBDAV_TUNING } from '../../src/storage/drivers/webdav/webdav-tuning.ts';
 import { freePort } from '../support/server-process.ts';
 import {
+  type CubbyDavServer,
   DAV_PASSWORD,
-  DAV_USER,
   startApacheDav,
+  startCubbyDav,
   startRcloneDav,
   type TestWebdavServer,
 } from '../support/webdav-servers.ts';
@@ -40,8 +42,8 @@ const MiB = 1024 * 1024;
 function config(server: TestWebdavServer, extra: Partial<WebdavDriverConfig> = {}): WebdavDriverConfig {
   return {
     endpoint: server.url,
-    username: DAV_USER,
-    password: DAV_PASSWORD,
+    username: server.username,
+    password: server.password,
     rootFolder: 'cubby root',
     tlsInsecureSkipVerify: false,
     ...extra,
@@ -77,9 +79,16 @@ async function expectFailure(
   return caught;
 }
 
+const davAuth = (server: TestWebdavServer) => ({
+  Authorization: `Basic ${Buffer.from(`${server.username}:${server.password}`).toString('base64')}`,
+});
+
+const isCubby = (server: TestWebdavServer): server is CubbyDavServer => 'app' in server;
+
 const SERVERS: Array<[string, () => Promise<TestWebdavServer>]> = [
   ['Apache mod_dav', startApacheDav],
   ['rclone serve webdav', () => startRcloneDav()],
+  ["Cubby's own /dav", startCubbyDav],
 ];
 
 for (const [label, start] of SERVERS) {
@@ -172,21 +181,31 @@ for (const [label, start] of SERVERS) {
         assert.ok(names.includes('inside.txt'));
       });
 
-      it('hides its temp files and refuses them as paths', async () => {
-        // Left through the server itself, so that rclone's cached listing knows it.
-        const res = await fetch(new URL('confined/.cubby-tmp-leftover', server.url), {
-          method: 'PUT',
-          body: 'half',
-          headers: {
-            Authorization: `Basic ${Buffer.from(`${DAV_USER}:${DAV_PASSWORD}`).toString('base64')}`,
-          },
-        });
-        assert.ok(res.status === 201 || res.status === 204, `PUT answered ${res.status}`);
-        assert.ok(!(await driver.list('/')).entries.some((e) => e.name.startsWith('.cubby-')));
-        await expectCode(driver.read('/.cubby-tmp-leftover'), 'INVALID_PATH');
+      it('hides its temp files of today and of older versions, refuses them as paths, sweeps them', async () => {
+        // Left through the server itself, so that rclone's cached listing knows them.
+        const put = (name: string) =>
+          fetch(new URL(`confined/${name}`, server.url), {
+            method: 'PUT',
+            body: 'half',
+            headers: davAuth(server),
+          });
+        const cubby = isCubby(server);
+        const today = await put('.cubby.tmp-leftover');
+        assert.ok(today.status === 201 || today.status === 204, `PUT answered ${today.status}`);
+        const older = await put('.cubby-tmp-older');
+        if (cubby) assert.equal(older.status, 400, 'a Cubby refuses the names of its own files');
+        else assert.ok(older.status === 201 || older.status === 204, `PUT answered ${older.status}`);
+        assert.ok(!(await driver.list('/')).entries.some((e) => e.name.startsWith('.cubby')));
+        await expectCode(driver.read('/.cubby.tmp-leftover'), 'INVALID_PATH');
+        await expectCode(driver.read('/.cubby-tmp-older'), 'INVALID_PATH');
         assert.equal(await driver.sweepTemp(60_000), 0, 'a fresh temp file stays');
-        assert.equal(await driver.sweepTemp(0), 1, 'an old one goes');
-        assert.ok(!(await readdir(path.join(server.dataDir, 'confined'))).includes('.cubby-tmp-leftover'));
+        // A Cubby lists neither: its own sweep takes the driver's leftovers (below).
+        assert.equal(await driver.sweepTemp(0), cubby ? 0 : 2, 'old ones go');
+        const left = await readdir(path.join(server.dataDir, 'confined'));
+        assert.deepEqual(
+          left.filter((name) => name.startsWith('.cubby')),
+          cubby ? ['.cubby.tmp-leftover'] : [],
+        );
       });
     });
 
@@ -259,8 +278,153 @@ for (const [label, start] of SERVERS) {
         }
       });
     });
+
+    describe('after an upgrade', () => {
+      it('finishes an upload an older version began in /.cubby-multipart', async (t) => {
+        // A Cubby never held one: it refuses the name (below).
+        if (isCubby(server)) return t.skip('a Cubby refuses .cubby- names');
+        const uploadId = 'c0ffee'.padEnd(32, '0');
+        const folder = `upgraded/.cubby-multipart/${uploadId}`;
+        const bytes = 'begun before the upgrade';
+        const md5 = createHash('md5').update(bytes).digest('hex');
+        const send = async (method: string, name: string, body?: string) => {
+          const res = await fetch(new URL(name, server.url), {
+            method,
+            headers: davAuth(server),
+            body: body ?? null,
+          });
+          assert.ok(res.status === 201 || res.status === 204, `${method} ${name} answered ${res.status}`);
+        };
+        for (const dir of ['upgraded', 'upgraded/.cubby-multipart', folder]) await send('MKCOL', `${dir}/`);
+        await send(
+          'PUT',
+          `${folder}/meta.json`,
+          JSON.stringify({ path: '/old.bin', created: new Date().toISOString() }),
+        );
+        await send('PUT', `${folder}/p00001-0123456789abcdef.bin`, bytes);
+        await send('PUT', `${folder}/p00001-0123456789abcdef.${md5}`, '');
+        const driver = await driverOn(server, { rootFolder: 'upgraded' });
+        try {
+          assert.deepEqual(
+            (await driver.multipart.listUploads(10)).map((u) => [u.path, u.uploadId]),
+            [['/old.bin', uploadId]],
+          );
+          const parts = await driver.multipart.listParts('/old.bin', uploadId);
+          assert.deepEqual(parts, [{ partNumber: 1, etag: `"${md5}"`, size: bytes.length }]);
+          await driver.multipart.complete('/old.bin', uploadId, [{ partNumber: 1, etag: `"${md5}"` }]);
+          assert.equal(await readText(driver, '/old.bin'), bytes);
+          assert.deepEqual(await driver.multipart.listUploads(10), []);
+          assert.deepEqual(await readdir(path.join(server.dataDir, 'upgraded', '.cubby-multipart')), []);
+        } finally {
+          await driver.close();
+        }
+      });
+    });
   });
 }
+
+describe("A Cubby's WebDAV driver on another Cubby's /dav, as that Cubby's people see it", () => {
+  let server: CubbyDavServer;
+  let driver: WebdavDriver;
+  let admin: Record<string, string>;
+  before(async () => {
+    server = await startCubbyDav();
+    driver = await driverOn(server, { rootFolder: 'from-a' });
+    admin = { Authorization: `Bearer ${await server.app.adminToken()}` };
+  });
+  after(async () => {
+    await driver?.close();
+    await server?.close();
+  });
+  const names = async (at: string) => {
+    const { status, body } = await server.app.json(`/api/admin/fs/list?path=${encodeURIComponent(at)}`, {
+      headers: admin,
+    });
+    assert.equal(status, 200);
+    return (body.data.items as Array<{ name: string }>).map((item) => item.name);
+  };
+  const propfind = async (at: string) => {
+    const res = await fetch(new URL(at, server.url), {
+      method: 'PROPFIND',
+      headers: { ...davAuth(server), Depth: '1' },
+    });
+    assert.equal(res.status, 207);
+    return [...(await res.text()).matchAll(/<D:href>([^<]*)<\/D:href>/gi)].map((m) =>
+      decodeURIComponent(m[1]!),
+    );
+  };
+
+  it("shows none of the driver's files in its listings, and takes them by exact path", async () => {
+    await driver.write('/doc.txt', streamOf('doc'));
+    const { uploadId } = await driver.multipart.init('/big.bin');
+    await driver.multipart.uploadPart('/big.bin', uploadId, 1, streamOf('one part'), { size: 8 });
+    // A temp file a write cut off for good leaves behind.
+    const put = await fetch(new URL('from-a/.cubby.tmp-leftover', server.url), {
+      method: 'PUT',
+      body: 'half',
+      headers: davAuth(server),
+    });
+    assert.equal(put.status, 201);
+    const root = path.join(server.dataDir, 'from-a');
+    assert.ok((await readdir(root)).includes('.cubby.multipart'), 'the parts are there');
+
+    assert.deepEqual(await names('/'), ['from-a']);
+    assert.deepEqual(await names('/from-a'), ['doc.txt']);
+    for (const at of ['', 'from-a/']) {
+      const hrefs = await propfind(at);
+      assert.ok(hrefs.length > 0 && !hrefs.some((href) => href.includes('.cubby')), hrefs.join(' '));
+    }
+    // By exact path the upload's folder lists its parts, as the driver reads them.
+    const inside = await propfind(`from-a/.cubby.multipart/${uploadId}/`);
+    assert.ok(
+      inside.some((href) => href.endsWith('/meta.json')),
+      inside.join(' '),
+    );
+    assert.ok(
+      inside.some((href) => /\/p00001-[0-9a-f]{16}\.bin$/.test(href)),
+      inside.join(' '),
+    );
+    assert.equal((await driver.multipart.listParts('/big.bin', uploadId)).length, 1);
+    // A copy of the folder leaves them out, as listings do.
+    const copy = await fetch(new URL('from-a/', server.url), {
+      method: 'COPY',
+      headers: { ...davAuth(server), Destination: new URL('copy-of-a/', server.url).href, Depth: 'infinity' },
+    });
+    assert.equal(copy.status, 201);
+    assert.deepEqual(await readdir(path.join(server.dataDir, 'copy-of-a')), ['doc.txt']);
+    await driver.multipart.abort('/big.bin', uploadId);
+    assert.deepEqual(await readdir(path.join(root, '.cubby.multipart')), []);
+  });
+
+  it('still refuses its own .cubby- names to its people, on /dav and the fs API', async () => {
+    const dav = (method: string, name: string) =>
+      fetch(new URL(name, server.url), {
+        method,
+        headers: davAuth(server),
+        body: method === 'PUT' ? 'x' : null,
+      });
+    assert.equal((await dav('PUT', 'from-a/.cubby-tmp-mine')).status, 400);
+    assert.equal((await dav('MKCOL', '.cubby-multipart/')).status, 400);
+    const mkdir = await server.app.json('/api/admin/fs/mkdir', {
+      method: 'POST',
+      headers: admin,
+      json: { path: '/from-a/.cubby-mine' },
+    });
+    assert.equal(mkdir.status, 400);
+    assert.deepEqual(
+      (await readdir(server.dataDir, { recursive: true })).filter((name) => name.includes('.cubby-')),
+      [],
+    );
+  });
+
+  it("sweeps the driver's old temp files itself, since it does not list them to the driver", async () => {
+    const sweep = (maxAgeMs: number) => server.app.services.objects.sweepTemp(server.configId, maxAgeMs);
+    assert.equal(await sweep(60_000), 0, 'a fresh one stays');
+    assert.equal(await sweep(0), 1, 'an old one goes');
+    assert.ok(!(await readdir(path.join(server.dataDir, 'from-a'))).includes('.cubby.tmp-leftover'));
+    assert.equal(await readText(driver, '/doc.txt'), 'doc');
+  });
+});
 
 describe('WebDAV driver over TLS (rclone with a self-signed certificate)', () => {
   let server: TestWebdavServer;

@@ -10,7 +10,7 @@
  * - Listing is MLSD when the server offers MLST in FEAT, LIST parsing otherwise; a listing is one
  *   transfer of the whole folder, sorted here in byte order of UTF-8 names and cut into pages.
  * - Reads stream RETR, after REST for a range's start; a range's end cuts the transfer cleanly
- *   (ftp-transfer.ts). Writes stream STOR into a hidden temp file `.cubby-tmp-…` beside the target,
+ *   (ftp-transfer.ts). Writes stream STOR into a hidden temp file `.cubby.tmp-…` beside the target,
  *   then rename it over the target (RNFR/RNTO); a server that refuses to rename onto an existing
  *   file has the target removed first. A failed write removes its temp file.
  * - Copies stream the bytes through this process on two connections; moves are one rename.
@@ -23,7 +23,7 @@ import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
 import { type Clock, systemClock } from '../../../lib/clock.ts';
 import { processState } from '../../../lib/process-tag.ts';
 import { ByteLimit, bodyLimit } from '../../byte-limit.ts';
-import { isReservedName, isTempName, refuseReserved, tempName, tempOwner } from '../../driver-names.ts';
+import { isHiddenName, isTempName, refuseHidden, treeTempName, tempOwner } from '../../driver-names.ts';
 import { satisfyRange } from '../../byte-range.ts';
 import {
   type DriverCapabilities,
@@ -140,7 +140,7 @@ export class FtpDriver implements StorageDriver {
   private resolve(raw: string): { path: string; segments: string[] } {
     const path = driverPath(raw);
     const segments = pathSegments(path);
-    refuseReserved(path);
+    refuseHidden(path);
     return { path, segments };
   }
 
@@ -213,8 +213,7 @@ export class FtpDriver implements StorageDriver {
     // their UTF-8 bytes (compareNames, storage/driver-path.ts), each name encoded once.
     const visible = all
       .filter(
-        (e) =>
-          (e.kind === 'file' || e.kind === 'dir') && !isReservedName(e.name) && isAddressableName(e.name),
+        (e) => (e.kind === 'file' || e.kind === 'dir') && !isHiddenName(e.name) && isAddressableName(e.name),
       )
       .map((e) => ({ ...e, key: Buffer.from(e.name) }))
       .sort((a, b) => Buffer.compare(a.key, b.key));
@@ -321,7 +320,7 @@ export class FtpDriver implements StorageDriver {
    * swept) until it settles; when `use` fails the temp file goes (on a fresh connection when this one broke).
    */
   private async withTemp(s: FtpSession, dir: string, use: (temp: string) => Promise<void>): Promise<void> {
-    const temp = s.remote(joinPath(dir, tempName()));
+    const temp = s.remote(joinPath(dir, treeTempName()));
     const live = `${this.serverKey}\u0000${temp}`;
     liveTemps.add(live);
     try {
@@ -442,7 +441,7 @@ export class FtpDriver implements StorageDriver {
   private async copyTree(reader: FtpSession, writer: FtpSession, from: string, to: string): Promise<void> {
     await writer.client.send(`MKD ${to}`);
     for (const entry of await reader.entries(from)) {
-      if (isReservedName(entry.name)) continue;
+      if (isHiddenName(entry.name)) continue;
       const source = `${from}/${entry.name}`;
       if (entry.kind === 'dir') await this.copyTree(reader, writer, source, `${to}/${entry.name}`);
       else if (entry.kind === 'file')
@@ -520,7 +519,7 @@ export class FtpDriver implements StorageDriver {
     }, 'sweep');
   }
 
-  /** The raw file operations multipart uploads keep their parts with (below `/.cubby-multipart`). */
+  /** The raw file operations multipart uploads keep their parts with (below `/.cubby.multipart`). */
   private partFiles(): PartFiles {
     const internal = (path: string): string => driverPath(path);
     return {

@@ -11,7 +11,9 @@
  *   removes a dead writer's at once and an unknown writer's by age, never a live write's.
  * - Multipart uploads keep their parts under `<root>/.cubby-multipart/<uploadId>/` and are
  *   concatenated by streaming on `complete`.
- * - Names starting with `.cubby-` are the driver's own: never listed, refused as user paths.
+ * - Names starting with `.cubby-` are the driver's own: never listed, refused as user paths. Those
+ *   starting with `.cubby.` (another Cubby's WebDAV driver keeping its files here through /dav) are
+ *   taken by exact path, hidden by the vfs, and swept like its own temp files (storage/driver-names.ts).
  * - Presigned URLs point at this server (see local-signature.ts; the door is modules/storage-links/local-links.routes.ts).
  *
  * ETags are `"<inode>-<size>-<mtime ns>"` (hex): stable across reads, changed by every write, since
@@ -35,6 +37,7 @@ import {
   tempOwner,
   refuseReserved,
   isReservedName,
+  isHiddenName,
   isTempName,
 } from '../../driver-names.ts';
 import { satisfyRange } from '../../byte-range.ts';
@@ -914,7 +917,7 @@ async function copyTree(from: OpenDir, name: string, to: OpenDir, target: string
   await withDir(from.open(name), (source) =>
     withDir(to.open(target), async (copy) => {
       for (const entry of await source.entries()) {
-        if (isReservedName(entry.name)) continue;
+        if (isHiddenName(entry.name)) continue;
         if (entry.isDirectory()) await copyTree(source, entry.name, copy, entry.name);
         else if (entry.isFile()) await copyFileAt(source, entry.name, copy, entry.name);
       }

@@ -9,7 +9,7 @@
  *   refuses links). Listings use the attributes of the entries themselves, so links are not listed.
  *   SFTP has no way to open "this name, relative to this open folder", so a link swapped in between
  *   the check and the operation is not caught; only the server's own confinement (a chroot) can.
- * - Writes stream into a hidden temp file `.cubby-tmp-<random>` beside the target, flushed to the
+ * - Writes stream into a hidden temp file `.cubby.tmp-<random>` beside the target, flushed to the
  *   server's disk (fsync@openssh.com), then renamed over the target (posix-rename@openssh.com, an
  *   atomic replace), so a reader sees the old file or the new one. A failed write removes its temp
  *   file; one cut off with its connection is hidden and removed by `sweepTemp`.
@@ -17,7 +17,7 @@
  *   ETag is `"<size hex>-<mtime ms hex>"`; so that a rewrite of the same size within the same second
  *   still gets a new one, a write that would repeat the replaced file's size and time dates its file
  *   one second after the replaced one.
- * - Multipart uploads keep their parts below `/.cubby-multipart` (storage/tree-multipart.ts).
+ * - Multipart uploads keep their parts below `/.cubby.multipart` (storage/tree-multipart.ts).
  * - Copies stream the bytes through this process; moves are renames.
  */
 import { Readable } from 'node:stream';
@@ -25,7 +25,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
 import { type Clock, systemClock } from '../../../lib/clock.ts';
 import { ByteLimit, bodyLimit } from '../../byte-limit.ts';
-import { tempName, refuseReserved, isReservedName, isTempName } from '../../driver-names.ts';
+import { treeTempName, refuseHidden, isHiddenName, isTempName } from '../../driver-names.ts';
 import { satisfyRange } from '../../byte-range.ts';
 import {
   type DriverCapabilities,
@@ -167,7 +167,7 @@ export class SftpDriver implements StorageDriver {
   /** Normalises a user path and refuses the driver's reserved names. */
   private resolve(raw: string): string {
     const path = driverPath(raw);
-    refuseReserved(path);
+    refuseHidden(path);
     return path;
   }
 
@@ -272,7 +272,7 @@ export class SftpDriver implements StorageDriver {
         for (const entry of batch) {
           // Files and folders only: links (never followed), devices, sockets and pipes are not listed.
           if (!(entry.stats.isFile() || entry.stats.isDirectory())) continue;
-          if (isReservedName(entry.name) || !isAddressableName(entry.name)) continue;
+          if (isHiddenName(entry.name) || !isAddressableName(entry.name)) continue;
           const key = Buffer.from(entry.name);
           if (afterKey && Buffer.compare(key, afterKey) <= 0) continue;
           kept.push({ ...entry, key });
@@ -377,7 +377,7 @@ export class SftpDriver implements StorageDriver {
     const { sftp } = session;
     const existing = await this.inspect(session, path);
     if (existing?.isDirectory()) throw new StorageError('IS_A_DIRECTORY', `${path} is a directory`);
-    const temp = remoteOf(session, joinPath(parentOf(path), tempName()));
+    const temp = remoteOf(session, joinPath(parentOf(path), treeTempName()));
     const handle = await openFile(sftp, temp, 'wx');
     let stats: Stats;
     try {
@@ -529,7 +529,7 @@ export class SftpDriver implements StorageDriver {
       }
       return;
     }
-    const temp = remoteOf(session, joinPath(parentOf(to), tempName()));
+    const temp = remoteOf(session, joinPath(parentOf(to), treeTempName()));
     try {
       await copyTree(session, fromRemote, temp);
       await renameOver(session.sftp, temp, remoteOf(session, to));
@@ -566,7 +566,7 @@ export class SftpDriver implements StorageDriver {
     return path;
   }
 
-  /** The raw file operations of multipart uploads, below `/.cubby-multipart` (no user-path rules). */
+  /** The raw file operations of multipart uploads, below `/.cubby.multipart` (no user-path rules). */
   private partFiles(): PartFiles {
     return {
       writeFile: async (path, body, size) => {
@@ -634,7 +634,7 @@ async function copyTree(session: SftpSession, from: string, to: string): Promise
   await eachLimit(
     entries,
     async ({ name, stats }) => {
-      if (isReservedName(name)) return;
+      if (isHiddenName(name)) return;
       if (stats.isDirectory()) return copyTree(session, `${from}/${name}`, `${to}/${name}`);
       if (!stats.isFile()) return;
       const source = await openFile(sftp, `${from}/${name}`, 'r');

@@ -8,7 +8,7 @@
  * - `list` is one PROPFIND (Depth 1) per page, parsed as a stream (webdav-propfind.ts); WebDAV
  *   lists in no set order, so the folder's entries are gathered (at most `maxListEntries`, else
  *   TOO_LARGE), sorted by UTF-8 bytes, and paged by a cursor naming the last entry given.
- * - `write` PUTs to a hidden temp name beside the target (`.cubby-tmp-…`), then MOVEs it over the
+ * - `write` PUTs to a hidden temp name beside the target (`.cubby.tmp-…`, storage/driver-names.ts), then MOVEs it over the
  *   target (`Overwrite: T`); a failed write deletes its temp. So a reader sees the old file or the
  *   new one, never a partial one (on servers that delete the target before the rename, such as
  *   Apache, briefly neither).
@@ -24,7 +24,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
 import { type Clock, systemClock } from '../../../lib/clock.ts';
 import { bodyLimit } from '../../byte-limit.ts';
-import { tempName, refuseReserved, isReservedName, isTempName } from '../../driver-names.ts';
+import { treeTempName, refuseHidden, isHiddenName, isTempName } from '../../driver-names.ts';
 import { checkRange, satisfyRange } from '../../byte-range.ts';
 import {
   type DriverCapabilities,
@@ -136,7 +136,7 @@ export class WebdavDriver implements StorageDriver {
   /** Normalises a user path and refuses the driver's reserved names. */
   private resolve(raw: string): string {
     const path = driverPath(raw);
-    refuseReserved(path);
+    refuseHidden(path);
     return path;
   }
 
@@ -210,7 +210,7 @@ export class WebdavDriver implements StorageDriver {
       const name = nameOfHref(resource.href);
       if (name === '') self = resource;
       if (!name || !isAddressableName(name)) return;
-      if (!hidden && isReservedName(name)) return;
+      if (!hidden && isHiddenName(name)) return;
       if (entries.length >= this.tuning.maxListEntries) {
         throw new StorageError(
           'TOO_LARGE',
@@ -309,7 +309,7 @@ export class WebdavDriver implements StorageDriver {
     if (size !== undefined && (!Number.isSafeInteger(size) || size < 0)) {
       throw new StorageError('PRECONDITION_FAILED', `${op} ${path}: invalid size`);
     }
-    const temp = joinPath(parentOf(path), tempName());
+    const temp = joinPath(parentOf(path), treeTempName());
     const limit = bodyLimit(size);
     const source = Readable.fromWeb(body as unknown as NodeWebReadableStream<Uint8Array>);
     source.on('error', (error) => limit.destroy(error));
@@ -500,7 +500,7 @@ export class WebdavDriver implements StorageDriver {
     }
     if (!target) await this.ensureFolder(parentOf(to), op);
     if (method === 'MOVE') return this.relocate('MOVE', from, to, !source.isDirectory, op);
-    const temp = joinPath(parentOf(to), tempName());
+    const temp = joinPath(parentOf(to), treeTempName());
     this.liveTemps.add(temp);
     try {
       await this.relocate('COPY', from, temp, false, op);
