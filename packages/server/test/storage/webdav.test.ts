@@ -19,13 +19,12 @@ import type { WebdavDriverConfig } from '../../src/storage/drivers/webdav/webdav
 import { DEFAULT_WEBDAV_TUNING } from '../../src/storage/drivers/webdav/webdav-tuning.ts';
 import { freePort } from '../support/server-process.ts';
 import {
-  type CubbyDavServer,
   DAV_PASSWORD,
   startApacheDav,
-  startCubbyDav,
   startRcloneDav,
   type TestWebdavServer,
 } from '../support/webdav-servers.ts';
+import { type CubbyDavServer, startCubbyDav } from '../support/cubby-dav.ts';
 import {
   expectCode,
   generatedHash,
