@@ -68,8 +68,13 @@ export function compareNames(a: string, b: string): number {
   return a.length - b.length;
 }
 
+/** Printable ASCII but "/" and "\\": normalising leaves a name of these alone as it is, but "." and "..". */
+const PLAIN_NAME = /^[\x20-\x2e\x30-\x5b\x5d-\x7e]+$/;
+
 /** Whether a name found in a listing can be named by a driver path (not "", ".", "..", no "/" or "\\"). */
 export function isAddressableName(name: string): boolean {
+  // Most names, answered without normalising them (listings ask for every entry).
+  if (PLAIN_NAME.test(name)) return name !== '.' && name !== '..';
   try {
     return name !== '' && driverPath('/' + name) === '/' + name;
   } catch {

@@ -263,8 +263,8 @@ export class SftpDriver implements StorageDriver {
     const after =
       options.cursor === undefined ? undefined : Buffer.from(options.cursor, 'base64url').toString();
     return this.run('list', path, async (session) => {
-      const byName = (a: RemoteEntry, b: RemoteEntry) => compareNames(a.name, b.name);
-      let kept: RemoteEntry[] = [];
+      const byName = (a: Entry, b: Entry) => compareNames(a.name, b.name);
+      let kept: Entry[] = [];
       // The folder is opened in the same round trip as the check (its request goes after the
       // check's, and the server answers them in turn), but read only once the check has passed:
       // a folder behind a link is never read.
@@ -280,12 +280,13 @@ export class SftpDriver implements StorageDriver {
         if (!stats.isDirectory()) throw new StorageError('NOT_A_DIRECTORY', `${path} is not a directory`);
         if (!handle) throw (opened as PromiseRejectedResult).reason;
         await readOpenDir(session.sftp, handle, (batch) => {
-          for (const entry of batch) {
+          for (const { name, stats } of batch) {
             // Files and folders only: links (never followed), devices, sockets and pipes are not listed.
-            if (!(entry.stats.isFile() || entry.stats.isDirectory())) continue;
-            if (isReservedName(entry.name) || !isAddressableName(entry.name)) continue;
-            if (after !== undefined && compareNames(entry.name, after) <= 0) continue;
-            kept.push(entry);
+            if (!(stats.isFile() || stats.isDirectory())) continue;
+            if (isReservedName(name) || !isAddressableName(name)) continue;
+            if (after !== undefined && compareNames(name, after) <= 0) continue;
+            // Made now, while the next batches are on their way.
+            kept.push(this.toEntry(joinPath(path, name), stats, name));
           }
           if (kept.length > 4 * limit) kept = kept.sort(byName).slice(0, limit + 1);
         });
@@ -293,9 +294,8 @@ export class SftpDriver implements StorageDriver {
         if (handle) closeFile(session.sftp, handle).catch(() => undefined);
       }
       kept.sort(byName);
-      const entries = kept.slice(0, limit).map((e) => this.toEntry(joinPath(path, e.name), e.stats, e.name));
-      const page: ListPage = { entries };
-      if (kept.length > limit) page.cursor = Buffer.from(entries.at(-1)!.name).toString('base64url');
+      const page: ListPage = { entries: kept.slice(0, limit) };
+      if (kept.length > limit) page.cursor = Buffer.from(kept[limit - 1]!.name).toString('base64url');
       return page;
     });
   }
