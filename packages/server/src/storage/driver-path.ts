@@ -52,11 +52,29 @@ export function isSameOrInside(outer: string, inner: string): boolean {
 
 /** Byte order of UTF-8 names: the order S3 lists keys in, used by every driver's `list`. */
 export function compareNames(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  // UTF-8 byte order is code point order. JavaScript strings are UTF-16, whose unit order differs
+  // only where a surrogate (part of a code point above U+FFFF) meets a unit from U+E000 up: moving
+  // those two ranges past each other gives code point order without encoding anything.
+  if (a === b) return 0;
+  const shared = Math.min(a.length, b.length);
+  for (let i = 0; i < shared; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800) x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
+    if (y >= 0xd800) y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
+    return x - y;
+  }
+  return a.length - b.length;
 }
+
+/** Printable ASCII but "/" and "\\": normalising leaves a name of these alone as it is, but "." and "..". */
+const PLAIN_NAME = /^[\x20-\x2e\x30-\x5b\x5d-\x7e]+$/;
 
 /** Whether a name found in a listing can be named by a driver path (not "", ".", "..", no "/" or "\\"). */
 export function isAddressableName(name: string): boolean {
+  // Most names, answered without normalising them (listings ask for every entry).
+  if (PLAIN_NAME.test(name)) return name !== '.' && name !== '..';
   try {
     return name !== '' && driverPath('/' + name) === '/' + name;
   } catch {

@@ -101,7 +101,8 @@ describe('ftp driver on pure-ftpd', () => {
   });
 
   describe('listing', () => {
-    const names = ['b.txt', 'a.txt', 'Zeta', '中文', 'a b', 'a#b', 'sub'];
+    // Above U+FFFF next to U+E000 and up: UTF-16 order and the byte order of UTF-8 differ there.
+    const names = ['b.txt', 'a.txt', 'Zeta', '中文', 'a b', 'a#b', 'sub', '😀 smile', 'Ａ wide'];
     const sorted = [...names].sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y)));
     before(async () => {
       for (const name of names) {
@@ -124,8 +125,8 @@ describe('ftp driver on pure-ftpd', () => {
     it('falls back to LIST parsing when MLSD is not used: same names, order, sizes and pages', async () => {
       const listing = new FtpDriver(configOf(plain, { listing: 'list' }));
       try {
-        const first = await listing.list('/listing', { limit: 4 });
-        const second = await listing.list('/listing', { cursor: first.cursor!, limit: 4 });
+        const first = await listing.list('/listing', { limit: 5 });
+        const second = await listing.list('/listing', { cursor: first.cursor!, limit: 5 });
         assert.equal(second.cursor, undefined);
         const entries = [...first.entries, ...second.entries];
         assert.deepEqual(
@@ -329,6 +330,23 @@ describe('ftp driver on pure-ftpd', () => {
       await expectCode(driver.write('/jail/escape/new.txt', streamOf('x')), 'FORBIDDEN');
       await expectCode(driver.remove('/jail/escape/secret.txt'), 'FORBIDDEN');
       assert.deepEqual(await readdir(path.join(plain.home, 'outside')), ['secret.txt']);
+    });
+
+    it('lists a folder only when no link is on its way, and tells a missing folder from a file', async () => {
+      const inside = path.join(plain.home, 'storage', 'jail');
+      await mkdir(path.join(inside, 'real', 'sub'), { recursive: true });
+      await symlink('real', path.join(inside, 'alias'));
+      for (const name of ['real', 'real/sub']) await chown(path.join(inside, name), 65534, 65534);
+      await lchown(path.join(inside, 'alias'), 65534, 65534);
+      for (const link of ['/jail/escape', '/jail/alias', '/jail/alias/sub']) {
+        await expectCode(driver.list(link), 'FORBIDDEN');
+      }
+      await expectCode(driver.list('/jail/missing'), 'NOT_FOUND');
+      await expectCode(driver.list('/jail/plain.txt'), 'NOT_A_DIRECTORY');
+      assert.deepEqual(
+        (await driver.list('/jail/real')).entries.map((e) => e.name),
+        ['sub'],
+      );
     });
 
     it('refuses paths above the root and takes %2e%2e as a plain name', async () => {

@@ -281,6 +281,48 @@ describe('sftp driver: confinement', () => {
     assert.equal(await fs.readlink(nodePath.join(root, 'escape')), outside);
   });
 
+  it('lists a folder only once no link is on its way: a link to a folder, or one above it, is refused', async () => {
+    await fs.mkdir(nodePath.join(root, 'kept', 'sub'), { recursive: true });
+    await fs.writeFile(nodePath.join(root, 'kept', 'sub', 'inner.txt'), 'inner');
+    await fs.writeFile(nodePath.join(root, 'kept', 'file.txt'), 'file');
+    await fs.symlink(nodePath.join(root, 'kept'), nodePath.join(root, 'kept-alias'));
+    await fs.symlink(outside, nodePath.join(root, 'kept', 'out'));
+    for (const link of ['/kept-alias', '/kept-alias/sub', '/kept/out']) {
+      const refused = await driver.list(link).catch((error: unknown) => error);
+      assert.ok(refused instanceof StorageError, link);
+      assert.equal(refused.code, 'FORBIDDEN', link);
+      assert.equal(refused.reason, 'permission', link);
+    }
+    await expectCode(driver.list('/kept/missing'), 'NOT_FOUND');
+    await expectCode(driver.list('/kept/file.txt'), 'NOT_A_DIRECTORY');
+    assert.deepEqual(
+      (await driver.list('/kept/sub')).entries.map((e) => e.name),
+      ['inner.txt'],
+    );
+  });
+
+  it('lists a folder of 1,000 entries whole and page by page, in byte order of UTF-8 names', async () => {
+    const dir = nodePath.join(root, 'big');
+    await fs.mkdir(dir);
+    // Above U+FFFF next to U+E000 and up: UTF-16 order and byte order differ there.
+    const names = ['😀 smile', 'Ａ wide', '\ue000 private', 'é', 'z'];
+    for (let i = 0; i < 995; i++) names.push(`f-${i}`);
+    await Promise.all(names.map((name) => fs.writeFile(nodePath.join(dir, name), name)));
+    const sorted = [...names].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    assert.deepEqual(
+      (await driver.list('/big')).entries.map((e) => e.name),
+      sorted,
+    );
+    const paged: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await driver.list('/big', { limit: 300, ...(cursor ? { cursor } : {}) });
+      paged.push(...page.entries.map((e) => e.name));
+      cursor = page.cursor;
+    } while (cursor);
+    assert.deepEqual(paged, sorted);
+  });
+
   it('hides its own files and refuses them as paths', async () => {
     await fs.writeFile(nodePath.join(root, '.cubby-tmp-leftover'), 'half');
     assert.ok(!(await driver.list('/')).entries.some((e) => e.name.startsWith('.cubby-')));
@@ -406,6 +448,27 @@ describe('sftp driver: writes', () => {
         /client went away/,
       );
       assert.deepEqual(await driver.multipart.listParts('/gone-parts.bin', uploadId), []);
+    } finally {
+      await driver.close();
+    }
+  });
+
+  it('writes a body of large odd-sized chunks byte for byte (each sent as several requests at once)', async () => {
+    const { driver, root } = await sftpDriver();
+    try {
+      // 7 chunks of 700,001 bytes: more than the bytes kept in flight, none a multiple of a request.
+      const chunks = Array.from({ length: 7 }, (_, i) => Buffer.alloc(700_001, `chunk ${i};`));
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          const next = chunks.shift();
+          if (next) controller.enqueue(next);
+          else controller.close();
+        },
+      });
+      const expected = Buffer.concat(chunks);
+      const { size } = await driver.write('/odd.bin', body);
+      assert.equal(size, expected.length);
+      assert.ok((await fs.readFile(nodePath.join(root, 'odd.bin'))).equals(expected));
     } finally {
       await driver.close();
     }

@@ -40,6 +40,7 @@ import {
   type WriteResult,
 } from '../../driver.ts';
 import {
+  compareNames,
   driverPath,
   isAddressableName,
   isSameOrInside,
@@ -90,11 +91,11 @@ function toNodeReadable(body: ReadableStream<Uint8Array>): Readable {
 }
 
 /** An entry of a driver path from the server's description. */
-function toEntry(path: string, remote: RemoteEntry): Entry {
+function toEntry(path: string, remote: RemoteEntry, name = nameOf(path)): Entry {
   const isDirectory = remote.kind === 'dir';
   const entry: Entry = {
     path,
-    name: nameOf(path),
+    name,
     isDirectory,
     size: remote.size,
     modified: remote.modified,
@@ -193,7 +194,8 @@ export class FtpDriver implements StorageDriver {
   async list(raw: string, options: ListOptions = {}): Promise<ListPage> {
     const { path } = this.resolve(raw);
     const limit = listLimit(options.limit);
-    const after = options.cursor === undefined ? undefined : Buffer.from(options.cursor, 'base64url');
+    const after =
+      options.cursor === undefined ? undefined : Buffer.from(options.cursor, 'base64url').toString();
     const all = await this.session(
       async (s) => {
         try {
@@ -210,20 +212,19 @@ export class FtpDriver implements StorageDriver {
       path,
     );
     // Files and folders only: links (never followed) and anything else are not listed. Sorted by
-    // their UTF-8 bytes (compareNames, storage/driver-path.ts), each name encoded once.
+    // their UTF-8 bytes (compareNames, storage/driver-path.ts).
     const visible = all
       .filter(
-        (e) => (e.kind === 'file' || e.kind === 'dir') && !isHiddenName(e.name) && isAddressableName(e.name),
+        (e) =>
+          (e.kind === 'file' || e.kind === 'dir') &&
+          !isHiddenName(e.name) &&
+          isAddressableName(e.name) &&
+          (after === undefined || compareNames(e.name, after) > 0),
       )
-      .map((e) => ({ ...e, key: Buffer.from(e.name) }))
-      .sort((a, b) => Buffer.compare(a.key, b.key));
-    let from = 0;
-    if (after !== undefined) {
-      while (from < visible.length && Buffer.compare(visible[from]!.key, after) <= 0) from++;
-    }
-    const slice = visible.slice(from, from + limit);
-    const page: ListPage = { entries: slice.map((e) => toEntry(joinPath(path, e.name), e)) };
-    if (from + limit < visible.length) page.cursor = Buffer.from(slice.at(-1)!.name).toString('base64url');
+      .sort((a, b) => compareNames(a.name, b.name));
+    const slice = visible.slice(0, limit);
+    const page: ListPage = { entries: slice.map((e) => toEntry(joinPath(path, e.name), e, e.name)) };
+    if (limit < visible.length) page.cursor = Buffer.from(slice.at(-1)!.name).toString('base64url');
     return page;
   }
 

@@ -6,7 +6,7 @@
  * really led (pure-ftpd does) shows a link on the way as a path other than the one asked for, which
  * is refused.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { Client, type FileInfo, FileType, parseList } from 'basic-ftp';
 import { StorageError } from '../../driver.ts';
@@ -50,7 +50,7 @@ function toRemote(info: FileInfo, name: string): RemoteEntry {
           : 'other';
   const modified = info.modifiedAt && !Number.isNaN(info.modifiedAt.getTime()) ? info.modifiedAt : null;
   const facts = `${info.uniqueID ?? ''}\u0000${info.size}\u0000${info.rawModifiedAt}`;
-  const version = createHash('sha256').update(facts).digest('base64url').slice(0, 22);
+  const version = hash('sha256', facts, 'base64url').slice(0, 22);
   return { name, kind, size: kind === 'file' ? info.size : 0, modified, version };
 }
 

@@ -43,6 +43,7 @@ import {
 } from '../../driver.ts';
 import {
   ancestorsAndSelf,
+  compareNames,
   driverPath,
   isAddressableName,
   isSameOrInside,
@@ -61,8 +62,10 @@ import {
   lstat,
   lstatOrNull,
   mkdir,
+  openDir,
   openFile,
   readDir,
+  readOpenDir,
   realpath,
   RemoteFileSink,
   type RemoteEntry,
@@ -225,11 +228,11 @@ export class SftpDriver implements StorageDriver {
     }
   }
 
-  private toEntry(path: string, stats: Stats): Entry {
+  private toEntry(path: string, stats: Stats, name = nameOf(path)): Entry {
     const isDirectory = stats.isDirectory();
     const entry: Entry = {
       path,
-      name: nameOf(path),
+      name,
       isDirectory,
       size: isDirectory ? 0 : stats.size,
       modified: new Date(stats.mtime * 1000),
@@ -260,29 +263,39 @@ export class SftpDriver implements StorageDriver {
     const after =
       options.cursor === undefined ? undefined : Buffer.from(options.cursor, 'base64url').toString();
     return this.run('list', path, async (session) => {
-      // Each name's UTF-8 bytes once, for sorting in byte order.
-      let kept: Array<RemoteEntry & { key: Buffer }> = [];
-      const afterKey = after === undefined ? undefined : Buffer.from(after);
-      const byKey = (a: { key: Buffer }, b: { key: Buffer }) => Buffer.compare(a.key, b.key);
-      const stats = await this.inspect(session, path);
-      if (!stats) throw new StorageError('NOT_FOUND', `${path} not found`);
-      if (!stats.isDirectory()) throw new StorageError('NOT_A_DIRECTORY', `${path} is not a directory`);
-      // Only once the path is known to hold no link: a folder behind one is never even read.
-      await readDir(session.sftp, remoteOf(session, path), (batch) => {
-        for (const entry of batch) {
-          // Files and folders only: links (never followed), devices, sockets and pipes are not listed.
-          if (!(entry.stats.isFile() || entry.stats.isDirectory())) continue;
-          if (isHiddenName(entry.name) || !isAddressableName(entry.name)) continue;
-          const key = Buffer.from(entry.name);
-          if (afterKey && Buffer.compare(key, afterKey) <= 0) continue;
-          kept.push({ ...entry, key });
-        }
-        if (kept.length > 4 * limit) kept = kept.sort(byKey).slice(0, limit + 1);
-      });
-      kept.sort(byKey);
-      const entries = kept.slice(0, limit).map((e) => this.toEntry(joinPath(path, e.name), e.stats));
-      const page: ListPage = { entries };
-      if (kept.length > limit) page.cursor = Buffer.from(entries.at(-1)!.name).toString('base64url');
+      const byName = (a: Entry, b: Entry) => compareNames(a.name, b.name);
+      let kept: Entry[] = [];
+      // The folder is opened in the same round trip as the check (its request goes after the
+      // check's, and the server answers them in turn), but read only once the check has passed:
+      // a folder behind a link is never read.
+      const [checked, opened] = await Promise.allSettled([
+        this.inspect(session, path),
+        openDir(session.sftp, remoteOf(session, path)),
+      ]);
+      const handle = opened.status === 'fulfilled' ? opened.value : undefined;
+      try {
+        if (checked.status === 'rejected') throw checked.reason;
+        const stats = checked.value;
+        if (!stats) throw new StorageError('NOT_FOUND', `${path} not found`);
+        if (!stats.isDirectory()) throw new StorageError('NOT_A_DIRECTORY', `${path} is not a directory`);
+        if (!handle) throw (opened as PromiseRejectedResult).reason;
+        await readOpenDir(session.sftp, handle, (batch) => {
+          for (const { name, stats } of batch) {
+            // Files and folders only: links (never followed), devices, sockets and pipes are not listed.
+            if (!(stats.isFile() || stats.isDirectory())) continue;
+            if (isHiddenName(name) || !isAddressableName(name)) continue;
+            if (after !== undefined && compareNames(name, after) <= 0) continue;
+            // Made now, while the next batches are on their way.
+            kept.push(this.toEntry(joinPath(path, name), stats, name));
+          }
+          if (kept.length > 4 * limit) kept = kept.sort(byName).slice(0, limit + 1);
+        });
+      } finally {
+        if (handle) closeFile(session.sftp, handle).catch(() => undefined);
+      }
+      kept.sort(byName);
+      const page: ListPage = { entries: kept.slice(0, limit) };
+      if (kept.length > limit) page.cursor = Buffer.from(kept[limit - 1]!.name).toString('base64url');
       return page;
     });
   }

@@ -8,7 +8,14 @@ import { Writable } from 'node:stream';
 import type { SFTPWrapper, Stats } from 'ssh2';
 import { StorageError } from '../../driver.ts';
 import { isStatus, SFTP_STATUS } from './sftp-errors.ts';
-import { READ_CHUNK, READS_AHEAD, TREE_CONCURRENCY, WRITE_IN_FLIGHT } from './sftp-tuning.ts';
+import {
+  READ_CHUNK,
+  READDIRS_AHEAD,
+  READS_AHEAD,
+  TREE_CONCURRENCY,
+  WRITE_CHUNK,
+  WRITE_IN_FLIGHT,
+} from './sftp-tuning.ts';
 
 export type { Stats };
 
@@ -105,30 +112,78 @@ export async function renameOver(sftp: SFTPWrapper, from: string, to: string): P
   await call(sftp, (done) => sftp.rename(from, to, done));
 }
 
+/** Opens a directory for reading (nothing is read yet). */
+export const openDir = (sftp: SFTPWrapper, path: string): Promise<Buffer> =>
+  call(sftp, (done) => sftp.opendir(path, done));
+
 /**
  * Every entry of a directory (not "." or ".."), handed to `each` batch by batch as the server sends
- * them, so a caller can keep only what it needs.
+ * them, so a caller can keep only what it needs. The handle is closed at the end, without waiting
+ * for the answer (later requests on the session queue behind the close).
  */
 export async function readDir(
   sftp: SFTPWrapper,
   path: string,
   each: (entries: RemoteEntry[]) => void,
 ): Promise<void> {
-  const handle = await call<Buffer>(sftp, (done) => sftp.opendir(path, done));
+  const handle = await openDir(sftp, path);
   try {
-    for (;;) {
-      const batch = await call<Array<{ filename: string; attrs: Stats }> | false>(sftp, (done) =>
-        sftp.readdir(handle, done as never),
-      ).catch((error: unknown) => {
-        if (isStatus(error, SFTP_STATUS.EOF)) return false as const;
-        throw error;
-      });
-      if (!batch) return;
-      each(batch.map((e) => ({ name: e.filename, stats: e.attrs })));
-    }
+    await readOpenDir(sftp, handle, each);
   } finally {
-    await closeFile(sftp, handle).catch(() => undefined);
+    closeFile(sftp, handle).catch(() => undefined);
   }
+}
+
+/**
+ * Reads an open directory to its end with READDIRS_AHEAD requests in flight: each takes the next
+ * batch the server has (in whatever order they are answered, every batch comes exactly once, and
+ * once one answers EOF the rest do too). The handle stays open.
+ */
+export function readOpenDir(
+  sftp: SFTPWrapper,
+  handle: Buffer,
+  each: (entries: RemoteEntry[]) => void,
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let inFlight = 0;
+    let ended = false;
+    let failed = false;
+    let failure: unknown;
+    const fail = (error: unknown) => {
+      if (failed) return;
+      failed = true;
+      failure = error;
+    };
+    const answered = (error: Error | undefined | null, list?: Array<{ filename: string; attrs: Stats }>) => {
+      inFlight--;
+      if (error) {
+        if (isStatus(error, SFTP_STATUS.EOF)) ended = true;
+        else fail(error);
+      } else if (!failed && list) {
+        try {
+          each(list.map((e) => ({ name: e.filename, stats: e.attrs })));
+        } catch (error) {
+          fail(error);
+        }
+      }
+      ask();
+    };
+    const ask = () => {
+      while (!ended && !failed && inFlight < READDIRS_AHEAD) {
+        try {
+          if (closedSessions.has(sftp)) throw connectionGone();
+          sftp.readdir(handle, answered as never);
+          inFlight++;
+        } catch (error) {
+          fail(error);
+        }
+      }
+      if (inFlight > 0) return;
+      if (failed) reject(failure);
+      else resolve();
+    };
+    ask();
+  });
 }
 
 /**
@@ -228,22 +283,26 @@ export class RemoteFileSink extends Writable {
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
     if (this.failure) return callback(this.failure);
-    const length = chunk.length;
-    this.inFlight += length;
-    try {
-      if (closedSessions.has(this.sftp)) throw connectionGone();
-      this.sftp.write(this.handle, chunk, 0, length, this.position, (error) => {
+    // One request per WRITE_CHUNK bytes, all sent at once: ssh2 would send the pieces of a larger
+    // one after each other, each waiting for the answer to the last.
+    for (let offset = 0; offset < chunk.length; offset += WRITE_CHUNK) {
+      const length = Math.min(WRITE_CHUNK, chunk.length - offset);
+      this.inFlight += length;
+      try {
+        if (closedSessions.has(this.sftp)) throw connectionGone();
+        this.sftp.write(this.handle, chunk, offset, length, this.position, (error) => {
+          this.inFlight -= length;
+          if (error && !this.failure) this.failure = error;
+          const wake = this.waiting;
+          this.waiting = undefined;
+          wake?.();
+        });
+      } catch (error) {
         this.inFlight -= length;
-        if (error && !this.failure) this.failure = error;
-        const wake = this.waiting;
-        this.waiting = undefined;
-        wake?.();
-      });
-    } catch (error) {
-      this.inFlight -= length;
-      return callback(error as Error);
+        return callback(error as Error);
+      }
+      this.position += length;
     }
-    this.position += length;
     if (this.inFlight < WRITE_IN_FLIGHT) return callback();
     this.waitBelow(WRITE_IN_FLIGHT, callback);
   }

@@ -24,7 +24,17 @@ export const DEFAULT_SFTP_TUNING: SftpTuning = {
 /** Bytes one read request asks for, and read requests a download keeps in flight ahead of its reader. */
 export const READ_CHUNK = 64 * 1024;
 export const READS_AHEAD = 16;
-/** Bytes of unanswered write requests an upload keeps in flight. */
+/**
+ * READDIR requests a listing keeps in flight (each answer is a batch of names with their
+ * attributes, OpenSSH sends up to 100).
+ */
+export const READDIRS_AHEAD = 4;
+/**
+ * Bytes one write request carries (OpenSSH takes up to 255 KiB), and bytes of unanswered write
+ * requests an upload keeps in flight: as much as OpenSSH's channel window, so the server always
+ * has the next requests in hand. More would only wait in this process's memory.
+ */
+export const WRITE_CHUNK = 128 * 1024;
 export const WRITE_IN_FLIGHT = 2 * 1024 * 1024;
 /** Requests in flight at once for the many small operations of a folder (removing, listing parts). */
 export const TREE_CONCURRENCY = 16;
