@@ -1564,7 +1564,9 @@ export const SCREENS: Screen[] = [
     path: '/admin/shared-links',
     prepare: seedSharedLinks,
     action: async (page) => {
-      await page.getByTestId('bundle-row').getByTestId('edit-link').first().click();
+      // The seeded bundle with its two items (not the empty one an upload request made, which may be newer).
+      const seeded = page.getByTestId('bundle-row').filter({ hasText: 'Offsite 2026' });
+      await seeded.getByTestId('edit-link').first().click();
       await expect(page.getByTestId('link-dialog').getByTestId('bundle-item')).toHaveCount(2);
     },
   },
