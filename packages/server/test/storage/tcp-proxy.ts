@@ -1,5 +1,5 @@
 /**
- * A TCP proxy in front of the S3 server, for watching what a driver does on the wire: how many
+ * A TCP proxy in front of a test server (S3, SFTP, an FTP control port), for watching what a driver does on the wire: how many
  * connections it holds open, how many bytes the server has sent it, and cutting a connection short.
  */
 import net from 'node:net';

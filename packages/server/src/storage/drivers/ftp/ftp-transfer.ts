@@ -34,28 +34,29 @@ export async function retrieve(
   socket.pause();
 
   let cutting = false;
-  /** NOOPs sent since the cut and not answered yet. */
-  let noops = 0;
-  const sendNoop = (): void => {
-    noops++;
-    ftp.send('NOOP');
-  };
+  /** Whether the cut transfer's last reply has come (then a NOOP has been sent after it). */
+  let transferEnded = false;
   let begun!: () => void;
   const started = new Promise<void>((resolve) => (begun = resolve));
   const control = ftp.handle(start > 0 ? `REST ${start}` : `RETR ${remote}`, (res, task) => {
     const code = (res as { code?: unknown }).code;
     if (cutting) {
-      // After a cut, servers differ: most answer the transfer (226, 426, 451) and only then the
-      // NOOP sent at the cut (200); pure-ftpd answers a NOOP that comes in while the transfer still
-      // runs with 500 at once, and the transfer after. A transfer reply is never 200 or 500, so
-      // NOOPs are sent until one is answered 200: then nothing the cut transfer has to say is left.
+      // After a cut, nothing is sent until the transfer's own last reply has come: whatever its
+      // code (226, 426, 451; pure-ftpd ends a cut transfer with a line of the code it last used,
+      // 150), it is the first reply after the cut. A command sent earlier would meet a transfer
+      // still running, and pure-ftpd answers that with 500 and then ends the transfer with one more
+      // 500, so no count of replies tells which is which. Then a NOOP: its 2xx means the server
+      // has nothing more to say, and the connection can run the next command. Anything else, and
+      // the connection is dropped rather than risk a reply taken for the next command's.
       if (res instanceof Error && typeof code !== 'number') {
         task.reject(res);
-      } else if (code === 200 || code === 500) {
-        noops--;
-        if (noops > 0) return;
-        if (code === 200) task.resolve(res as FTPResponse);
-        else setTimeout(() => (cutting && !settled ? sendNoop() : undefined), 20);
+      } else if (!transferEnded) {
+        transferEnded = true;
+        ftp.send('NOOP');
+      } else if (typeof code === 'number' && code >= 200 && code < 300) {
+        task.resolve(res as FTPResponse);
+      } else {
+        task.reject(new Error(`unexpected reply to NOOP after a cut transfer: ${String(code)}`));
       }
     } else if (res instanceof Error) {
       task.reject(res);
@@ -98,7 +99,6 @@ export async function retrieve(
     if (!dataEnded && !settled) {
       cutting = true;
       ftp.dataSocket = undefined;
-      sendNoop();
     }
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<'timeout'>((resolve) => {
