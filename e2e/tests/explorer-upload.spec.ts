@@ -49,15 +49,26 @@ function watchParts(page: Page): number[] {
   return seen;
 }
 
-/** Holds back the parts numbered `from` and above (they never answer) until released. */
+/**
+ * Holds back the parts numbered `from` and above (they never answer) until `release()`; after it,
+ * every part goes through. Releasing never unroutes: removing a route while a page loads can leave
+ * the requests paused at that moment waiting forever (Chromium pauses every request while any
+ * route is set), and the page then never finishes loading.
+ */
 async function holdParts(page: Page, from: number) {
   const held: Route[] = [];
+  let holding = true;
   await page.route('**/api/admin/fs/multipart/part?**', (route) => {
     const part = Number(new URL(route.request().url()).searchParams.get('partNumber'));
-    if (part >= from) held.push(route);
+    if (holding && part >= from) held.push(route);
     else void route.continue();
   });
-  return held;
+  return {
+    held,
+    release: () => {
+      holding = false;
+    },
+  };
 }
 
 for (const kind of ['local', 's3'] as const) {
@@ -163,17 +174,17 @@ for (const kind of ['local', 's3'] as const) {
       await page.goto(explorerHref(base));
 
       // Cancelled while a part hangs: said so (not a failure), no file; uploaded again: stored.
-      let held = await holdParts(page, 1);
+      const cancelled = await holdParts(page, 1);
       await page.getByTestId('explorer-upload-input').setInputFiles(big.file);
       await expect(uploadRow(page, 'big.bin')).toHaveAttribute('data-status', 'uploading');
       await expect(uploadRow(page, 'big.bin').getByRole('progressbar')).toBeVisible();
-      await expect.poll(() => held.length).toBeGreaterThan(0);
+      await expect.poll(() => cancelled.held.length).toBeGreaterThan(0);
       await uploadRow(page, 'big.bin').getByTestId('fs-upload-cancel').click();
       await expect(uploadRow(page, 'big.bin')).toHaveAttribute('data-status', 'cancelled');
       await expect(uploadRow(page, 'big.bin').getByTestId('fs-upload-status')).toHaveText('Cancelled');
       await expect(uploadRow(page, 'big.bin')).not.toContainText('Failed');
       await expect(uploadRow(page, 'big.bin').getByTestId('fs-upload-retry')).toHaveCount(0);
-      await page.unrouteAll({ behavior: 'ignoreErrors' });
+      cancelled.release();
       expect(await listNames(request, token, base)).not.toContain('big.bin');
       await expect(uploadRow(page, 'big.bin').getByTestId('fs-upload-again')).toHaveText('Upload again');
       await uploadRow(page, 'big.bin').getByTestId('fs-upload-again').click();
@@ -182,7 +193,7 @@ for (const kind of ['local', 's3'] as const) {
 
       // Parts 1 and 2 stored, 3 held, then a reload: the same file picked again sends 3 and 4 only.
       const again = diskFile(dir, 'again.bin', randomBytes(16 * MiB + 99));
-      held = await holdParts(page, 3);
+      const interruptedParts = await holdParts(page, 3);
       const stored = page.waitForResponse(
         (r) => r.url().includes('partNumber=2') && r.url().includes('/multipart/part') && r.ok(),
       );
@@ -191,9 +202,9 @@ for (const kind of ['local', 's3'] as const) {
       );
       await page.getByTestId('explorer-upload-input').setInputFiles(again.file);
       await Promise.all([stored, first]);
-      // The held parts die with the page; only then are parts let through again.
+      // The held parts die with the page; the parts of the reloaded page go through.
       await page.reload();
-      await page.unrouteAll({ behavior: 'ignoreErrors' });
+      interruptedParts.release();
       const parts = watchParts(page);
       const interrupted = page.getByTestId('fs-upload-interrupted-item');
       await expect(interrupted).toContainText('again.bin');
