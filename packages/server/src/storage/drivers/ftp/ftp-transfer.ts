@@ -45,15 +45,16 @@ export async function retrieve(
       // code (226, 426, 451; pure-ftpd ends a cut transfer with a line of the code it last used,
       // 150), it is the first reply after the cut. A command sent earlier would meet a transfer
       // still running, and pure-ftpd answers that with 500 and then ends the transfer with one more
-      // 500, so no count of replies tells which is which. Then a NOOP: its 2xx means the server
-      // has nothing more to say, and the connection can run the next command. Anything else, and
-      // the connection is dropped rather than risk a reply taken for the next command's.
+      // 500, so no count of replies tells which is which. Then a NOOP: its 200 means the server
+      // has nothing more to say, and the connection can run the next command. Anything else (a
+      // second reply to the transfer, say 226 after 426), and the connection is dropped rather
+      // than risk a reply taken for the next command's.
       if (res instanceof Error && typeof code !== 'number') {
         task.reject(res);
       } else if (!transferEnded) {
         transferEnded = true;
         ftp.send('NOOP');
-      } else if (typeof code === 'number' && code >= 200 && code < 300) {
+      } else if (code === 200) {
         task.resolve(res as FTPResponse);
       } else {
         task.reject(new Error(`unexpected reply to NOOP after a cut transfer: ${String(code)}`));
