@@ -1,7 +1,8 @@
 /**
  * The largest upload size on the upload page (docs/product.md §5): a file over it is refused
  * before any request, the others go. The limit binds every upload on the server while it is
- * lowered, so it runs in a project of its own, after the main one and the share policy (e2e/playwright.config.ts).
+ * lowered, so it runs in a project of its own, after the main one and the share policy
+ * (e2e/playwright.config.ts).
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.ts';

@@ -162,7 +162,7 @@ describe('ftp driver on pure-ftpd', () => {
       const proxy = await startTcpProxy(`ftp://${plain.host}:${plain.port}`);
       const single = new FtpDriver({
         ...configOf(plain),
-        port: Number(new URL(proxy.endpoint).port),
+        port: proxy.port,
         maxClients: 1,
       });
       try {

@@ -348,7 +348,7 @@ describe('sftp driver: connections', () => {
     const s = await server();
     const proxy = await startTcpProxy(`http://127.0.0.1:${s.port}`);
     const { driver } = await sftpDriver({
-      port: Number(new URL(proxy.endpoint).port),
+      port: proxy.port,
       tuning: { idleMs: 300 },
     });
     try {

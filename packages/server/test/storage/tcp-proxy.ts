@@ -1,12 +1,15 @@
 /**
- * A TCP proxy in front of a test server (S3, SFTP, an FTP control port), for watching what a driver does on the wire: how many
- * connections it holds open, how many bytes the server has sent it, and cutting a connection short.
+ * A TCP proxy on loopback in front of a test server (S3, SFTP, an FTP control port), for watching
+ * what a driver does on the wire: how many connections it holds open, how many bytes the server has
+ * sent it, and cutting a connection short.
  */
 import net from 'node:net';
 
 export interface TcpProxy {
   /** http://127.0.0.1:<port>, to use as the driver's endpoint. */
   endpoint: string;
+  /** The proxy's port, for drivers configured by host and port. */
+  port: number;
   /** Connections from the driver that are still open. */
   open(): number;
   /** Connections from the driver accepted so far. */
@@ -50,6 +53,7 @@ export async function startTcpProxy(target: string): Promise<TcpProxy> {
   const { port } = server.address() as net.AddressInfo;
   return {
     endpoint: `http://127.0.0.1:${port}`,
+    port,
     open: () => sockets.size,
     accepted: () => accepted,
     bytesDown: () => down,
